@@ -1,0 +1,94 @@
+//! What a player can do in a deal: the verbs of the game record (`bid`, `discard`, `declare`,
+//! `whist`, `defence`, `play`) as one enum.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bid::{Call, Contract};
+use crate::card::{Card, CardSet};
+
+/// A whist decision (R5): whist, pass, or half-whist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WhistCall {
+    /// Defend, with responsibility for the quota.
+    Whist,
+    /// Refuse the defence.
+    Pass,
+    /// Half-whist (R5.2): only the second defender, against 6 and 7, after the first passed.
+    Half,
+}
+
+impl fmt::Display for WhistCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WhistCall::Whist => "whist",
+            WhistCall::Pass => "pass",
+            WhistCall::Half => "half",
+        })
+    }
+}
+
+impl FromStr for WhistCall {
+    type Err = String;
+    fn from_str(s: &str) -> Result<WhistCall, String> {
+        match s {
+            "whist" => Ok(WhistCall::Whist),
+            "pass" => Ok(WhistCall::Pass),
+            "half" => Ok(WhistCall::Half),
+            other => Err(format!("unknown whist decision {other:?}")),
+        }
+    }
+}
+
+/// How a lone whister defends (R5.4, R5.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Defence {
+    /// Both defenders' hands face up; the whister plays both.
+    Open,
+    /// Each defender plays his own hidden hand.
+    Closed,
+}
+
+impl fmt::Display for Defence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Defence::Open => "open",
+            Defence::Closed => "closed",
+        })
+    }
+}
+
+/// One action of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// A call in the auction (R3).
+    Bid(Call),
+    /// The declarer's discard (R4.2); legal only with exactly two cards.
+    Discard(CardSet),
+    /// The trick-contract declarer names the contract (R4.3).
+    Declare(Contract),
+    /// A whist decision (R5), or a four-player dealer's decision (R11.4).
+    Whist(WhistCall),
+    /// A lone whister chooses open or closed defence (R5.4).
+    Defence(Defence),
+    /// A card played to the trick (R6).
+    Play(Card),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Bid(c) => write!(f, "bid {c}"),
+            Action::Discard(cs) => write!(f, "discard {cs}"),
+            Action::Declare(c) => write!(f, "declare {}", c.pretty()),
+            Action::Whist(w) => write!(f, "whist {w}"),
+            Action::Defence(d) => write!(f, "defence {d}"),
+            Action::Play(c) => write!(f, "play {}", c.pretty()),
+        }
+    }
+}

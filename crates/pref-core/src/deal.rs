@@ -1,0 +1,684 @@
+//! One deal as a state machine: the state, its construction and the questions asked of it.
+//!
+//! The stages live in their own files (`auction.rs`, `talon.rs`, `whist.rs`, `play.rs`), each
+//! an `impl Deal` block; this file holds what they share. The whole state is a plain `Copy`
+//! value of under 128 bytes: a bot can clone it per search node, and `apply` can check an
+//! action completely before it changes a single field.
+
+use smallvec::SmallVec;
+
+use crate::action::{Action, Defence, WhistCall};
+use crate::bid::{Bid, Call, Contract, Seat};
+use crate::card::{Card, CardSet};
+use crate::error::{DealError, RuleError, Stage, Verb};
+use crate::event::Event;
+use crate::outcome::{Outcome, OutcomeKind, PlayedTrick};
+use crate::profile::Profile;
+
+/// The events of one action; nearly always few enough to stay off the heap.
+pub type Events = SmallVec<[Event; 4]>;
+
+/// The legal actions of one seat; a discard has 66 choices, a card play at most 12.
+pub type ActionList = SmallVec<[Action; 16]>;
+
+/// Rule switches a deal needs while it runs, packed from the [`Profile`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Rules(u8);
+
+impl Rules {
+    pub(crate) const HALF_WHIST: u8 = 1;
+    pub(crate) const TEN_WHISTED: u8 = 2;
+    pub(crate) const STALINGRAD: u8 = 4;
+    pub(crate) const MUST_OVERTAKE: u8 = 8;
+    pub(crate) const DEALER_WHIST: u8 = 16;
+    pub(crate) const REVEAL: u8 = 32;
+
+    fn from_profile(p: &Profile) -> Rules {
+        let mut r = 0;
+        for (on, bit) in [
+            (p.half_whist, Rules::HALF_WHIST),
+            (p.ten_whisted, Rules::TEN_WHISTED),
+            (p.stalingrad, Rules::STALINGRAD),
+            (p.must_overtake, Rules::MUST_OVERTAKE),
+            (p.dealer_whist && p.players == 4, Rules::DEALER_WHIST),
+            (p.reveal_after_deal, Rules::REVEAL),
+        ] {
+            if on {
+                r |= bit;
+            }
+        }
+        Rules(r)
+    }
+
+    pub(crate) fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+}
+
+/// What kind of deal this has become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    /// Still bidding.
+    Undecided,
+    /// A trick contract (the contract is known once declared).
+    Game,
+    /// Misère.
+    Misere,
+    /// All passed.
+    Raspasy,
+}
+
+/// The full state of one deal. It holds every hidden card, so it is never sent anywhere:
+/// clients get a [`crate::DealView`] built for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Deal {
+    pub(crate) players: u8,
+    pub(crate) dealer: Seat,
+    pub(crate) rules: Rules,
+    /// Lowest opening bid (R3.3, `raspasy_exit`).
+    pub(crate) min_bid: Bid,
+    pub(crate) stage: Stage,
+    pub(crate) kind: Kind,
+    /// The seat whose action (or card) is next.
+    pub(crate) turn: Seat,
+    /// Hands as dealt, for the end-of-deal reveal and the record.
+    pub(crate) dealt: [CardSet; 4],
+    /// Cards each seat holds now.
+    pub(crate) hands: [CardSet; 4],
+    pub(crate) talon: [Card; 2],
+    /// How many talon cards everybody has seen (R4.1, R7.2).
+    pub(crate) talon_shown: u8,
+    pub(crate) discard: CardSet,
+
+    // Auction (R3).
+    pub(crate) highest: Option<Bid>,
+    pub(crate) holder: Seat,
+    /// Seats out of the auction: passed, or a misère bidder overcalled (R3.5, R3.6).
+    pub(crate) out: u8,
+    /// Seats that have made at least one call (misère must be a first call).
+    pub(crate) spoken: u8,
+    pub(crate) misere_by: Option<Seat>,
+    pub(crate) last_call: [Option<Call>; 4],
+
+    // Contract and defence (R4, R5).
+    pub(crate) declarer: Seat,
+    pub(crate) contract: Option<Contract>,
+    pub(crate) whist: [Option<WhistCall>; 4],
+    pub(crate) defence: Option<Defence>,
+    /// Seats whose hands are face up for everybody (R5.5, R6.5).
+    pub(crate) open: u8,
+    /// The seat that plays each seat's cards (the lone whister in open play, R5.5).
+    pub(crate) controller: [Seat; 4],
+
+    // Play (R6, R7).
+    /// Every card played, in order; on four-player raspasy the dealer's talon cards too.
+    pub(crate) played: [Card; 32],
+    pub(crate) n_played: u8,
+    /// Index in `played` where the current trick starts.
+    pub(crate) trick_start: u8,
+    /// Completed tricks.
+    pub(crate) trick_no: u8,
+    pub(crate) leader: Seat,
+    pub(crate) tricks: [u8; 4],
+    /// Winner of trick `i` in bits `2i..2i+2`.
+    pub(crate) winners: u32,
+}
+
+impl Deal {
+    /// A deal from a shuffled deck: cards 0–9 go to first hand, 10–19 to second, 20–29 to
+    /// third, 30–31 to the talon. `raspasy_before` is the number of consecutive raspasy deals
+    /// just before this one (it sets the lowest bid, R3.3).
+    ///
+    /// # Errors
+    /// [`DealError`] if the deck is not the 32 distinct cards or the dealer is not a seat.
+    pub fn new(
+        profile: &Profile,
+        dealer: Seat,
+        deck: &[Card; 32],
+        raspasy_before: u32,
+    ) -> Result<Deal, DealError> {
+        let mut seen = CardSet::EMPTY;
+        for &c in deck {
+            if seen.contains(c) {
+                return Err(DealError::DeckRepeats(c));
+            }
+            seen = seen.with(c);
+        }
+        if dealer.0 >= profile.players {
+            return Err(DealError::Dealer(dealer.0));
+        }
+        let mut hands = vec![Vec::new(); profile.players as usize];
+        let mut seat = first_hand(profile.players, dealer);
+        for chunk in deck[..30].chunks(10) {
+            hands[seat.index()] = chunk.to_vec();
+            seat = next_active(profile.players, dealer, seat);
+        }
+        Deal::from_hands(profile, dealer, &hands, &deck[30..], raspasy_before)
+    }
+
+    /// A deal from explicit hands (index = seat; an empty hand for a four-player dealer)
+    /// and talon, as a game record or a test gives them.
+    ///
+    /// # Errors
+    /// [`DealError`] naming what is wrong: a hand that is not 10 cards, a talon that is not
+    /// 2, a card given twice.
+    pub fn from_hands(
+        profile: &Profile,
+        dealer: Seat,
+        hands: &[Vec<Card>],
+        talon: &[Card],
+        raspasy_before: u32,
+    ) -> Result<Deal, DealError> {
+        let players = profile.players;
+        if dealer.0 >= players {
+            return Err(DealError::Dealer(dealer.0));
+        }
+        if hands.len() != players as usize {
+            return Err(DealError::HandCount {
+                given: hands.len(),
+                players,
+            });
+        }
+        let mut dealt = [CardSet::EMPTY; 4];
+        let mut owner = [u8::MAX; 32];
+        for (s, hand) in hands.iter().enumerate() {
+            let expected = if players == 4 && s == dealer.index() {
+                0
+            } else {
+                10
+            };
+            if hand.len() != expected {
+                return Err(DealError::HandSize {
+                    seat: s as u8,
+                    count: hand.len(),
+                    expected,
+                });
+            }
+            for &c in hand {
+                if dealt[s].contains(c) {
+                    return Err(DealError::HandRepeats {
+                        seat: s as u8,
+                        card: c,
+                    });
+                }
+                let o = owner[c.index() as usize];
+                if o != u8::MAX {
+                    return Err(DealError::DealtTwice {
+                        card: c,
+                        first: o,
+                        second: s as u8,
+                    });
+                }
+                owner[c.index() as usize] = s as u8;
+                dealt[s] = dealt[s].with(c);
+            }
+        }
+        if talon.len() != 2 {
+            return Err(DealError::TalonSize(talon.len()));
+        }
+        let all = dealt.iter().fold(CardSet::EMPTY, |a, &h| a.or(h));
+        if all.contains(talon[0]) {
+            return Err(DealError::TalonRepeats(talon[0]));
+        }
+        if all.contains(talon[1]) || talon[0] == talon[1] {
+            return Err(DealError::TalonRepeats(talon[1]));
+        }
+        let first = first_hand(players, dealer);
+        let level = profile.min_level(raspasy_before);
+        Ok(Deal {
+            players,
+            dealer,
+            rules: Rules::from_profile(profile),
+            min_bid: Bid::lowest_of_level(level),
+            stage: Stage::Auction,
+            kind: Kind::Undecided,
+            turn: first,
+            dealt,
+            hands: dealt,
+            talon: [talon[0], talon[1]],
+            talon_shown: 0,
+            discard: CardSet::EMPTY,
+            highest: None,
+            holder: first,
+            out: if players == 4 { 1 << dealer.0 } else { 0 },
+            spoken: 0,
+            misere_by: None,
+            last_call: [None; 4],
+            declarer: first,
+            contract: None,
+            whist: [None; 4],
+            defence: None,
+            open: 0,
+            controller: [Seat(0), Seat(1), Seat(2), Seat(3)],
+            played: [Card::from_index(0); 32],
+            n_played: 0,
+            trick_start: 0,
+            trick_no: 0,
+            leader: first,
+            tricks: [0; 4],
+            winners: 0,
+        })
+    }
+
+    /// Applies `action` made in the name of `seat` — for a card, the seat whose card it is,
+    /// as game records write it. Returns what happened; on error nothing changes.
+    ///
+    /// # Errors
+    /// A [`RuleError`] saying which rule refuses the action.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, RuleError> {
+        self.check(seat, action)?;
+        let mut events = Events::new();
+        match action {
+            Action::Bid(call) => self.do_call(seat, call, &mut events),
+            Action::Discard(cards) => self.do_discard(cards, &mut events),
+            Action::Declare(contract) => self.do_declare(contract, &mut events),
+            Action::Whist(call) => self.do_whist(seat, call, &mut events),
+            Action::Defence(d) => self.do_defence(d, &mut events),
+            Action::Play(card) => self.do_play(card, &mut events),
+        }
+        Ok(events)
+    }
+
+    /// Applies `action` by the player at `player`, who must be the one to act
+    /// ([`Deal::to_act`]): in open play the whister's cards and his partner's are both his
+    /// to play. This is what a server calls for a connected player.
+    ///
+    /// # Errors
+    /// As [`Deal::apply`]; [`RuleError::NotYourTurn`] if `player` is not to act.
+    pub fn act(&mut self, player: Seat, action: Action) -> Result<Events, RuleError> {
+        match self.to_act() {
+            None => Err(RuleError::DealOver),
+            Some(p) if p != player => Err(RuleError::NotYourTurn {
+                seat: player,
+                expected: p,
+            }),
+            Some(_) => self.apply(self.turn, action),
+        }
+    }
+
+    /// Checks `action` for `seat` without applying it.
+    ///
+    /// # Errors
+    /// The [`RuleError`] that [`Deal::apply`] would return.
+    pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        if self.stage == Stage::Finished {
+            return Err(RuleError::DealOver);
+        }
+        if seat.0 >= self.players {
+            return Err(RuleError::NotInDeal(seat));
+        }
+        let verb = verb_of(action);
+        let stage_verb = match self.stage {
+            Stage::Auction => Verb::Bid,
+            Stage::Discard => Verb::Discard,
+            Stage::Declare => Verb::Declare,
+            Stage::Whist => Verb::Whist,
+            Stage::Defence => Verb::Defence,
+            Stage::Play => Verb::Play,
+            Stage::Finished => return Err(RuleError::DealOver),
+        };
+        if verb != stage_verb {
+            return Err(RuleError::WrongStage {
+                verb,
+                stage: self.stage,
+            });
+        }
+        if seat != self.turn {
+            if self.players == 4 && seat == self.dealer && self.stage != Stage::Whist {
+                return Err(RuleError::NotInDeal(seat));
+            }
+            return Err(RuleError::NotYourTurn {
+                seat,
+                expected: self.actor_of(self.turn),
+            });
+        }
+        match action {
+            Action::Bid(call) => self.check_call(seat, call),
+            Action::Discard(cards) => self.check_discard(cards),
+            Action::Declare(contract) => self.check_declare(contract),
+            Action::Whist(call) => self.check_whist(seat, call),
+            Action::Defence(_) => Ok(()),
+            Action::Play(card) => self.check_play(seat, card),
+        }
+    }
+
+    /// Every action [`Deal::apply`] accepts from `seat` now (for cards, `seat` is the seat
+    /// whose card it is).
+    #[must_use]
+    pub fn legal_actions(&self, seat: Seat) -> ActionList {
+        let mut out = ActionList::new();
+        if self.stage == Stage::Finished || seat != self.turn {
+            return out;
+        }
+        match self.stage {
+            Stage::Auction => self.legal_calls(seat, &mut out),
+            Stage::Discard => self.legal_discards(&mut out),
+            Stage::Declare => self.legal_declarations(&mut out),
+            Stage::Whist => self.legal_whists(seat, &mut out),
+            Stage::Defence => {
+                out.push(Action::Defence(Defence::Open));
+                out.push(Action::Defence(Defence::Closed));
+            }
+            Stage::Play => {
+                for c in self.legal_cards(seat) {
+                    out.push(Action::Play(c));
+                }
+            }
+            Stage::Finished => {}
+        }
+        out
+    }
+
+    /// Every action [`Deal::act`] accepts from the player at `player`.
+    #[must_use]
+    pub fn legal_actions_for(&self, player: Seat) -> ActionList {
+        if self.to_act() == Some(player) {
+            self.legal_actions(self.turn)
+        } else {
+            ActionList::new()
+        }
+    }
+
+    /// The player who acts next: in open play the whister (or the four-player dealer who
+    /// whisted) acts for the defenders' seats. `None` once the deal is over.
+    #[must_use]
+    pub fn to_act(&self) -> Option<Seat> {
+        (self.stage != Stage::Finished).then(|| self.actor_of(self.turn))
+    }
+
+    fn actor_of(&self, seat: Seat) -> Seat {
+        if self.stage == Stage::Play {
+            self.controller[seat.index()]
+        } else {
+            seat
+        }
+    }
+
+    /// The seat whose action or card is next (differs from [`Deal::to_act`] in open play).
+    #[must_use]
+    pub fn turn(&self) -> Option<Seat> {
+        (self.stage != Stage::Finished).then_some(self.turn)
+    }
+
+    /// Where the deal stands.
+    #[must_use]
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// Whether the deal is over.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.stage == Stage::Finished
+    }
+
+    /// Players at the table (3 or 4).
+    #[must_use]
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The dealer.
+    #[must_use]
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// First hand: the first active seat clockwise from the dealer (R1.4, R11.1).
+    #[must_use]
+    pub fn first_hand(&self) -> Seat {
+        first_hand(self.players, self.dealer)
+    }
+
+    /// The next active seat clockwise (a four-player dealer is skipped, R11.1).
+    #[must_use]
+    pub fn next_seat(&self, seat: Seat) -> Seat {
+        next_active(self.players, self.dealer, seat)
+    }
+
+    /// The declarer, once the auction has one.
+    #[must_use]
+    pub fn declarer(&self) -> Option<Seat> {
+        matches!(self.kind, Kind::Game | Kind::Misere).then_some(self.declarer)
+    }
+
+    /// The contract, once named.
+    #[must_use]
+    pub fn contract(&self) -> Option<Contract> {
+        self.contract
+    }
+
+    /// The cards `seat` holds now. This is hidden information: only the projection decides
+    /// who may see it.
+    #[must_use]
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    /// The hands as dealt (hidden information).
+    #[must_use]
+    pub fn dealt_hands(&self) -> [CardSet; 4] {
+        self.dealt
+    }
+
+    /// The talon (hidden until turned).
+    #[must_use]
+    pub fn talon(&self) -> [Card; 2] {
+        self.talon
+    }
+
+    /// The declarer's discard (hidden from all but the declarer until the deal ends).
+    #[must_use]
+    pub fn discard(&self) -> CardSet {
+        self.discard
+    }
+
+    /// Tricks taken so far per seat.
+    #[must_use]
+    pub fn tricks_taken(&self) -> [u8; 4] {
+        self.tricks
+    }
+
+    /// The opening event of the deal: each seat is dealt its hand.
+    #[must_use]
+    pub fn deal_event(&self) -> Event {
+        Event::Dealt {
+            dealer: self.dealer,
+            hands: self.dealt,
+        }
+    }
+
+    /// The outcome, once the deal is over.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.stage != Stage::Finished {
+            return None;
+        }
+        let played = self.trick_no == 10;
+        let kind = match self.kind {
+            Kind::Game => OutcomeKind::Game {
+                declarer: self.declarer,
+                contract: self.contract?,
+                whist: self.whist,
+                defence: self.defence,
+            },
+            Kind::Misere => OutcomeKind::Misere {
+                declarer: self.declarer,
+            },
+            Kind::Raspasy => OutcomeKind::Raspasy,
+            Kind::Undecided => return None,
+        };
+        Some(Outcome {
+            players: self.players,
+            dealer: self.dealer,
+            kind,
+            tricks: played.then_some(self.tricks),
+        })
+    }
+
+    /// The completed tricks in order.
+    #[must_use]
+    pub fn completed_tricks(&self) -> Vec<PlayedTrick> {
+        let mut out = Vec::with_capacity(self.trick_no as usize);
+        let mut start = 0usize;
+        for i in 0..self.trick_no {
+            let leader = self.leader_of(i);
+            let len = self.trick_len(i) as usize;
+            let mut cards = [(Seat(0), Card::from_index(0)); 4];
+            let mut seat = leader;
+            for (j, slot) in cards.iter_mut().enumerate().take(len) {
+                *slot = (seat, self.played[start + j]);
+                seat = self.next_seat(seat);
+            }
+            out.push(PlayedTrick::new(&cards[..len], self.winner_of(i)));
+            start += len;
+        }
+        out
+    }
+
+    /// The cards of the trick in progress, each with its seat.
+    #[must_use]
+    pub fn current_trick(&self) -> SmallVec<[(Seat, Card); 4]> {
+        let mut out = SmallVec::new();
+        let mut seat = self.leader;
+        for i in self.trick_start..self.n_played {
+            out.push((seat, self.played[i as usize]));
+            seat = self.next_seat(seat);
+        }
+        out
+    }
+
+    pub(crate) fn winner_of(&self, trick: u8) -> Seat {
+        Seat(((self.winners >> (2 * trick)) & 3) as u8)
+    }
+
+    /// Who led trick `i` (0-based): first hand on tricks 1–3 of raspasy and trick 1 of any
+    /// deal, the dealer's talon card on four-player raspasy tricks 1–2, else the last winner.
+    pub(crate) fn leader_of(&self, i: u8) -> Seat {
+        if self.kind == Kind::Raspasy {
+            if self.players == 4 && i < 2 {
+                return self.dealer;
+            }
+            if i < 3 {
+                return self.first_hand();
+            }
+        }
+        if i == 0 {
+            self.first_hand()
+        } else {
+            self.winner_of(i - 1)
+        }
+    }
+
+    /// Cards in trick `i`: four on four-player raspasy tricks 1–2 (the talon card leads).
+    pub(crate) fn trick_len(&self, i: u8) -> u8 {
+        if self.kind == Kind::Raspasy && self.players == 4 && i < 2 {
+            4
+        } else {
+            3
+        }
+    }
+
+    /// Seats whose hands are face up for everyone.
+    #[must_use]
+    pub fn open_seats(&self) -> u8 {
+        self.open
+    }
+
+    /// The seat that plays `seat`'s cards.
+    #[must_use]
+    pub fn controller(&self, seat: Seat) -> Seat {
+        self.controller[seat.index()]
+    }
+
+    /// Whether a seat takes part in this deal (a four-player dealer does not, R11.1).
+    #[must_use]
+    pub fn is_active(&self, seat: Seat) -> bool {
+        seat.0 < self.players && !(self.players == 4 && seat == self.dealer)
+    }
+
+    /// The whist decisions so far (index = seat).
+    #[must_use]
+    pub fn whist_calls(&self) -> [Option<WhistCall>; 4] {
+        self.whist
+    }
+
+    /// The lone whister's open / closed choice.
+    #[must_use]
+    pub fn defence(&self) -> Option<Defence> {
+        self.defence
+    }
+
+    /// The standing bid and its holder.
+    #[must_use]
+    pub fn highest_bid(&self) -> Option<(Bid, Seat)> {
+        self.highest.map(|b| (b, self.holder))
+    }
+
+    /// Each seat's last call in the auction.
+    #[must_use]
+    pub fn last_calls(&self) -> [Option<Call>; 4] {
+        self.last_call
+    }
+
+    /// Whether this deal is raspasy (all passed).
+    #[must_use]
+    pub fn is_raspasy(&self) -> bool {
+        self.kind == Kind::Raspasy
+    }
+
+    /// Whether this deal is a misère.
+    #[must_use]
+    pub fn is_misere(&self) -> bool {
+        self.kind == Kind::Misere
+    }
+
+    /// How many talon cards have been turned face up for everybody.
+    #[must_use]
+    pub fn talon_shown(&self) -> u8 {
+        self.talon_shown
+    }
+
+    /// Whether the profile shows everything when the deal ends.
+    #[must_use]
+    pub fn reveals_after_deal(&self) -> bool {
+        self.rules.has(Rules::REVEAL)
+    }
+
+    /// Ends the deal; with `reveal_after_deal` everything is shown.
+    pub(crate) fn finish(&mut self, events: &mut Events) {
+        self.stage = Stage::Finished;
+        events.push(Event::DealOver);
+        if self.rules.has(Rules::REVEAL) {
+            events.push(Event::Revealed {
+                hands: self.dealt,
+                talon: self.talon,
+                discard: self.discard,
+            });
+        }
+    }
+}
+
+pub(crate) fn first_hand(players: u8, dealer: Seat) -> Seat {
+    dealer.next(players)
+}
+
+pub(crate) fn next_active(players: u8, dealer: Seat, seat: Seat) -> Seat {
+    let n = seat.next(players);
+    if players == 4 && n == dealer {
+        n.next(players)
+    } else {
+        n
+    }
+}
+
+fn verb_of(action: Action) -> Verb {
+    match action {
+        Action::Bid(_) => Verb::Bid,
+        Action::Discard(_) => Verb::Discard,
+        Action::Declare(_) => Verb::Declare,
+        Action::Whist(_) => Verb::Whist,
+        Action::Defence(_) => Verb::Defence,
+        Action::Play(_) => Verb::Play,
+    }
+}

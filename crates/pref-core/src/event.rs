@@ -1,0 +1,106 @@
+//! What happened in a deal, in full. Events hold hidden cards (the deal, the discard), so
+//! they are never sent as they are: [`crate::view`] projects each one for each viewer.
+
+use crate::action::{Defence, WhistCall};
+use crate::bid::{Bid, Call, Contract, Seat};
+use crate::card::{Card, CardSet};
+
+/// One thing that happened in a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// The cards are dealt (each seat's hand is its own secret).
+    Dealt {
+        /// The dealer.
+        dealer: Seat,
+        /// Hands as dealt, index = seat.
+        hands: [CardSet; 4],
+    },
+    /// A call in the auction.
+    Called {
+        /// Who called.
+        seat: Seat,
+        /// The call.
+        call: Call,
+    },
+    /// The auction has a declarer (R3.7).
+    AuctionWon {
+        /// The declarer.
+        declarer: Seat,
+        /// The winning bid.
+        bid: Bid,
+    },
+    /// Everybody passed: raspasy (R7).
+    AllPassed,
+    /// The talon is turned face up for everybody and taken by the declarer (R4.1).
+    TalonTurned {
+        /// The two talon cards.
+        cards: [Card; 2],
+    },
+    /// The declarer discarded two cards face down (R4.2).
+    Discarded {
+        /// The declarer.
+        seat: Seat,
+        /// The discard, seen by the declarer alone.
+        cards: CardSet,
+    },
+    /// The contract is named (R4.3).
+    Declared {
+        /// The declarer.
+        seat: Seat,
+        /// The contract.
+        contract: Contract,
+    },
+    /// A whist decision (R5, R11.4).
+    Whisted {
+        /// Who decided.
+        seat: Seat,
+        /// The decision.
+        call: WhistCall,
+    },
+    /// The lone whister chose open or closed (R5.4).
+    DefenceChosen {
+        /// The whister.
+        seat: Seat,
+        /// The choice.
+        defence: Defence,
+    },
+    /// A hand is turned face up for everybody (open play R5.5, misère R6.5).
+    HandOpened {
+        /// Whose hand.
+        seat: Seat,
+        /// The cards it holds now.
+        hand: CardSet,
+    },
+    /// A raspasy talon card is turned (R7.2) or, with four players, leads (R11.3).
+    TalonCardTurned {
+        /// The trick it belongs to (0 or 1).
+        trick: u8,
+        /// The card.
+        card: Card,
+    },
+    /// A card is played.
+    Played {
+        /// The seat whose card it is.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// A trick is complete.
+    TrickTaken {
+        /// The trick's index, 0..10.
+        trick: u8,
+        /// Who took it.
+        seat: Seat,
+    },
+    /// The deal is over; its outcome is ready.
+    DealOver,
+    /// Everything is shown after the deal (`reveal_after_deal`).
+    Revealed {
+        /// Hands as dealt.
+        hands: [CardSet; 4],
+        /// The talon.
+        talon: [Card; 2],
+        /// The declarer's discard (empty if there was none).
+        discard: CardSet,
+    },
+}

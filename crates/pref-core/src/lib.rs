@@ -1,0 +1,45 @@
+//! The Preferans rules as a pure state machine: no I/O, no clock, no randomness.
+//!
+//! - [`card`]: cards, suits, ranks, and [`CardSet`], a hand as a 32-bit mask.
+//! - [`bid`]: seats, contracts and the bidding ladder with misère in its place.
+//! - [`action`]: what a player can do; [`event`]: what happened.
+//! - [`Deal`] (`deal.rs`, with `auction.rs`, `talon.rs`, `whist.rs`, `play.rs`): one deal
+//!   from the shuffled deck to the last trick; [`Deal::apply`] refuses anything illegal with
+//!   a [`RuleError`] and leaves the deal unchanged.
+//! - [`view`]: the only place that decides which cards a viewer may see.
+//! - [`outcome`]: what a finished deal leaves for the score sheet.
+//! - [`profile`]: house profiles.
+//!
+//! ```
+//! use pref_core::{Action, Call, Card, Deal, Profile, Seat};
+//!
+//! let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+//! let mut deal = Deal::new(&Profile::sochi(), Seat(2), &deck.try_into().unwrap(), 0).unwrap();
+//! // Seat 0 is first hand and speaks first; seat 1 may not.
+//! assert!(deal.apply(Seat(1), Action::Bid(Call::Pass)).is_err());
+//! deal.apply(Seat(0), Action::Bid(Call::Pass)).unwrap();
+//! ```
+
+pub mod action;
+mod auction;
+pub mod bid;
+pub mod card;
+mod deal;
+pub mod error;
+pub mod event;
+pub mod outcome;
+mod play;
+pub mod profile;
+mod talon;
+pub mod view;
+mod whist;
+
+pub use action::{Action, Defence, WhistCall};
+pub use bid::{Bid, Call, Contract, Seat, Strain};
+pub use card::{Card, CardSet, Rank, Suit};
+pub use deal::{ActionList, Deal, Events};
+pub use error::{DealError, RuleError, Stage};
+pub use event::Event;
+pub use outcome::{Outcome, OutcomeKind, PlayedTrick};
+pub use profile::Profile;
+pub use view::{DealView, ViewEvent, Viewer};

@@ -1,0 +1,89 @@
+//! After the auction: the declarer's discard and the contract he names (R4).
+
+use crate::action::Action;
+use crate::bid::{Bid, Contract, Strain};
+use crate::card::CardSet;
+use crate::deal::{ActionList, Deal, Events, Kind, Rules};
+use crate::error::{RuleError, Stage};
+use crate::event::Event;
+
+impl Deal {
+    pub(crate) fn check_discard(&self, cards: CardSet) -> Result<(), RuleError> {
+        if cards.len() != 2 {
+            return Err(RuleError::DiscardSize(cards.len()));
+        }
+        match cards.minus(self.hands[self.declarer.index()]).first() {
+            Some(c) => Err(RuleError::DiscardNotHeld(c)),
+            None => Ok(()),
+        }
+    }
+
+    pub(crate) fn legal_discards(&self, out: &mut ActionList) {
+        let hand = self.hands[self.declarer.index()];
+        let mut rest = hand;
+        for a in hand {
+            rest = rest.without(a);
+            for b in rest {
+                out.push(Action::Discard(a.bit().with(b)));
+            }
+        }
+    }
+
+    pub(crate) fn do_discard(&mut self, cards: CardSet, events: &mut Events) {
+        let d = self.declarer;
+        self.hands[d.index()] = self.hands[d.index()].minus(cards);
+        self.discard = cards;
+        events.push(Event::Discarded { seat: d, cards });
+        if self.kind == Kind::Misere {
+            self.start_play(events);
+        } else {
+            self.stage = Stage::Declare;
+        }
+    }
+
+    fn won_bid(&self) -> Bid {
+        self.highest.unwrap_or(Bid::LOWEST)
+    }
+
+    pub(crate) fn check_declare(&self, contract: Contract) -> Result<(), RuleError> {
+        let bid = self.won_bid();
+        if contract.bid() < bid {
+            Err(RuleError::ContractBelowBid { contract, bid })
+        } else {
+            Ok(())
+        }
+    }
+
+    pub(crate) fn legal_declarations(&self, out: &mut ActionList) {
+        let mut b = Some(self.won_bid());
+        while let Some(bid) = b {
+            if let Some(c) = bid.contract() {
+                out.push(Action::Declare(c));
+            }
+            b = bid.next_step();
+        }
+    }
+
+    pub(crate) fn do_declare(&mut self, contract: Contract, events: &mut Events) {
+        self.contract = Some(contract);
+        events.push(Event::Declared {
+            seat: self.declarer,
+            contract,
+        });
+        if contract.level() == 10 && !self.rules.has(Rules::TEN_WHISTED) {
+            // R5.6: an unwhisted ten is played at once, each defender with his own hand.
+            self.start_play(events);
+        } else {
+            self.stage = Stage::Whist;
+            self.turn = self.next_seat(self.declarer);
+        }
+    }
+
+    /// Whether Stalingrad binds this contract (R5.7).
+    pub(crate) fn stalingrad_binds(&self) -> bool {
+        self.rules.has(Rules::STALINGRAD)
+            && self
+                .contract
+                .is_some_and(|c| c.level() == 6 && c.strain() == Strain::Spades)
+    }
+}

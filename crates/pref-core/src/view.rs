@@ -1,0 +1,377 @@
+//! Hidden information, decided here and nowhere else.
+//!
+//! A client never receives the [`Deal`] or an [`Event`]: it receives a [`DealView`] or a
+//! [`ViewEvent`], each built field by field for one [`Viewer`] from what that viewer may see
+//! at that moment — own hand; the talon once turned; the discard for the declarer; hands
+//! opened for everybody (open defence R5.5, misère R6.5); cards played; and, with
+//! `reveal_after_deal`, everything once the deal is over. Every match here is exhaustive, so
+//! a new event or stage cannot slip through unprojected.
+#![deny(clippy::wildcard_enum_match_arm)]
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Defence, WhistCall};
+use crate::bid::{Bid, Call, Contract, Seat};
+use crate::card::{Card, CardSet};
+use crate::deal::{Deal, Kind};
+use crate::error::Stage;
+use crate::event::Event;
+use crate::outcome::PlayedTrick;
+
+/// Who is looking: a seat's player or a spectator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    /// The player at this seat.
+    Seat(Seat),
+    /// Anyone watching without a seat.
+    Spectator,
+}
+
+impl Viewer {
+    fn seat(self) -> Option<Seat> {
+        match self {
+            Viewer::Seat(s) => Some(s),
+            Viewer::Spectator => None,
+        }
+    }
+}
+
+/// What kind of deal this is, as far as everyone knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DealKind {
+    /// Still bidding.
+    Auction,
+    /// A trick contract.
+    Game,
+    /// Misère.
+    Misere,
+    /// All passed.
+    Raspasy,
+}
+
+/// The standing bid and who holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StandingBid {
+    /// The bid.
+    pub bid: Bid,
+    /// Its holder.
+    pub seat: Seat,
+}
+
+/// A card on the table with the seat it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatCard {
+    /// Whose card (on four-player raspasy tricks 1–2 the dealer's talon card).
+    pub seat: Seat,
+    /// The card.
+    pub card: Card,
+}
+
+/// A completed trick as everybody saw it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TrickView {
+    /// Cards in play order.
+    pub cards: Vec<SeatCard>,
+    /// Who took it.
+    pub winner: Seat,
+}
+
+impl From<&PlayedTrick> for TrickView {
+    fn from(t: &PlayedTrick) -> TrickView {
+        TrickView {
+            cards: t
+                .cards()
+                .iter()
+                .map(|&(seat, card)| SeatCard { seat, card })
+                .collect(),
+            winner: t.winner,
+        }
+    }
+}
+
+/// Everything shown after the deal (`reveal_after_deal`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Reveal {
+    /// Hands as dealt, index = seat.
+    pub hands: Vec<CardSet>,
+    /// The talon.
+    pub talon: [Card; 2],
+    /// The declarer's discard (empty when there was none).
+    pub discard: CardSet,
+}
+
+/// One viewer's picture of a deal. Built from the state for that viewer alone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealView {
+    /// Who this view is for.
+    pub viewer: Viewer,
+    /// Players at the table.
+    pub players: u8,
+    /// The dealer.
+    pub dealer: Seat,
+    /// First hand.
+    pub first_hand: Seat,
+    /// Where the deal stands.
+    pub stage: Stage,
+    /// What kind of deal it is.
+    pub kind: DealKind,
+    /// The player to act (the whister for both defenders in open play).
+    pub to_act: Option<Seat>,
+    /// The seat whose action or card is next.
+    pub turn: Option<Seat>,
+    /// The viewer's own hand; `None` for a spectator.
+    pub hand: Option<CardSet>,
+    /// Cards each seat holds, index = seat.
+    pub hand_sizes: Vec<u8>,
+    /// Hands face up for everybody, index = seat.
+    pub open_hands: Vec<Option<CardSet>>,
+    /// The talon cards that are face up.
+    pub talon: [Option<Card>; 2],
+    /// The discard, for the declarer (and for everybody after the deal with reveal).
+    pub discard: Option<CardSet>,
+    /// Each seat's last call.
+    pub calls: Vec<Option<Call>>,
+    /// The standing bid.
+    pub highest: Option<StandingBid>,
+    /// The declarer of a game or misère.
+    pub declarer: Option<Seat>,
+    /// The named contract.
+    pub contract: Option<Contract>,
+    /// Whist decisions, index = seat.
+    pub whist: Vec<Option<WhistCall>>,
+    /// Open or closed defence.
+    pub defence: Option<Defence>,
+    /// Who plays each seat's cards.
+    pub controllers: Vec<Seat>,
+    /// The trick in progress.
+    pub trick: Vec<SeatCard>,
+    /// The last completed trick.
+    pub last_trick: Option<TrickView>,
+    /// Tricks taken per seat.
+    pub tricks_taken: Vec<u8>,
+    /// Everything, once the deal is over with `reveal_after_deal`.
+    pub revealed: Option<Reveal>,
+}
+
+impl Deal {
+    fn kind_view(&self) -> DealKind {
+        match self.kind {
+            Kind::Undecided => DealKind::Auction,
+            Kind::Game => DealKind::Game,
+            Kind::Misere => DealKind::Misere,
+            Kind::Raspasy => DealKind::Raspasy,
+        }
+    }
+
+    fn revealed_now(&self) -> bool {
+        self.stage == Stage::Finished && self.reveals_after_deal()
+    }
+
+    fn discard_visible_to(&self, viewer: Viewer) -> bool {
+        let declarer_discarded = match self.kind {
+            Kind::Game | Kind::Misere => {
+                !self.discard.is_empty() && viewer.seat() == Some(self.declarer)
+            }
+            Kind::Raspasy | Kind::Undecided => false,
+        };
+        declarer_discarded || self.revealed_now()
+    }
+
+    /// What `viewer` may see of this deal now.
+    #[must_use]
+    pub fn view(&self, viewer: Viewer) -> DealView {
+        let n = self.players as usize;
+        let own = match viewer {
+            Viewer::Seat(s) if s.0 < self.players => Some(self.hands[s.index()]),
+            Viewer::Seat(_) | Viewer::Spectator => None,
+        };
+        let open_hands = (0..n)
+            .map(|s| (self.open & (1 << s) != 0).then_some(self.hands[s]))
+            .collect();
+        let shown = if self.revealed_now() {
+            2
+        } else {
+            self.talon_shown
+        };
+        let talon = [
+            (shown >= 1).then_some(self.talon[0]),
+            (shown >= 2).then_some(self.talon[1]),
+        ];
+        let tricks = self.completed_tricks();
+        DealView {
+            viewer,
+            players: self.players,
+            dealer: self.dealer,
+            first_hand: self.first_hand(),
+            stage: self.stage,
+            kind: self.kind_view(),
+            to_act: self.to_act(),
+            turn: self.turn(),
+            hand: own,
+            hand_sizes: (0..n).map(|s| self.hands[s].len() as u8).collect(),
+            open_hands,
+            talon,
+            discard: self.discard_visible_to(viewer).then_some(self.discard),
+            calls: self.last_call[..n].to_vec(),
+            highest: self.highest.map(|bid| StandingBid {
+                bid,
+                seat: self.holder,
+            }),
+            declarer: self.declarer(),
+            contract: self.contract,
+            whist: self.whist[..n].to_vec(),
+            defence: self.defence,
+            controllers: self.controller[..n].to_vec(),
+            trick: self
+                .current_trick()
+                .iter()
+                .map(|&(seat, card)| SeatCard { seat, card })
+                .collect(),
+            last_trick: tricks.last().map(TrickView::from),
+            tricks_taken: self.tricks[..n].to_vec(),
+            revealed: self.revealed_now().then(|| Reveal {
+                hands: self.dealt[..n].to_vec(),
+                talon: self.talon,
+                discard: self.discard,
+            }),
+        }
+    }
+}
+
+/// An event as one viewer may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ViewEvent {
+    /// A new deal: the viewer's own hand (none for a spectator or a four-player dealer).
+    Dealt {
+        /// The dealer.
+        dealer: Seat,
+        /// The viewer's hand.
+        hand: Option<CardSet>,
+    },
+    /// A call in the auction.
+    Called {
+        /// Who called.
+        seat: Seat,
+        /// The call.
+        call: Call,
+    },
+    /// The auction has a declarer.
+    AuctionWon {
+        /// The declarer.
+        declarer: Seat,
+        /// The winning bid.
+        bid: Bid,
+    },
+    /// All passed: raspasy.
+    AllPassed,
+    /// The talon, face up for everybody.
+    TalonTurned {
+        /// The two cards.
+        cards: [Card; 2],
+    },
+    /// The declarer discarded; the cards only for the declarer.
+    Discarded {
+        /// The declarer.
+        seat: Seat,
+        /// The discard, `None` for everybody else.
+        cards: Option<CardSet>,
+    },
+    /// The contract is named.
+    Declared {
+        /// The declarer.
+        seat: Seat,
+        /// The contract.
+        contract: Contract,
+    },
+    /// A whist decision.
+    Whisted {
+        /// Who decided.
+        seat: Seat,
+        /// The decision.
+        call: WhistCall,
+    },
+    /// Open or closed defence.
+    DefenceChosen {
+        /// The whister.
+        seat: Seat,
+        /// The choice.
+        defence: Defence,
+    },
+    /// A hand face up for everybody.
+    HandOpened {
+        /// Whose hand.
+        seat: Seat,
+        /// Its cards.
+        hand: CardSet,
+    },
+    /// A raspasy talon card turned.
+    TalonCardTurned {
+        /// Trick 0 or 1.
+        trick: u8,
+        /// The card.
+        card: Card,
+    },
+    /// A card played.
+    Played {
+        /// Whose card.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// A trick taken.
+    TrickTaken {
+        /// Trick index.
+        trick: u8,
+        /// Who took it.
+        seat: Seat,
+    },
+    /// The deal is over.
+    DealOver,
+    /// Everything shown after the deal.
+    Revealed(Reveal),
+}
+
+impl Event {
+    /// This event as `viewer` may see it. `players` trims per-seat arrays to the table.
+    #[must_use]
+    pub fn project(&self, viewer: Viewer, players: u8) -> ViewEvent {
+        let n = players as usize;
+        match *self {
+            Event::Dealt { dealer, hands } => ViewEvent::Dealt {
+                dealer,
+                hand: match viewer {
+                    Viewer::Seat(s) if s.0 < players => Some(hands[s.index()]),
+                    Viewer::Seat(_) | Viewer::Spectator => None,
+                },
+            },
+            Event::Called { seat, call } => ViewEvent::Called { seat, call },
+            Event::AuctionWon { declarer, bid } => ViewEvent::AuctionWon { declarer, bid },
+            Event::AllPassed => ViewEvent::AllPassed,
+            Event::TalonTurned { cards } => ViewEvent::TalonTurned { cards },
+            Event::Discarded { seat, cards } => ViewEvent::Discarded {
+                seat,
+                cards: (viewer.seat() == Some(seat)).then_some(cards),
+            },
+            Event::Declared { seat, contract } => ViewEvent::Declared { seat, contract },
+            Event::Whisted { seat, call } => ViewEvent::Whisted { seat, call },
+            Event::DefenceChosen { seat, defence } => ViewEvent::DefenceChosen { seat, defence },
+            Event::HandOpened { seat, hand } => ViewEvent::HandOpened { seat, hand },
+            Event::TalonCardTurned { trick, card } => ViewEvent::TalonCardTurned { trick, card },
+            Event::Played { seat, card } => ViewEvent::Played { seat, card },
+            Event::TrickTaken { trick, seat } => ViewEvent::TrickTaken { trick, seat },
+            Event::DealOver => ViewEvent::DealOver,
+            Event::Revealed {
+                hands,
+                talon,
+                discard,
+            } => ViewEvent::Revealed(Reveal {
+                hands: hands[..n].to_vec(),
+                talon,
+                discard,
+            }),
+        }
+    }
+}
