@@ -2,9 +2,10 @@
 
 use crate::action::Action;
 use crate::bid::{Bid, Call, Seat};
-use crate::deal::{ActionList, Deal, Events, Kind};
+use crate::deal::{Deal, Events, Kind};
 use crate::error::{RuleError, Stage};
 use crate::event::Event;
+use crate::legal::ActionList;
 
 impl Deal {
     /// Seniority of a seat: 0 for first hand, 1 for second, 2 for third (R1.4).

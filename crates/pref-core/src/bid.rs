@@ -25,7 +25,11 @@ impl Seat {
     /// The next seat clockwise at a table of `players`.
     #[must_use]
     pub const fn next(self, players: u8) -> Seat {
-        Seat((self.0 + 1) % players)
+        if self.0 + 1 >= players {
+            Seat(0)
+        } else {
+            Seat(self.0 + 1)
+        }
     }
 }
 

@@ -374,6 +374,16 @@ impl CardSet {
         }
     }
 
+    /// The highest card (by index: in one suit, the highest rank), if any.
+    #[must_use]
+    pub const fn last(self) -> Option<Card> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Card(31 - self.0.leading_zeros() as u8))
+        }
+    }
+
     /// The cards in index order (♠7 first, ♥A last).
     pub fn iter(self) -> CardSetIter {
         CardSetIter(self.0)

@@ -12,14 +12,12 @@ use crate::bid::{Bid, Call, Contract, Seat};
 use crate::card::{Card, CardSet};
 use crate::error::{DealError, RuleError, Stage, Verb};
 use crate::event::Event;
+use crate::legal::ActionList;
 use crate::outcome::{Outcome, OutcomeKind, PlayedTrick};
 use crate::profile::Profile;
 
 /// The events of one action; nearly always few enough to stay off the heap.
 pub type Events = SmallVec<[Event; 4]>;
-
-/// The legal actions of one seat; a discard has 66 choices, a card play at most 12.
-pub type ActionList = SmallVec<[Action; 16]>;
 
 /// Rule switches a deal needs while it runs, packed from the [`Profile`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,13 +145,19 @@ impl Deal {
         if dealer.0 >= profile.players {
             return Err(DealError::Dealer(dealer.0));
         }
-        let mut hands = vec![Vec::new(); profile.players as usize];
+        let mut dealt = [CardSet::EMPTY; 4];
         let mut seat = first_hand(profile.players, dealer);
         for chunk in deck[..30].chunks(10) {
-            hands[seat.index()] = chunk.to_vec();
+            dealt[seat.index()] = chunk.iter().copied().collect();
             seat = next_active(profile.players, dealer, seat);
         }
-        Deal::from_hands(profile, dealer, &hands, &deck[30..], raspasy_before)
+        Ok(Deal::from_sets(
+            profile,
+            dealer,
+            dealt,
+            [deck[30], deck[31]],
+            raspasy_before,
+        ))
     }
 
     /// A deal from explicit hands (index = seat; an empty hand for a four-player dealer)
@@ -223,9 +227,27 @@ impl Deal {
         if all.contains(talon[1]) || talon[0] == talon[1] {
             return Err(DealError::TalonRepeats(talon[1]));
         }
+        Ok(Deal::from_sets(
+            profile,
+            dealer,
+            dealt,
+            [talon[0], talon[1]],
+            raspasy_before,
+        ))
+    }
+
+    /// A deal from checked hands and talon.
+    fn from_sets(
+        profile: &Profile,
+        dealer: Seat,
+        dealt: [CardSet; 4],
+        talon: [Card; 2],
+        raspasy_before: u32,
+    ) -> Deal {
+        let players = profile.players;
         let first = first_hand(players, dealer);
         let level = profile.min_level(raspasy_before);
-        Ok(Deal {
+        Deal {
             players,
             dealer,
             rules: Rules::from_profile(profile),
@@ -235,7 +257,7 @@ impl Deal {
             turn: first,
             dealt,
             hands: dealt,
-            talon: [talon[0], talon[1]],
+            talon,
             talon_shown: 0,
             discard: CardSet::EMPTY,
             highest: None,
@@ -257,7 +279,7 @@ impl Deal {
             leader: first,
             tricks: [0; 4],
             winners: 0,
-        })
+        }
     }
 
     /// Applies `action` made in the name of `seat` — for a card, the seat whose card it is,
@@ -288,6 +310,12 @@ impl Deal {
     pub fn act(&mut self, player: Seat, action: Action) -> Result<Events, RuleError> {
         match self.to_act() {
             None => Err(RuleError::DealOver),
+            Some(p) if p != player && player == self.turn && self.stage == Stage::Play => {
+                Err(RuleError::PlayedByPartner {
+                    seat: player,
+                    controller: p,
+                })
+            }
             Some(p) if p != player => Err(RuleError::NotYourTurn {
                 seat: player,
                 expected: p,
@@ -346,24 +374,20 @@ impl Deal {
     /// whose card it is).
     #[must_use]
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
-        let mut out = ActionList::new();
+        let mut out = ActionList::empty();
         if self.stage == Stage::Finished || seat != self.turn {
             return out;
         }
         match self.stage {
             Stage::Auction => self.legal_calls(seat, &mut out),
-            Stage::Discard => self.legal_discards(&mut out),
-            Stage::Declare => self.legal_declarations(&mut out),
+            Stage::Discard => return ActionList::discards(self.hands[seat.index()]),
+            Stage::Declare => return ActionList::declarations(self.won_bid()),
             Stage::Whist => self.legal_whists(seat, &mut out),
             Stage::Defence => {
                 out.push(Action::Defence(Defence::Open));
                 out.push(Action::Defence(Defence::Closed));
             }
-            Stage::Play => {
-                for c in self.legal_cards(seat) {
-                    out.push(Action::Play(c));
-                }
-            }
+            Stage::Play => return ActionList::cards(self.legal_cards(seat)),
             Stage::Finished => {}
         }
         out
@@ -375,7 +399,7 @@ impl Deal {
         if self.to_act() == Some(player) {
             self.legal_actions(self.turn)
         } else {
-            ActionList::new()
+            ActionList::empty()
         }
     }
 

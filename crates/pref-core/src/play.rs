@@ -66,18 +66,14 @@ impl Deal {
 
     /// Index of the winning card among `cards` (R6.3, R7.2, R11.3).
     fn winning_index(&self, cards: &[Card]) -> usize {
+        let set: CardSet = cards.iter().copied().collect();
         let suit = match (self.trump(), self.talon_suit()) {
-            (Some(t), _) if cards.iter().any(|c| c.suit() == t) => t,
-            (_, Some(x)) if cards.iter().any(|c| c.suit() == x) => x,
+            (Some(t), _) if !set.of_suit(t).is_empty() => t,
+            (_, Some(x)) if !set.of_suit(x).is_empty() => x,
             _ => cards[0].suit(),
         };
-        let mut best = 0;
-        for (i, c) in cards.iter().enumerate() {
-            if c.suit() == suit && (cards[best].suit() != suit || c.rank() > cards[best].rank()) {
-                best = i;
-            }
-        }
-        best
+        let best = set.of_suit(suit).last().unwrap_or(cards[0]);
+        cards.iter().position(|&c| c == best).unwrap_or(0)
     }
 
     /// Whether `card` added to the trick would be winning it.

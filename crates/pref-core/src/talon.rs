@@ -1,9 +1,8 @@
 //! After the auction: the declarer's discard and the contract he names (R4).
 
-use crate::action::Action;
 use crate::bid::{Bid, Contract, Strain};
 use crate::card::CardSet;
-use crate::deal::{ActionList, Deal, Events, Kind, Rules};
+use crate::deal::{Deal, Events, Kind, Rules};
 use crate::error::{RuleError, Stage};
 use crate::event::Event;
 
@@ -15,17 +14,6 @@ impl Deal {
         match cards.minus(self.hands[self.declarer.index()]).first() {
             Some(c) => Err(RuleError::DiscardNotHeld(c)),
             None => Ok(()),
-        }
-    }
-
-    pub(crate) fn legal_discards(&self, out: &mut ActionList) {
-        let hand = self.hands[self.declarer.index()];
-        let mut rest = hand;
-        for a in hand {
-            rest = rest.without(a);
-            for b in rest {
-                out.push(Action::Discard(a.bit().with(b)));
-            }
         }
     }
 
@@ -41,7 +29,7 @@ impl Deal {
         }
     }
 
-    fn won_bid(&self) -> Bid {
+    pub(crate) fn won_bid(&self) -> Bid {
         self.highest.unwrap_or(Bid::LOWEST)
     }
 
@@ -51,16 +39,6 @@ impl Deal {
             Err(RuleError::ContractBelowBid { contract, bid })
         } else {
             Ok(())
-        }
-    }
-
-    pub(crate) fn legal_declarations(&self, out: &mut ActionList) {
-        let mut b = Some(self.won_bid());
-        while let Some(bid) = b {
-            if let Some(c) = bid.contract() {
-                out.push(Action::Declare(c));
-            }
-            b = bid.next_step();
         }
     }
 

@@ -3,9 +3,10 @@
 
 use crate::action::{Action, Defence, WhistCall};
 use crate::bid::Seat;
-use crate::deal::{ActionList, Deal, Events, Rules};
+use crate::deal::{Deal, Events, Rules};
 use crate::error::{HalfWhistBar, RuleError, Stage};
 use crate::event::Event;
+use crate::legal::ActionList;
 
 impl Deal {
     fn defenders(&self) -> (Seat, Seat) {

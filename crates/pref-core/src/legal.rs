@@ -1,0 +1,207 @@
+//! The list of legal actions, without allocating: a card play is a card set, a discard is
+//! "any two of these twelve", a declaration is "any contract from this bid up", and the few
+//! auction and whist choices fit in four slots. Bots and the server ask for it on every
+//! move, so it costs a few bytes and no heap.
+
+use crate::action::Action;
+use crate::bid::{Bid, Call};
+use crate::card::{Card, CardSet};
+
+/// Every legal action of one seat at one moment, in a fixed order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ActionList(List);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum List {
+    /// Up to four explicit actions (calls, whist decisions, defence choices).
+    Few([Action; 4], u8),
+    /// Every pair of cards of this hand (R4.2).
+    Discards(CardSet),
+    /// Every trick contract from this bid up (R4.3).
+    Declarations(Bid),
+    /// Each of these cards (R6.2).
+    Cards(CardSet),
+}
+
+const FILLER: Action = Action::Bid(Call::Pass);
+
+impl ActionList {
+    /// No legal action.
+    #[must_use]
+    pub const fn empty() -> ActionList {
+        ActionList(List::Few([FILLER; 4], 0))
+    }
+
+    pub(crate) fn push(&mut self, a: Action) {
+        if let List::Few(items, len) = &mut self.0 {
+            items[*len as usize] = a;
+            *len += 1;
+        }
+    }
+
+    pub(crate) const fn discards(hand: CardSet) -> ActionList {
+        ActionList(List::Discards(hand))
+    }
+
+    pub(crate) const fn declarations(from: Bid) -> ActionList {
+        ActionList(List::Declarations(from))
+    }
+
+    pub(crate) const fn cards(cards: CardSet) -> ActionList {
+        ActionList(List::Cards(cards))
+    }
+
+    /// How many actions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self.0 {
+            List::Few(_, n) => n as usize,
+            List::Discards(h) => {
+                let n = h.len() as usize;
+                n * n.saturating_sub(1) / 2
+            }
+            List::Declarations(b) => {
+                let misere_in_range = usize::from(b < Bid::MISERE);
+                (Bid::HIGHEST.index() - b.index()) as usize + 1 - misere_in_range
+            }
+            List::Cards(c) => c.len() as usize,
+        }
+    }
+
+    /// Whether there is no legal action.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th action, in the order of [`ActionList::iter`].
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<Action> {
+        match self.0 {
+            List::Few(items, n) => (i < n as usize).then(|| items[i]),
+            List::Cards(c) => nth_card(c, i).map(Action::Play),
+            List::Discards(h) => nth_pair(h, i).map(Action::Discard),
+            List::Declarations(_) => self.iter().nth(i),
+        }
+    }
+
+    /// Whether `a` is in the list.
+    #[must_use]
+    pub fn contains(&self, a: &Action) -> bool {
+        match (self.0, *a) {
+            (List::Cards(c), Action::Play(card)) => c.contains(card),
+            (List::Discards(h), Action::Discard(d)) => d.len() == 2 && d.minus(h).is_empty(),
+            (List::Declarations(b), Action::Declare(c)) => c.bid() >= b,
+            (List::Few(items, n), a) => items[..n as usize].contains(&a),
+            (List::Cards(_) | List::Discards(_) | List::Declarations(_), _) => false,
+        }
+    }
+
+    /// The actions in order.
+    #[must_use]
+    pub fn iter(&self) -> ActionIter {
+        ActionIter {
+            list: *self,
+            pos: 0,
+            rest: self.rest_start(),
+        }
+    }
+
+    /// The actions as a vector.
+    #[must_use]
+    pub fn to_vec(&self) -> Vec<Action> {
+        self.iter().collect()
+    }
+
+    fn rest_start(&self) -> CardSet {
+        match self.0 {
+            List::Discards(h) | List::Cards(h) => h,
+            List::Few(..) | List::Declarations(_) => CardSet::EMPTY,
+        }
+    }
+}
+
+fn nth_card(c: CardSet, i: usize) -> Option<Card> {
+    let mut bits = c.0;
+    for _ in 0..i {
+        bits &= bits.wrapping_sub(1);
+    }
+    CardSet(bits).first()
+}
+
+/// The `i`-th pair in the order: first card ascending, then its partner ascending.
+fn nth_pair(hand: CardSet, mut i: usize) -> Option<CardSet> {
+    let mut rest = hand;
+    while let Some(a) = rest.first() {
+        rest = rest.without(a);
+        let n = rest.len() as usize;
+        if i < n {
+            return nth_card(rest, i).map(|b| a.bit().with(b));
+        }
+        i -= n;
+    }
+    None
+}
+
+impl IntoIterator for ActionList {
+    type Item = Action;
+    type IntoIter = ActionIter;
+    fn into_iter(self) -> ActionIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for &ActionList {
+    type Item = Action;
+    type IntoIter = ActionIter;
+    fn into_iter(self) -> ActionIter {
+        self.iter()
+    }
+}
+
+/// Iterates over an [`ActionList`].
+#[derive(Clone, Debug)]
+pub struct ActionIter {
+    list: ActionList,
+    pos: usize,
+    /// Discards: the cards not yet used as the first of a pair; cards: those not yet yielded.
+    rest: CardSet,
+}
+
+impl Iterator for ActionIter {
+    type Item = Action;
+
+    fn next(&mut self) -> Option<Action> {
+        match self.list.0 {
+            List::Few(items, n) => {
+                let a = (self.pos < n as usize).then(|| items[self.pos]);
+                self.pos += 1;
+                a
+            }
+            List::Cards(_) => {
+                let c = self.rest.first()?;
+                self.rest = self.rest.without(c);
+                Some(Action::Play(c))
+            }
+            List::Discards(_) => loop {
+                // `pos` counts pairs already yielded with the current first card.
+                let a = self.rest.first()?;
+                let partners = self.rest.without(a);
+                if let Some(b) = nth_card(partners, self.pos) {
+                    self.pos += 1;
+                    return Some(Action::Discard(a.bit().with(b)));
+                }
+                self.rest = partners;
+                self.pos = 0;
+            },
+            List::Declarations(from) => {
+                let mut b = Some(from);
+                for _ in 0..self.pos {
+                    b = b.and_then(Bid::next_step);
+                }
+                self.pos += 1;
+                b.and_then(Bid::contract).map(Action::Declare)
+            }
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! Property tests over random decks and random legal play, 3 and 4 players, every rule
+//! switch: deals end, cards are conserved, no view or projected event shows a card its
+//! viewer may not see, and `legal_actions` agrees exactly with `apply`.
+#![allow(missing_docs)]
+
+use pref_core::{
+    Action, Bid, Call, Card, CardSet, Contract, Deal, Defence, OutcomeKind, Profile, Seat, Stage,
+    Strain, ViewEvent, Viewer, WhistCall,
+};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+/// Profiles that change play: each preset and each play switch on its own.
+fn profiles() -> Vec<Profile> {
+    let sochi = Profile::sochi();
+    let mut out = vec![sochi.clone()];
+    let mut p = sochi.clone();
+    p.raspasy_exit = vec![6, 7, 8];
+    p.half_whist = true;
+    out.push(p);
+    for f in [
+        |p: &mut Profile| p.must_overtake = true,
+        |p: &mut Profile| p.stalingrad = true,
+        |p: &mut Profile| p.ten_whisted = false,
+        |p: &mut Profile| p.half_whist = false,
+        |p: &mut Profile| p.reveal_after_deal = false,
+        |p: &mut Profile| p.players = 4,
+        |p: &mut Profile| {
+            p.players = 4;
+            p.dealer_whist = false;
+        },
+        |p: &mut Profile| {
+            p.players = 4;
+            p.must_overtake = true;
+            p.reveal_after_deal = false;
+        },
+    ] {
+        let mut p = sochi.clone();
+        f(&mut p);
+        out.push(p);
+    }
+    out
+}
+
+fn random_action(rng: &mut SmallRng) -> Action {
+    match rng.gen_range(0..6) {
+        0 => Action::Bid(if rng.gen_bool(0.1) {
+            Call::Pass
+        } else {
+            let i = rng.gen_range(0..26u8);
+            Call::Bid(format!("{}", ladder(i)).parse().unwrap())
+        }),
+        1 => {
+            let n = rng.gen_range(0..4);
+            Action::Discard(
+                (0..n)
+                    .map(|_| Card::from_index(rng.gen_range(0..32)))
+                    .collect(),
+            )
+        }
+        2 => Action::Declare(
+            Contract::new(
+                rng.gen_range(5..=11).clamp(6, 10),
+                [
+                    Strain::Spades,
+                    Strain::Clubs,
+                    Strain::Diamonds,
+                    Strain::Hearts,
+                    Strain::NoTrump,
+                ][rng.gen_range(0..5)],
+            )
+            .unwrap(),
+        ),
+        3 => {
+            Action::Whist([WhistCall::Whist, WhistCall::Pass, WhistCall::Half][rng.gen_range(0..3)])
+        }
+        4 => Action::Defence(if rng.gen_bool(0.5) {
+            Defence::Open
+        } else {
+            Defence::Closed
+        }),
+        _ => Action::Play(Card::from_index(rng.gen_range(0..32))),
+    }
+}
+
+fn ladder(i: u8) -> Bid {
+    let mut b = Bid::LOWEST;
+    let mut steps = Vec::new();
+    loop {
+        steps.push(b);
+        if b.index() == 14 {
+            steps.push(Bid::MISERE);
+        }
+        match b.next_step() {
+            Some(n) => b = n,
+            None => break,
+        }
+    }
+    steps[i as usize]
+}
+
+/// Cards `viewer` may see now, decided from the rules independently of `view.rs`.
+fn allowed(d: &Deal, viewer: Viewer) -> CardSet {
+    let n = d.players();
+    let finished = d.is_finished();
+    if finished && d.reveals_after_deal() {
+        return CardSet::FULL;
+    }
+    let mut ok = CardSet::EMPTY;
+    for t in d.completed_tricks() {
+        for &(_, c) in t.cards() {
+            ok = ok.with(c);
+        }
+    }
+    for (_, c) in d.current_trick() {
+        ok = ok.with(c);
+    }
+    let talon = d.talon();
+    let talon_seen = match (d.is_raspasy(), d.declarer()) {
+        (true, _) => d.talon_shown() as usize,
+        (false, Some(_)) => 2,
+        (false, None) => 0,
+    };
+    for &c in &talon[..talon_seen] {
+        ok = ok.with(c);
+    }
+    let playing = matches!(d.stage(), Stage::Play | Stage::Finished);
+    for s in (0..n).map(Seat) {
+        let own = viewer == Viewer::Seat(s);
+        let defender = d.declarer().is_some_and(|dec| dec != s) && d.is_active(s);
+        let misere_open = d.is_misere()
+            && defender
+            && playing
+            && (d.declarer() != Some(d.first_hand()) || ok.contains_any_played_by(d));
+        let open_defence = d.defence() == Some(Defence::Open) && defender && playing;
+        if own || misere_open || open_defence {
+            ok = ok.or(d.hand(s));
+        }
+    }
+    if let (Viewer::Seat(s), Some(dec)) = (viewer, d.declarer())
+        && s == dec
+    {
+        ok = ok.or(d.discard());
+    }
+    ok
+}
+
+trait PlayedBy {
+    fn contains_any_played_by(&self, d: &Deal) -> bool;
+}
+
+impl PlayedBy for CardSet {
+    /// Whether the misère declarer has played a card yet.
+    fn contains_any_played_by(&self, d: &Deal) -> bool {
+        let dec = d.declarer();
+        d.completed_tricks()
+            .iter()
+            .flat_map(|t| t.cards().to_vec())
+            .any(|(s, _)| Some(s) == dec)
+            || d.current_trick().iter().any(|&(s, _)| Some(s) == dec)
+    }
+}
+
+fn view_cards(v: &pref_core::DealView) -> CardSet {
+    let mut cs = v.hand.unwrap_or_default();
+    for h in v.open_hands.iter().flatten() {
+        cs = cs.or(*h);
+    }
+    for c in v.talon.iter().flatten() {
+        cs = cs.with(*c);
+    }
+    cs = cs.or(v.discard.unwrap_or_default());
+    for sc in &v.trick {
+        cs = cs.with(sc.card);
+    }
+    if let Some(t) = &v.last_trick {
+        for sc in &t.cards {
+            cs = cs.with(sc.card);
+        }
+    }
+    if let Some(r) = &v.revealed {
+        for h in &r.hands {
+            cs = cs.or(*h);
+        }
+        cs = cs.with(r.talon[0]).with(r.talon[1]).or(r.discard);
+    }
+    cs
+}
+
+fn event_cards(e: &ViewEvent) -> CardSet {
+    match e {
+        ViewEvent::Dealt { hand, .. } => hand.unwrap_or_default(),
+        ViewEvent::TalonTurned { cards } => cards.iter().copied().collect(),
+        ViewEvent::Discarded { cards, .. } => cards.unwrap_or_default(),
+        ViewEvent::HandOpened { hand, .. } => *hand,
+        ViewEvent::TalonCardTurned { card, .. } | ViewEvent::Played { card, .. } => card.bit(),
+        ViewEvent::Revealed(r) => r
+            .hands
+            .iter()
+            .fold(r.discard, |a, h| a.or(*h))
+            .with(r.talon[0])
+            .with(r.talon[1]),
+        ViewEvent::Called { .. }
+        | ViewEvent::AuctionWon { .. }
+        | ViewEvent::AllPassed
+        | ViewEvent::Declared { .. }
+        | ViewEvent::Whisted { .. }
+        | ViewEvent::DefenceChosen { .. }
+        | ViewEvent::TrickTaken { .. }
+        | ViewEvent::DealOver => CardSet::EMPTY,
+    }
+}
+
+fn viewers(players: u8) -> Vec<Viewer> {
+    let mut v: Vec<Viewer> = (0..players).map(|s| Viewer::Seat(Seat(s))).collect();
+    v.push(Viewer::Spectator);
+    v
+}
+
+fn check_conservation(d: &Deal) {
+    let mut parts: Vec<CardSet> = (0..d.players()).map(|s| d.hand(Seat(s))).collect();
+    parts.push(d.discard());
+    for t in d.completed_tricks() {
+        parts.push(t.cards().iter().map(|&(_, c)| c).collect());
+    }
+    parts.push(d.current_trick().iter().map(|&(_, c)| c).collect());
+    let mut seen = CardSet::EMPTY;
+    let mut count = 0;
+    for cs in parts {
+        assert!(seen.and(cs).is_empty(), "a card is in two places");
+        seen = seen.or(cs);
+        count += cs.len();
+    }
+    // Talon cards not taken (three-player raspasy) are the only ones elsewhere.
+    for c in d.talon() {
+        if !seen.contains(c) {
+            seen = seen.with(c);
+            count += 1;
+        }
+    }
+    assert_eq!(count, 32);
+    assert_eq!(seen, CardSet::FULL);
+}
+
+fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+    deck.shuffle(&mut rng);
+    let dealer = Seat(rng.gen_range(0..profile.players));
+    let streak = rng.gen_range(0..4);
+    let mut d = Deal::new(profile, dealer, &deck.try_into().unwrap(), streak).unwrap();
+    let all = viewers(profile.players);
+    let mut steps = 0;
+    while !d.is_finished() {
+        steps += 1;
+        assert!(steps <= 200, "deal did not end");
+        check_conservation(&d);
+        for &v in &all {
+            let view = d.view(v);
+            let cards = view_cards(&view);
+            assert!(
+                cards.minus(allowed(&d, v)).is_empty(),
+                "{v:?} sees {cards} at {:?}",
+                d.stage()
+            );
+            if let Viewer::Seat(s) = v {
+                assert_eq!(view.hand, Some(d.hand(s)));
+            } else {
+                assert_eq!(view.hand, None);
+            }
+        }
+        // Nonsense and legal actions agree with apply.
+        for _ in 0..nonsense {
+            let seat = Seat(rng.gen_range(0..5));
+            let a = random_action(&mut rng);
+            let legal = seat.0 < d.players() && d.legal_actions(seat).contains(&a);
+            let mut probe = d;
+            let r = probe.apply(seat, a);
+            assert_eq!(r.is_ok(), legal, "{a} by {seat}: {r:?}");
+            if r.is_err() {
+                assert_eq!(probe, d, "refused {a} changed the deal");
+            }
+        }
+        let player = d.to_act().unwrap();
+        let legal = d.legal_actions_for(player);
+        assert!(!legal.is_empty(), "nothing legal at {:?}", d.stage());
+        let listed = legal.to_vec();
+        assert_eq!(listed.len(), legal.len());
+        for (i, a) in listed.iter().enumerate() {
+            assert_eq!(legal.get(i), Some(*a));
+            assert!(legal.contains(a));
+            assert!(!listed[..i].contains(a), "{a} listed twice");
+        }
+        assert_eq!(legal.get(listed.len()), None);
+        // Every legal action is accepted.
+        for a in legal.iter().take(12) {
+            let mut probe = d;
+            probe.act(player, a).unwrap();
+        }
+        let a = legal.get(rng.gen_range(0..legal.len())).unwrap();
+        let events = d.act(player, a).unwrap();
+        for &v in &all {
+            let ok = allowed(&d, v);
+            for e in &events {
+                let pe = e.project(v, d.players());
+                assert!(event_cards(&pe).minus(ok).is_empty(), "{v:?} told {pe:?}");
+            }
+        }
+    }
+    let o = d.outcome().unwrap();
+    if let Some(t) = o.tricks {
+        assert_eq!(t.iter().map(|&x| u32::from(x)).sum::<u32>(), 10);
+    }
+    match o.kind {
+        OutcomeKind::Raspasy => assert!(o.tricks.is_some()),
+        OutcomeKind::Misere { .. } => assert!(o.tricks.is_some()),
+        OutcomeKind::Game { .. } => {}
+    }
+    for &v in &all {
+        let view = d.view(v);
+        assert_eq!(view.revealed.is_some(), profile.reveal_after_deal);
+    }
+    d
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn random_deals_keep_every_invariant(seed in any::<u64>(), which in 0usize..10) {
+        let ps = profiles();
+        walk(seed, &ps[which % ps.len()], 6);
+    }
+}
+
+/// The random walk reaches every kind of ending: raspasy, misère, played, conceded and
+/// half-whist games, open defence.
+#[test]
+fn random_walks_cover_every_kind_of_deal() {
+    let ps = profiles();
+    let (mut raspasy, mut misere, mut played, mut unplayed, mut open) = (0, 0, 0, 0, 0);
+    for seed in 0..1500u64 {
+        let d = walk(seed, &ps[(seed % ps.len() as u64) as usize], 0);
+        let o = d.outcome().unwrap();
+        match o.kind {
+            OutcomeKind::Raspasy => raspasy += 1,
+            OutcomeKind::Misere { .. } => misere += 1,
+            OutcomeKind::Game { defence, .. } => {
+                if o.tricks.is_some() {
+                    played += 1;
+                } else {
+                    unplayed += 1;
+                }
+                if defence == Some(Defence::Open) {
+                    open += 1;
+                }
+            }
+        }
+    }
+    for (name, n) in [
+        ("raspasy", raspasy),
+        ("misere", misere),
+        ("played", played),
+        ("unplayed", unplayed),
+        ("open", open),
+    ] {
+        assert!(n >= 10, "only {n} {name} deals");
+    }
+}
