@@ -933,3 +933,145 @@ fn any_action_after_the_end_is_refused() {
     );
     assert_eq!(refused(&mut d, 1, bid("pass")), RuleError::DealOver);
 }
+
+#[test]
+fn r4_1_r4_4_talon_shown_then_no_way_out() {
+    let mut d = deal();
+    run(&mut d, &[(0, bid("6S")), (1, bid("pass"))]);
+    let ev = d.apply(Seat(2), bid("pass")).unwrap();
+    // R4.1: the talon is turned for everybody before the declarer takes it.
+    let turned = ev
+        .iter()
+        .position(|e| matches!(e, Event::TalonTurned { .. }))
+        .unwrap();
+    let won = ev
+        .iter()
+        .position(|e| matches!(e, Event::AuctionWon { .. }))
+        .unwrap();
+    assert!(won < turned);
+    assert_eq!(d.talon_shown(), 2);
+    // R4.4: the only thing the declarer can do is discard, then name a contract.
+    assert!(
+        d.legal_actions(Seat(0))
+            .iter()
+            .all(|a| matches!(a, Action::Discard(_)))
+    );
+    run(&mut d, &[(0, Action::Discard(set("♣7 ♦8")))]);
+    assert!(
+        d.legal_actions(Seat(0))
+            .iter()
+            .all(|a| matches!(a, Action::Declare(_)))
+    );
+    assert!(matches!(
+        refused(&mut d, 0, Action::Discard(set("♣8 ♦K"))),
+        RuleError::WrongStage { .. }
+    ));
+}
+
+#[test]
+fn r6_1_first_hand_leads_whoever_declares() {
+    // B declares; A (first hand) still leads trick 1.
+    let mut d = deal();
+    run(
+        &mut d,
+        &[
+            (0, bid("pass")),
+            (1, bid("6S")),
+            (2, bid("pass")),
+            (1, Action::Discard(set("♥A ♣9"))),
+            (1, Action::Declare("6S".parse().unwrap())),
+            (2, whist(WhistCall::Whist)),
+            (0, whist(WhistCall::Whist)),
+        ],
+    );
+    assert_eq!(d.to_act(), Some(Seat(0)));
+    assert!(matches!(
+        refused(&mut d, 1, Action::Play(card("♠A"))),
+        RuleError::NotYourTurn { .. }
+    ));
+}
+
+#[test]
+fn r6_3_r6_4_trumps_win_and_no_trumps_in_nt() {
+    let mut d = a_declares(&Profile::sochi(), "6H");
+    run(
+        &mut d,
+        &[(1, whist(WhistCall::Whist)), (2, whist(WhistCall::Whist))],
+    );
+    // A leads ♠7, B ♠A, C ♠9: B wins and leads ♠K, C ♠J; A, now void in ♠, must trump
+    // (R6.2) and ♥10 wins the trick (R6.3).
+    run(
+        &mut d,
+        &[
+            (0, Action::Play(card("♠7"))),
+            (1, Action::Play(card("♠A"))),
+            (2, Action::Play(card("♠9"))),
+            (1, Action::Play(card("♠K"))),
+            (2, Action::Play(card("♠J"))),
+        ],
+    );
+    let ev = d.apply(Seat(0), Action::Play(card("♥10"))).unwrap();
+    assert!(ev.contains(&Event::TrickTaken {
+        trick: 1,
+        seat: Seat(0)
+    }));
+    // In 6NT the same discard of a heart on a spade lead does not win (R6.4).
+    let mut d = a_declares(&Profile::sochi(), "6NT");
+    run(
+        &mut d,
+        &[(1, whist(WhistCall::Whist)), (2, whist(WhistCall::Whist))],
+    );
+    run(
+        &mut d,
+        &[
+            (0, Action::Play(card("♠7"))),
+            (1, Action::Play(card("♠A"))),
+            (2, Action::Play(card("♠9"))),
+            (1, Action::Play(card("♠K"))),
+            (2, Action::Play(card("♠J"))),
+        ],
+    );
+    // A is void in ♠ and there are no trumps: any card.
+    assert_eq!(d.legal_actions(Seat(0)).len(), 9);
+    let ev = d.apply(Seat(0), Action::Play(card("♥A"))).unwrap();
+    assert!(ev.contains(&Event::TrickTaken {
+        trick: 1,
+        seat: Seat(1)
+    }));
+}
+
+#[test]
+fn r7_3_trick_three_by_first_hand_then_the_winner_leads() {
+    let mut d = deal();
+    run(
+        &mut d,
+        &[(0, bid("pass")), (1, bid("pass")), (2, bid("pass"))],
+    );
+    run(
+        &mut d,
+        &[
+            // Trick 1 (♥): B's ♥9 is beaten by A's ♥J.
+            (0, Action::Play(card("♥J"))),
+            (1, Action::Play(card("♥9"))),
+            (2, Action::Play(card("♥8"))),
+            // Trick 2 (♣): B wins with ♣A.
+            (0, Action::Play(card("♣7"))),
+            (1, Action::Play(card("♣A"))),
+            (2, Action::Play(card("♣10"))),
+        ],
+    );
+    assert_eq!(d.tricks_taken(), [1, 1, 0, 0]);
+    // R7.3: first hand leads trick 3 although B won trick 2; no talon suit now.
+    assert_eq!(d.to_act(), Some(Seat(0)));
+    run(
+        &mut d,
+        &[
+            (0, Action::Play(card("♦8"))),
+            (1, Action::Play(card("♦Q"))),
+            (2, Action::Play(card("♦9"))),
+        ],
+    );
+    // B won trick 3 and leads trick 4.
+    assert_eq!(d.to_act(), Some(Seat(1)));
+    assert_eq!(d.talon_shown(), 2);
+}
