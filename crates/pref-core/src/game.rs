@@ -99,6 +99,28 @@ impl From<DealError> for GameError {
 }
 
 /// A pulka: the profile, the sheet, the dealer, the deal in progress and the history.
+///
+/// ```
+/// use num_rational::Ratio;
+/// use pref_core::{Game, Outcome, OutcomeKind, Profile, Seat};
+///
+/// let mut game = Game::new(Profile::sochi(), Seat(2)).unwrap();
+/// // Raspasy 0–5–5 (R8.9): seat 0 earns the zero bonus, the others 5 mountain each.
+/// let raspasy = Outcome {
+///     players: 3,
+///     dealer: game.dealer(),
+///     kind: OutcomeKind::Raspasy,
+///     tricks: Some([0, 5, 5, 0]),
+/// };
+/// game.record_outcome(raspasy).unwrap();
+/// assert_eq!(game.sheet().pool(), [1, 0, 0]);
+/// assert_eq!(game.sheet().mountain(), [0, 5, 5]);
+/// assert_eq!(game.dealer(), Seat(0)); // R1.3
+/// assert_eq!(game.settlement(), None); // the pools are open
+/// // An agreed stop (R10.3): the missing pool goes on the mountains, 19, 25, 25 (mean 23).
+/// let stop: Vec<Ratio<i64>> = [40, -20, -20].map(Ratio::from_integer).into();
+/// assert_eq!(game.agreed_settlement(), stop);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     profile: Profile,
