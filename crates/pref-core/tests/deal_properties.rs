@@ -4,8 +4,8 @@
 #![allow(missing_docs)]
 
 use pref_core::{
-    Action, Bid, Call, Card, CardSet, Contract, Deal, Defence, OutcomeKind, Profile, Seat, Stage,
-    Strain, ViewEvent, Viewer, WhistCall,
+    Action, Bid, Call, Card, CardSet, Contract, Deal, Defence, OutcomeKind, PRESETS, Profile, Seat,
+    Stage, Strain, ViewEvent, Viewer, WhistCall,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -15,11 +15,10 @@ use rand::{Rng, SeedableRng};
 /// Profiles that change play: each preset and each play switch on its own.
 fn profiles() -> Vec<Profile> {
     let sochi = Profile::sochi();
-    let mut out = vec![sochi.clone()];
-    let mut p = sochi.clone();
-    p.raspasy_exit = vec![6, 7, 8];
-    p.half_whist = true;
-    out.push(p);
+    let mut out: Vec<Profile> = PRESETS
+        .iter()
+        .map(|n| Profile::preset(n).expect("a preset"))
+        .collect();
     for f in [
         |p: &mut Profile| p.must_overtake = true,
         |p: &mut Profile| p.stalingrad = true,
@@ -329,7 +328,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn random_deals_keep_every_invariant(seed in any::<u64>(), which in 0usize..10) {
+    fn random_deals_keep_every_invariant(seed in any::<u64>(), which in 0usize..12) {
         let ps = profiles();
         walk(seed, &ps[which % ps.len()], 6);
     }
