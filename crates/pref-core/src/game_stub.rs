@@ -1,57 +1,11 @@
-//! A stand-in for the pulka (`Game`) and profile reading while they are built on their own
+//! A stand-in for the pulka (`Game`) while it is built on their own
 //! branch: deals are replayed through [`Deal`] with the dealer's rotation, without a sheet.
-//! It goes away when the real `game.rs` and `profile.rs` arrive.
+//! It goes away when the real `game.rs` arrives.
 #![allow(missing_docs, unreachable_pub)]
-
-use serde_json::{Map, Value};
 
 use crate::{
     Action, Card, CardSet, Deal, DealError, Events, Outcome, OutcomeKind, Profile, RuleError, Seat,
 };
-
-pub const PRESETS: [&str; 4] = ["sochi", "leningrad", "rostov", "sochi4"];
-
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ProfileError {
-    #[error("unknown preset {0:?}")]
-    UnknownPreset(String),
-    #[error("unknown option {0:?}")]
-    UnknownKey(String),
-}
-
-impl Profile {
-    pub fn preset(name: &str) -> Option<Profile> {
-        match name {
-            "sochi" => Some(Profile::sochi()),
-            "sochi4" => Some(Profile {
-                players: 4,
-                ..Profile::sochi()
-            }),
-            _ => None,
-        }
-    }
-
-    pub fn from_json(v: &Value) -> Result<Profile, ProfileError> {
-        let (name, m) = match v {
-            Value::String(s) => (s.as_str(), Map::new()),
-            Value::Object(m) => (
-                m.get("preset").and_then(Value::as_str).unwrap_or(""),
-                m.clone(),
-            ),
-            _ => return Err(ProfileError::UnknownPreset(v.to_string())),
-        };
-        let p =
-            Profile::preset(name).ok_or_else(|| ProfileError::UnknownPreset(name.to_owned()))?;
-        if let Some(k) = m.keys().find(|k| *k != "preset") {
-            return Err(ProfileError::UnknownKey(k.clone()));
-        }
-        Ok(p)
-    }
-
-    pub fn overrides_from(&self, _base: &Profile) -> Map<String, Value> {
-        Map::new()
-    }
-}
 
 #[derive(Clone, Debug)]
 pub enum DealEntry {

@@ -8,7 +8,7 @@
 //!   a [`RuleError`] and leaves the deal unchanged.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet.
-//! - [`profile`]: house profiles.
+//! - [`profile`]: house profiles, their validation and the presets of `config/profiles/`.
 //!
 //! ```
 //! use pref_core::{Action, Call, Card, Deal, Profile, Seat};
@@ -45,6 +45,6 @@ pub use deal::{ActionList, Deal, Events};
 pub use error::{DealError, RuleError, Stage};
 pub use event::Event;
 pub use outcome::{Outcome, OutcomeKind, PlayedTrick};
-pub use profile::Profile;
+pub use profile::{PRESETS, Profile, ProfileError, Responsibility, WhistSplit};
 pub use record::{Location, Reason, Record, RecordDeal, RecordError};
 pub use view::{DealView, ViewEvent, Viewer};

@@ -18,10 +18,10 @@ use crate::action::{Action, Defence, WhistCall};
 use crate::bid::{Call, Contract, Seat};
 use crate::card::{Card, CardSet};
 use crate::error::{DealError, RuleError};
-use crate::game::{DealEntry, Game, GameError, PRESETS, ProfileError};
+use crate::game::{DealEntry, Game, GameError};
 use crate::json::{Out, parse_strict};
 use crate::outcome::{Outcome, OutcomeKind};
-use crate::profile::Profile;
+use crate::profile::{PRESETS, Profile, ProfileError};
 
 /// The value of the `format` key.
 pub const FORMAT: &str = "pref-record/1";
