@@ -486,9 +486,13 @@ fn replay_deal(game: &mut Game, i: usize, deal: &RecordDeal, complete: bool) -> 
             game.start_deal_from_hands(hands, talon)
                 .map_err(|e| at_deal(game_reason(e)))?;
             for (a, &(seat, action)) in actions.iter().enumerate() {
-                game.apply(seat, action).map_err(|e| {
-                    RecordError::at(Location::Action { deal: i, action: a }, game_reason(e))
-                })?;
+                let at_action =
+                    |reason| RecordError::at(Location::Action { deal: i, action: a }, reason);
+                if game.deal().is_none() {
+                    return Err(at_action(Reason::Rule(RuleError::DealOver)));
+                }
+                game.apply(seat, action)
+                    .map_err(|e| at_action(game_reason(e)))?;
             }
             if complete && game.deal().is_some() {
                 return Err(RecordError::at(
