@@ -26,8 +26,9 @@ use crate::profile::{PRESETS, Profile, ProfileError};
 /// The value of the `format` key.
 pub const FORMAT: &str = "pref-record/1";
 
-/// One deal of a record.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One deal of a record. Two deals are equal when they are the same deal: the order in
+/// which a hand's cards are written does not matter.
+#[derive(Clone, Debug)]
 pub enum RecordDeal {
     /// Played card by card: the deal's outcome follows from its actions.
     Played {
@@ -42,6 +43,35 @@ pub enum RecordDeal {
     /// is the one the rotation gives.
     Scored(Outcome),
 }
+
+impl PartialEq for RecordDeal {
+    fn eq(&self, other: &RecordDeal) -> bool {
+        let set = |h: &Vec<Card>| h.iter().copied().collect::<CardSet>();
+        match (self, other) {
+            (
+                RecordDeal::Played {
+                    hands,
+                    talon,
+                    actions,
+                },
+                RecordDeal::Played {
+                    hands: other_hands,
+                    talon: other_talon,
+                    actions: other_actions,
+                },
+            ) => {
+                hands.len() == other_hands.len()
+                    && hands.iter().map(set).eq(other_hands.iter().map(set))
+                    && talon == other_talon
+                    && actions == other_actions
+            }
+            (RecordDeal::Scored(a), RecordDeal::Scored(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for RecordDeal {}
 
 /// A whole game (a *pulka*) as a record: profile, players and deals, each deal checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -362,7 +392,10 @@ impl Record {
                 DealEntry::Scored { outcome, .. } => deals.push(RecordDeal::Scored(*outcome)),
             }
         }
-        let first_dealer = first_dealer_of(game, deals.len());
+        let first_dealer = game
+            .history()
+            .first()
+            .map_or(game.dealer(), DealEntry::dealer);
         Ok(Record {
             preset: nearest_preset(&profile),
             profile,
@@ -525,14 +558,6 @@ fn game_reason(e: GameError) -> Reason {
         GameError::GameOver => Reason::AfterEnd,
         other => Reason::Game(other.to_string()),
     }
-}
-
-/// The first dealer of a game that has had `deals` deals: the dealer rotates after each.
-fn first_dealer_of(game: &Game, deals: usize) -> Seat {
-    let n = usize::from(game.profile().players);
-    let in_progress = usize::from(game.deal().is_some());
-    let back = (deals + in_progress) % n;
-    Seat(((game.dealer().index() + n - back) % n) as u8)
 }
 
 /// The preset that needs the fewest overrides to give `profile`.

@@ -149,3 +149,16 @@ fn an_earlier_illegal_action_comes_before_a_later_malformed_one() {
     );
     assert_eq!(err(&text), r#"deal 0, action 13: unknown card "ZZ""#);
 }
+
+#[test]
+fn a_game_exports_to_the_record_it_was_read_from() {
+    use pref_core::{Card, Record};
+    let (record, mut game) = Record::read(&worked()).unwrap();
+    let names: Vec<String> = record.players().to_vec();
+    assert_eq!(Record::from_game(&game, &names).unwrap(), record);
+    // A deal in progress is left out; the first dealer stays the first deal's.
+    let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+    game.start_deal(&deck.try_into().unwrap()).unwrap();
+    assert_eq!(Record::from_game(&game, &names).unwrap(), record);
+    assert!(Record::from_game(&game, &names[..2]).is_err());
+}
