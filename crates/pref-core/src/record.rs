@@ -665,6 +665,12 @@ fn read_deal(
         return Err(wrong("deals", "a list of deal objects"));
     };
     if m.contains_key("outcome") {
+        if ["hands", "talon", "actions"]
+            .iter()
+            .any(|k| m.contains_key(*k))
+        {
+            return Err(Reason::DealForm);
+        }
         known_keys(m, &["outcome"])?;
         return Ok((
             RecordDeal::Scored(read_outcome(&m["outcome"], profile)?),
