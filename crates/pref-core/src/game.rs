@@ -99,6 +99,28 @@ impl From<DealError> for GameError {
 }
 
 /// A pulka: the profile, the sheet, the dealer, the deal in progress and the history.
+///
+/// ```
+/// use num_rational::Ratio;
+/// use pref_core::{Game, Outcome, OutcomeKind, Profile, Seat};
+///
+/// let mut game = Game::new(Profile::sochi(), Seat(2)).unwrap();
+/// // Raspasy 0–5–5 (R8.9): seat 0 earns the zero bonus, the others 5 mountain each.
+/// let raspasy = Outcome {
+///     players: 3,
+///     dealer: game.dealer(),
+///     kind: OutcomeKind::Raspasy,
+///     tricks: Some([0, 5, 5, 0]),
+/// };
+/// game.record_outcome(raspasy).unwrap();
+/// assert_eq!(game.sheet().pool(), [1, 0, 0]);
+/// assert_eq!(game.sheet().mountain(), [0, 5, 5]);
+/// assert_eq!(game.dealer(), Seat(0)); // R1.3
+/// assert_eq!(game.settlement(), None); // the pools are open
+/// // An agreed stop (R10.3): the missing pool goes on the mountains, 19, 25, 25 (mean 23).
+/// let stop: Vec<Ratio<i64>> = [40, -20, -20].map(Ratio::from_integer).into();
+/// assert_eq!(game.agreed_settlement(), stop);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     profile: Profile,
@@ -333,7 +355,6 @@ fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Result<(), Str
             o.dealer
         ));
     }
-    let sits_out = |s: Seat| players == 4 && s == dealer;
     if let Some(t) = o.tricks {
         if let Some(s) = (players..4).find(|&s| t[s as usize] != 0) {
             return Err(format!("seat {s} is not at the table but has tricks"));
@@ -343,10 +364,14 @@ fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Result<(), Str
             return Err(format!("the tricks add up to {sum}, not 10"));
         }
         let dealer_tricks = if players == 4 { t[dealer.index()] } else { 0 };
-        let dealer_max = if o.kind == OutcomeKind::Raspasy { 2 } else { 0 };
-        if dealer_tricks > dealer_max {
+        if o.kind == OutcomeKind::Raspasy && dealer_tricks > 2 {
             return Err(format!(
-                "the dealer ({dealer}) takes no part and cannot have {dealer_tricks} tricks (R11.1, R11.3)"
+                "the dealer's talon cards can win only tricks 1 and 2, not {dealer_tricks} (R11.3)"
+            ));
+        }
+        if o.kind != OutcomeKind::Raspasy && dealer_tricks > 0 {
+            return Err(format!(
+                "the dealer ({dealer}) does not play and cannot have tricks (R11.1)"
             ));
         }
     }
@@ -354,7 +379,7 @@ fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Result<(), Str
         OutcomeKind::Game { declarer, .. } | OutcomeKind::Misere { declarer } => declarer,
         OutcomeKind::Raspasy => return played(o, "raspasy is always played"),
     };
-    if declarer.0 >= players || sits_out(declarer) {
+    if declarer.0 >= players || (players == 4 && declarer == dealer) {
         return Err(format!(
             "{declarer} cannot be the declarer: he is not in the deal"
         ));

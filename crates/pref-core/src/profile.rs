@@ -422,7 +422,8 @@ fn list(
         .iter()
         .map(|item| match int(key, item, min, max, allowed) {
             Err(ProfileError::OutOfRange { .. }) => Err(out_of_range(key, v, allowed)),
-            other => other,
+            Err(_) => Err(wrong_type(key, "a list of integers")),
+            ok => ok,
         })
         .collect()
 }
@@ -581,7 +582,10 @@ mod tests {
         );
         assert!(err("whist_split = 1").starts_with("option \"whist_split\" must be"));
         assert!(err("raspasy_price = 1").starts_with("option \"raspasy_price\" must be"));
-        assert!(err("raspasy_exit = [\"6\"]").starts_with("option \"raspasy_exit\" must be"));
+        assert_eq!(
+            err("raspasy_exit = [\"6\"]"),
+            "option \"raspasy_exit\" must be a list of integers"
+        );
         assert!(matches!(
             Profile::from_json(&json!({"preset": 4})),
             Err(ProfileError::WrongType { key, .. }) if key == "preset"

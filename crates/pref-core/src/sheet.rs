@@ -6,7 +6,7 @@
 //! left into mountain points. The settlement (R10) is in `settlement.rs`.
 
 use crate::bid::Seat;
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, OutcomeKind};
 use crate::profile::Profile;
 use crate::scoring::Entries;
 
@@ -26,11 +26,11 @@ pub struct Sheet {
 }
 
 impl Sheet {
-    /// An empty sheet for `players` (3 or 4; more are taken as 4).
+    /// An empty sheet for `players` (3 or 4; fewer are taken as 3, more as 4).
     #[must_use]
     pub fn new(players: u8) -> Sheet {
         Sheet {
-            players: players.min(4),
+            players: players.clamp(3, 4),
             pool: [0; 4],
             mountain: [0; 4],
             whists: [[0; 4]; 4],
@@ -83,8 +83,16 @@ impl Sheet {
     /// `raspasy_streak` counts the consecutive raspasy deals just before this one (R8.9).
     ///
     /// The outcome is taken as consistent ([`crate::Game::record_outcome`] checks outcomes
-    /// written by hand); anything unreadable in it is scored as two passes.
+    /// written by hand); unreadable whist decisions are scored as two passes, and an outcome
+    /// for another table size or with a seat off the table is not scored at all.
     pub fn record(&mut self, profile: &Profile, outcome: &Outcome, raspasy_streak: u32) {
+        let declarer = match outcome.kind {
+            OutcomeKind::Game { declarer, .. } | OutcomeKind::Misere { declarer } => declarer,
+            OutcomeKind::Raspasy => outcome.dealer,
+        };
+        if outcome.players != self.players || outcome.dealer.0.max(declarer.0) >= self.players {
+            return;
+        }
         let entries = Entries::of(profile, outcome, raspasy_streak);
         for s in 0..self.n() {
             self.add_mountain(profile, s, entries.mountain[s]);

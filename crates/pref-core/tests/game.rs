@@ -337,8 +337,8 @@ fn four_player_outcome_checks() {
     );
     assert!(refused(&mut g, game(4, 3, 0, "6H", "- w w p", &[6, 2, 2, 0])).contains("(R11.4)"));
     assert!(refused(&mut g, game(4, 3, 0, "6H", "- w p w", &[6, 2, 2, 0])).contains("(R11.4)"));
-    assert!(refused(&mut g, game(4, 3, 0, "6H", "- w w -", &[6, 2, 1, 1])).contains("dealer"));
-    assert!(refused(&mut g, raspasy(4, 3, &[2, 2, 3, 3])).contains("dealer"));
+    assert!(refused(&mut g, game(4, 3, 0, "6H", "- w w -", &[6, 2, 1, 1])).contains("(R11.1)"));
+    assert!(refused(&mut g, raspasy(4, 3, &[2, 2, 3, 3])).contains("(R11.3)"));
     g.record_outcome(raspasy(4, 3, &[2, 3, 3, 2])).unwrap();
     g.record_outcome(with_defence(
         game(4, 0, 1, "6H", "w - p h", &[0, 6, 2, 2]),
