@@ -8,6 +8,21 @@
 //! Every error says where it is, in the spec's words: `record: …` for anything outside the
 //! deals, `deal 3: …` for a deal that is wrong before its first action (hands, talon,
 //! outcome, a deal after the end), `deal 3, action 17: …` for an action (0-based indices).
+//!
+//! ```
+//! use pref_core::Record;
+//!
+//! let text = r#"{"format": "pref-record/1", "profile": {"preset": "sochi", "pool_target": 6},
+//!   "players": ["Anna", "Boris", "Vera"], "first_dealer": 2, "deals": [
+//!   {"outcome": {"kind": "raspasy", "tricks": [0, 5, 5]}}]}"#;
+//! let (record, game) = Record::read(text).unwrap();
+//! assert_eq!(game.sheet().mountain(), [0, 5, 5]);
+//! assert_eq!(Record::from_json_str(&record.to_json_string()), Ok(record));
+//!
+//! let bad = text.replace("[0, 5, 5]", "[0, 5, 6]");
+//! let e = Record::from_json_str(&bad).unwrap_err();
+//! assert_eq!(e.to_string(), "deal 0: the tricks add up to 11, not 10");
+//! ```
 
 use std::fmt;
 use std::str::FromStr;
