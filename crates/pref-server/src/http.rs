@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
-use pref_core::Seat;
+use pref_core::{PRESETS, Profile, Seat};
 use rand::Rng;
 use rand::rngs::OsRng;
 use serde::Deserialize;
@@ -19,7 +19,6 @@ use tower_http::services::{ServeDir, ServeFile};
 
 use crate::config::Config;
 use crate::error::ApiError;
-use crate::house;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::registry::Registry;
@@ -83,9 +82,9 @@ async fn protocol_doc() -> impl IntoResponse {
 }
 
 async fn presets() -> Json<Value> {
-    let all: serde_json::Map<String, Value> = house::PRESETS
+    let all: serde_json::Map<String, Value> = PRESETS
         .iter()
-        .filter_map(|&n| house::preset(n).map(|p| (n.to_owned(), house::to_json(&p))))
+        .filter_map(|&n| Profile::preset(n).map(|p| (n.to_owned(), p.to_json())))
         .collect();
     Json(Value::Object(all))
 }
@@ -133,7 +132,7 @@ async fn create_table(
 ) -> Result<Response, ApiError> {
     let req: CreateTable = body(&bytes)?;
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
-    let profile = house::from_json(&request)?;
+    let profile = Profile::from_json(&request)?;
     if s.tables.len() >= s.config.limits.max_tables {
         return Err(ApiError::Full);
     }

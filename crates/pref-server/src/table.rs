@@ -9,20 +9,19 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Action, Card, Deal, Profile, RuleError, Seat, Viewer};
+use pref_core::{Action, Card, Deal, Game, GameError, Profile, RuleError, Seat, Viewer};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::game::{Game, GameError};
-use crate::house;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
 use crate::wire::{
-    News, Outgoing, Phase, Public, Reason, SeatInfo, Snapshot, Speaker, Stamped, Summary, Turn,
+    News, Outgoing, Phase, Public, Reason, SeatInfo, Settlement, SheetView, Snapshot, Speaker,
+    Stamped, Summary, Turn,
 };
 
 /// What a connecting socket starts with.
@@ -193,6 +192,8 @@ pub struct Table {
     seq: u32,
     /// The last finished deal, shown between deals.
     last_deal: Option<Deal>,
+    /// The settlement once the game is over.
+    settlement: Option<Settlement>,
     /// The last version handed out.
     version: u64,
     /// The version of the last change to the game; actions made before it are stale.
@@ -247,7 +248,7 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
 }
 
 fn profile_json(profile: &Profile) -> serde_json::Value {
-    house::to_json(profile)
+    profile.to_json()
 }
 
 impl Table {
@@ -270,6 +271,7 @@ impl Table {
             deals_started: 0,
             seq: 0,
             last_deal: None,
+            settlement: None,
             version: 0,
             state_version: 0,
             epoch: Secret::random().expose()[..16].to_owned(),
@@ -283,7 +285,7 @@ impl Table {
     /// # Errors
     /// A message if the stored profile or a stored action no longer replays.
     pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
-        let profile = house::from_json(&row.profile).map_err(|e| e.to_string())?;
+        let profile = Profile::from_json(&row.profile).map_err(|e| e.to_string())?;
         let mut table = Table::new(
             NewTable {
                 no: row.no,
@@ -328,6 +330,15 @@ impl Table {
             } else {
                 Phase::BetweenDeals
             };
+            // A crash between the last action and the state change leaves a finished game
+            // stored as playing; the replay knows better.
+            if let Some(balance) = game.settlement() {
+                table.phase = Phase::Over;
+                table.settlement = Some(Settlement {
+                    agreed: false,
+                    balance: balance.iter().map(ToString::to_string).collect(),
+                });
+            }
             table.game = Some(game);
         }
         Ok(table)
@@ -440,6 +451,8 @@ impl Table {
             deals_finished: self.finished_deals(),
             spectator_chat: self.spectator_chat,
             version: self.version,
+            sheet: self.game.as_ref().map(|g| SheetView::of(g.sheet())),
+            settlement: self.settlement.clone(),
         }
     }
 
@@ -676,7 +689,7 @@ impl Table {
                         "the profile is frozen once the game has started".into(),
                     ));
                 }
-                let profile = house::from_json(&request)?;
+                let profile = Profile::from_json(&request)?;
                 if (profile.players..4).any(|s| self.seats[s as usize].is_some()) {
                     return Err(ApiError::Conflict(
                         "a seat beyond the new number of players is taken".into(),
@@ -704,10 +717,25 @@ impl Table {
                     ));
                 }
                 self.store.set_state(self.no, Stored::Over).await?;
+                let balance = self
+                    .game
+                    .as_ref()
+                    .map(|g| {
+                        g.agreed_settlement()
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let settlement = Settlement {
+                    agreed: true,
+                    balance,
+                };
                 self.phase = Phase::Over;
+                self.settlement = Some(settlement.clone());
                 self.state_version = self.version + 1;
                 tracing::info!(table = self.no, "game ended by agreement");
-                self.publish(vec![News::Public(Public::GameOver { agreed: true })], None);
+                self.publish(vec![News::Public(Public::GameOver(settlement))], None);
                 Ok(())
             }
         }
@@ -771,6 +799,7 @@ impl Table {
                 return reject(Reason::NotYourTurn, e.to_string(), None);
             }
             Err(GameError::Rule(e)) => return reject(Reason::Rule, e.to_string(), e.rule()),
+            Err(e @ GameError::GameOver) => return reject(Reason::GameOver, e.to_string(), None),
             Err(e) => return reject(Reason::NoDeal, e.to_string(), None),
         };
         let deal_no = self.deals_started - 1;
@@ -798,7 +827,29 @@ impl Table {
             let _ = finished.act(seat, action);
             self.last_deal = Some(finished);
             self.phase = Phase::BetweenDeals;
-            news.push(News::Public(Public::DealFinished { deal_no }));
+            let (sheet, over) = match &self.game {
+                Some(g) => (SheetView::of(g.sheet()), g.settlement()),
+                None => return reject(Reason::Internal, "no game".into(), None),
+            };
+            news.push(News::Public(Public::DealFinished {
+                deal_no,
+                sheet,
+                game_over: over.is_some(),
+            }));
+            if let Some(balance) = over {
+                let settlement = Settlement {
+                    agreed: false,
+                    balance: balance.iter().map(ToString::to_string).collect(),
+                };
+                if let Err(e) = self.store.set_state(self.no, Stored::Over).await {
+                    // The replay at the next start finds the game over by itself.
+                    tracing::error!(table = self.no, error = %e, "game over not stored");
+                }
+                self.phase = Phase::Over;
+                self.settlement = Some(settlement.clone());
+                tracing::info!(table = self.no, "game over");
+                news.push(News::Public(Public::GameOver(settlement)));
+            }
         }
         self.state_version = self.version + 1;
         let turn = self.turn();
