@@ -57,6 +57,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/ws", get(websocket))
+        .route("/api/tables/{id}/record", get(record))
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(body_limit))
@@ -180,6 +181,12 @@ async fn summary(
     let handle = s.tables.get(&table_id(&id)?)?;
     let summary = handle.ask(Command::Summary).await?;
     Ok(Json(json!(summary)))
+}
+
+async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let handle = s.tables.get(&table_id(&id)?)?;
+    let text = handle.ask(Command::Record).await??;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
 
 /// `POST /api/tables/{id}/seats` body.

@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Action, Card, Deal, Game, GameError, Profile, RuleError, Seat, Viewer};
+use pref_core::{Action, Card, Deal, Game, GameError, Profile, Record, RuleError, Seat, Viewer};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -53,6 +53,8 @@ pub struct Session {
 pub enum Command {
     /// The public summary.
     Summary(oneshot::Sender<Summary>),
+    /// The game record (`pref-record/1`) as far as everybody may see it.
+    Record(oneshot::Sender<Result<String, ApiError>>),
     /// Take a seat (`host` is required once the game has started).
     Claim {
         /// The player's name.
@@ -360,6 +362,9 @@ impl Table {
             Command::Summary(reply) => {
                 let _ = reply.send(self.summary());
             }
+            Command::Record(reply) => {
+                let _ = reply.send(self.record());
+            }
             Command::Claim {
                 name,
                 seat,
@@ -454,6 +459,33 @@ impl Table {
             sheet: self.game.as_ref().map(|g| SheetView::of(g.sheet())),
             settlement: self.settlement.clone(),
         }
+    }
+
+    /// The record of the finished deals: all of them once the game is over; during the
+    /// game only where `reveal_after_deal` shows finished deals to everybody anyway.
+    fn record(&self) -> Result<String, ApiError> {
+        let game = self
+            .game
+            .as_ref()
+            .ok_or_else(|| ApiError::Conflict("the game has not started".into()))?;
+        if self.phase != Phase::Over && !self.profile.reveal_after_deal {
+            return Err(ApiError::Conflict(
+                "this table keeps hands hidden (reveal_after_deal = false): \
+                 the record is available once the game is over"
+                    .into(),
+            ));
+        }
+        let names: Vec<String> = (0..self.players())
+            .map(|s| match &self.seats[s as usize] {
+                Some(o) => o.name.clone(),
+                None => format!("seat {s}"),
+            })
+            .collect();
+        let agreed = self.settlement.as_ref().is_some_and(|s| s.agreed);
+        let record = Record::from_game(game, &names)
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+            .with_agreed_stop(agreed);
+        Ok(record.to_json_string())
     }
 
     fn finished_deals(&self) -> u32 {
