@@ -191,9 +191,15 @@ async fn kill_mid_deal_restart_and_finish_the_same_deal() {
     for (seat, (played, hand)) in players.played.iter().zip(&dealt).enumerate() {
         let extra = CardSet(played.0 & !hand.0);
         // A declarer may play talon cards he took; nobody else plays a card not dealt to him.
-        assert!(extra.len() <= 2, "seat {seat} played {extra}, not dealt to it");
+        assert!(
+            extra.len() <= 2,
+            "seat {seat} played {extra}, not dealt to it"
+        );
     }
-    assert_eq!(players.revealed.expect("sochi reveals after the deal"), dealt);
+    assert_eq!(
+        players.revealed.expect("sochi reveals after the deal"),
+        dealt
+    );
     let _ = child.kill();
     let _ = child.wait();
 }
