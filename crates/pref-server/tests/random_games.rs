@@ -273,6 +273,19 @@ async fn play(
     for t in tasks {
         checked += t.await.unwrap();
     }
+    // The whole game as a record, read back strictly by the core.
+    let (status, text) = http_text(
+        addr,
+        "GET",
+        &format!("/api/tables/{}/record", info.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let record = pref_core::Record::from_json_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert!(!record.deals().is_empty());
+    assert_eq!(record.agreed_stop(), !natural);
     (checked, natural)
 }
 
