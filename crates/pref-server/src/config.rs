@@ -1,0 +1,232 @@
+//! Server settings: `config/server.toml`, then environment variables on top.
+//!
+//! The file is optional (the defaults are the shipped file's values), so the binary also runs
+//! from a directory without `config/`. Environment variables win so that tests and
+//! deployments can move the port and the data directory without editing files.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// Everything the server needs to start.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Address to listen on (`127.0.0.1:0` picks a free port, as tests do).
+    pub bind: SocketAddr,
+    /// Directory of the SQLite database, created if missing.
+    pub data_dir: PathBuf,
+    /// Directory of the static web client served at `/`.
+    pub web_dir: PathBuf,
+    /// Protective limits.
+    pub limits: Limits,
+}
+
+/// Limits that keep one client or one table from hurting the rest.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Largest WebSocket frame or message a client may send, in bytes.
+    pub max_frame_bytes: usize,
+    /// Largest HTTP request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Sustained messages per second a connection may send.
+    pub messages_per_second: u32,
+    /// Messages a connection may send at once above the sustained rate.
+    pub message_burst: u32,
+    /// A socket silent this long is closed.
+    pub idle_timeout_secs: u64,
+    /// Interval of server pings.
+    pub ping_secs: u64,
+    /// Events kept per table for reconnecting clients.
+    pub history: usize,
+    /// Events queued per socket before it is resynchronised.
+    pub queue: usize,
+    /// Longest chat message in characters.
+    pub chat_max_chars: usize,
+    /// Most tables open at once.
+    pub max_tables: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data_dir: PathBuf::from("data"),
+            web_dir: PathBuf::from("web"),
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_frame_bytes: 4096,
+            max_body_bytes: 16384,
+            messages_per_second: 10,
+            message_burst: 20,
+            idle_timeout_secs: 60,
+            ping_secs: 20,
+            history: 512,
+            queue: 256,
+            chat_max_chars: 300,
+            max_tables: 10_000,
+        }
+    }
+}
+
+impl Limits {
+    /// The idle timeout as a duration.
+    #[must_use]
+    pub fn idle_timeout(&self) -> Duration {
+        Duration::from_secs(self.idle_timeout_secs.max(1))
+    }
+
+    /// The ping interval as a duration.
+    #[must_use]
+    pub fn ping_interval(&self) -> Duration {
+        Duration::from_secs(self.ping_secs.max(1))
+    }
+}
+
+/// Why the settings could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file exists but cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not valid settings TOML.
+    #[error("{path}: {source}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The TOML error, naming the key.
+        source: toml::de::Error,
+    },
+    /// An environment variable holds a value of the wrong type.
+    #[error("environment variable {name}={value:?} is not valid: {why}")]
+    Env {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What was expected.
+        why: &'static str,
+    },
+}
+
+impl Config {
+    /// Reads `path` if it exists (defaults otherwise), then applies `PREF_*` variables.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for an unreadable or invalid file or a malformed variable.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let mut config = match std::fs::read_to_string(path) {
+            Ok(text) => toml::from_str(&text).map_err(|source| ConfigError::Parse {
+                path: path.to_owned(),
+                source,
+            })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        };
+        config.apply_env(|name| std::env::var(name).ok())?;
+        Ok(config)
+    }
+
+    /// Applies overrides from `get` (the environment, or a map in tests).
+    ///
+    /// # Errors
+    /// [`ConfigError::Env`] for a value that does not parse.
+    pub fn apply_env(
+        &mut self,
+        get: impl Fn(&'static str) -> Option<String>,
+    ) -> Result<(), ConfigError> {
+        fn parse<T: std::str::FromStr>(
+            name: &'static str,
+            value: String,
+            why: &'static str,
+        ) -> Result<T, ConfigError> {
+            value
+                .trim()
+                .parse()
+                .map_err(|_| ConfigError::Env { name, value, why })
+        }
+        if let Some(v) = get("PREF_BIND") {
+            self.bind = parse("PREF_BIND", v, "an address such as 127.0.0.1:8080")?;
+        }
+        if let Some(v) = get("PREF_DATA_DIR") {
+            self.data_dir = PathBuf::from(v);
+        }
+        if let Some(v) = get("PREF_WEB_DIR") {
+            self.web_dir = PathBuf::from(v);
+        }
+        let l = &mut self.limits;
+        let number = "a non-negative integer";
+        for (name, slot) in [
+            ("PREF_MAX_FRAME_BYTES", &mut l.max_frame_bytes),
+            ("PREF_MAX_BODY_BYTES", &mut l.max_body_bytes),
+            ("PREF_HISTORY", &mut l.history),
+            ("PREF_QUEUE", &mut l.queue),
+            ("PREF_CHAT_MAX_CHARS", &mut l.chat_max_chars),
+            ("PREF_MAX_TABLES", &mut l.max_tables),
+        ] {
+            if let Some(v) = get(name) {
+                *slot = parse(name, v, number)?;
+            }
+        }
+        for (name, slot) in [
+            ("PREF_MESSAGES_PER_SECOND", &mut l.messages_per_second),
+            ("PREF_MESSAGE_BURST", &mut l.message_burst),
+        ] {
+            if let Some(v) = get(name) {
+                *slot = parse(name, v, number)?;
+            }
+        }
+        for (name, slot) in [
+            ("PREF_IDLE_TIMEOUT_SECS", &mut l.idle_timeout_secs),
+            ("PREF_PING_SECS", &mut l.ping_secs),
+        ] {
+            if let Some(v) = get(name) {
+                *slot = parse(name, v, number)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_file_matches_defaults_and_env_wins() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/server.toml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut c: Config = toml::from_str(&text).unwrap();
+        assert_eq!(c.bind, Config::default().bind);
+        assert_eq!(c.limits.max_frame_bytes, Limits::default().max_frame_bytes);
+        c.apply_env(|n| match n {
+            "PREF_BIND" => Some("127.0.0.1:0".into()),
+            "PREF_QUEUE" => Some("7".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(c.bind.port(), 0);
+        assert_eq!(c.limits.queue, 7);
+        let err = c.apply_env(|n| (n == "PREF_HISTORY").then(|| "lots".into()));
+        assert!(err.unwrap_err().to_string().contains("PREF_HISTORY"));
+    }
+}

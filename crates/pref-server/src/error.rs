@@ -1,0 +1,78 @@
+//! The one error type of the HTTP API. Users get a plain code and message; internal details
+//! go to the log (without secrets) and the answer says only "internal error".
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::metrics::METRICS;
+use crate::store::StoreError;
+use pref_core::ProfileError;
+
+/// Everything an HTTP request can be refused for.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No table has this id (or it is over and gone).
+    #[error("no such table")]
+    NoTable,
+    /// The request body or a parameter is wrong.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The profile request names an unknown preset, key or value.
+    #[error("{0}")]
+    Profile(#[from] ProfileError),
+    /// A token is missing or wrong; the reason says which.
+    #[error("{0}")]
+    Forbidden(&'static str),
+    /// The table is not in a state that allows this.
+    #[error("{0}")]
+    Conflict(String),
+    /// The server is at its table limit.
+    #[error("the server is full; try again later")]
+    Full,
+    /// The table's task stopped (it is being restored).
+    #[error("the table is restarting; try again")]
+    Unavailable,
+    /// Something broke inside; details are logged.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl ApiError {
+    /// The status code and the short code clients switch on.
+    #[must_use]
+    pub fn code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::NoTable => (StatusCode::NOT_FOUND, "no_table"),
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Profile(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_profile"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::Full => (StatusCode::SERVICE_UNAVAILABLE, "full"),
+            ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        METRICS.error();
+        if let ApiError::Internal(detail) = &self {
+            tracing::error!(%detail, "internal error");
+        }
+        let (status, code) = self.code();
+        (
+            status,
+            Json(json!({ "error": code, "message": self.to_string() })),
+        )
+            .into_response()
+    }
+}

@@ -1,0 +1,326 @@
+//! The HTTP API (`docs/protocol.md`): tables, seats, host actions, the WebSocket upgrade,
+//! health and metrics. Handlers are thin: they check the request's shape and pass a
+//! [`Command`] to the table's task.
+
+use std::sync::Arc;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use pref_core::{PRESETS, Profile, Seat};
+use rand::Rng;
+use rand::rngs::OsRng;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::ids::Secret;
+use crate::metrics::METRICS;
+use crate::registry::Registry;
+use crate::socket;
+use crate::store::Store;
+use crate::table::{Command, HostOp, NewTable, Table};
+
+/// What every handler shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The open tables.
+    pub tables: Arc<Registry>,
+    /// The database.
+    pub store: Store,
+    /// Limits and paths.
+    pub config: Arc<Config>,
+    /// `http://host:port`, for invite links.
+    pub base_url: String,
+}
+
+/// The whole router.
+pub fn router(state: AppState) -> Router {
+    let web = state.config.web_dir.clone();
+    let body_limit = state.config.limits.max_body_bytes;
+    Router::new()
+        .route("/health", get(health))
+        .route("/metrics", get(metrics))
+        .route("/docs/protocol.md", get(protocol_doc))
+        .route("/api/presets", get(presets))
+        .route("/api/tables", post(create_table))
+        .route("/api/tables/{id}", get(summary))
+        .route("/api/tables/{id}/seats", post(claim_seat))
+        .route("/api/tables/{id}/leave", post(leave))
+        .route("/api/tables/{id}/start", post(start))
+        .route("/api/tables/{id}/profile", put(set_profile))
+        .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
+        .route("/api/tables/{id}/end", post(end))
+        .route("/api/tables/{id}/ws", get(websocket))
+        .route("/api/tables/{id}/record", get(record))
+        .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
+        .fallback_service(ServeDir::new(web))
+        .layer(DefaultBodyLimit::max(body_limit))
+        .with_state(state)
+}
+
+async fn health(State(s): State<AppState>) -> Json<Value> {
+    Json(json!({ "status": "ok", "tables": s.tables.len() }))
+}
+
+async fn metrics() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        METRICS.render(),
+    )
+}
+
+async fn protocol_doc() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+        include_str!("../../../docs/protocol.md"),
+    )
+}
+
+async fn presets() -> Json<Value> {
+    let all: serde_json::Map<String, Value> = PRESETS
+        .iter()
+        .filter_map(|&n| Profile::preset(n).map(|p| (n.to_owned(), p.to_json())))
+        .collect();
+    Json(Value::Object(all))
+}
+
+fn table_id(id: &str) -> Result<Secret, ApiError> {
+    Secret::parse(id).ok_or(ApiError::NoTable)
+}
+
+/// The bearer token of a request.
+fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or(ApiError::Forbidden(
+            "an Authorization: Bearer token is required",
+        ))?;
+    let token = value.strip_prefix("Bearer ").ok_or(ApiError::Forbidden(
+        "an Authorization: Bearer token is required",
+    ))?;
+    Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
+}
+
+fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.is_empty() {
+        return serde_json::from_str("{}").map_err(|e| ApiError::BadRequest(e.to_string()));
+    }
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
+}
+
+/// `POST /api/tables` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateTable {
+    /// A preset name or `{"preset": …, option: value}`; sochi when absent.
+    #[serde(default)]
+    profile: Option<Value>,
+    /// Whether spectators take part in the chat.
+    #[serde(default)]
+    spectator_chat: bool,
+}
+
+async fn create_table(
+    State(s): State<AppState>,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let req: CreateTable = body(&bytes)?;
+    let request = req.profile.unwrap_or_else(|| json!("sochi"));
+    let profile = Profile::from_json(&request)?;
+    if s.tables.len() >= s.config.limits.max_tables {
+        return Err(ApiError::Full);
+    }
+    let id = Secret::random();
+    let host = Secret::random();
+    let first_dealer = Seat(OsRng.gen_range(0..profile.players));
+    let no = s
+        .store
+        .create_table(&id, &host, &request, req.spectator_chat, first_dealer.0)
+        .await?;
+    let table = Table::new(
+        NewTable {
+            no,
+            host,
+            profile,
+            profile_request: request,
+            spectator_chat: req.spectator_chat,
+            first_dealer,
+        },
+        s.store.clone(),
+        s.config.limits.clone(),
+    );
+    s.tables.spawn(id, no, table);
+    METRICS.table_created();
+    tracing::info!(table = no, "table created");
+    let handle = s.tables.get(&id)?;
+    let summary = handle.ask(Command::Summary).await?;
+    let id_hex = id.expose();
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id_hex,
+            "host_token": host.expose(),
+            "invite": format!("{}/t/{id_hex}", s.base_url),
+            "table": summary,
+        })),
+    )
+        .into_response())
+}
+
+async fn summary(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let handle = s.tables.get(&table_id(&id)?)?;
+    let summary = handle.ask(Command::Summary).await?;
+    Ok(Json(json!(summary)))
+}
+
+async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let handle = s.tables.get(&table_id(&id)?)?;
+    let text = handle.ask(Command::Record).await??;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// `POST /api/tables/{id}/seats` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Claim {
+    /// The player's name.
+    name: String,
+    /// A particular seat.
+    #[serde(default)]
+    seat: Option<u8>,
+}
+
+async fn claim_seat(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let handle = s.tables.get(&table_id(&id)?)?;
+    let req: Claim = body(&bytes)?;
+    let host = headers
+        .contains_key(header::AUTHORIZATION)
+        .then(|| bearer(&headers))
+        .transpose()?;
+    let (seat, token) = handle
+        .ask(|reply| Command::Claim {
+            name: req.name,
+            seat: req.seat,
+            host,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "seat": seat, "token": token.expose() })))
+}
+
+async fn leave(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let handle = s.tables.get(&table_id(&id)?)?;
+    let token = bearer(&headers)?;
+    handle
+        .ask(|reply| Command::Leave { token, reply })
+        .await??;
+    Ok(Json(json!({ "left": true })))
+}
+
+async fn host_op(
+    s: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    op: HostOp,
+) -> Result<Json<Value>, ApiError> {
+    let handle = s.tables.get(&table_id(id)?)?;
+    let token = bearer(headers)?;
+    let summary = handle
+        .ask(|reply| Command::Host { token, op, reply })
+        .await??;
+    Ok(Json(json!(summary)))
+}
+
+async fn start(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    host_op(&s, &id, &headers, HostOp::Start).await
+}
+
+async fn set_profile(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let profile: Value = body(&bytes)?;
+    host_op(&s, &id, &headers, HostOp::Profile(profile)).await
+}
+
+async fn remove(
+    State(s): State<AppState>,
+    Path((id, seat)): Path<(String, u8)>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    host_op(&s, &id, &headers, HostOp::Remove(seat)).await
+}
+
+async fn end(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    host_op(&s, &id, &headers, HostOp::End).await
+}
+
+/// `GET /api/tables/{id}/ws` query.
+#[derive(Debug, Deserialize)]
+struct WsQuery {
+    /// A seat token; none for a spectator.
+    token: Option<String>,
+    /// The last version seen, to resume.
+    since: Option<u64>,
+    /// The epoch of that version.
+    epoch: Option<String>,
+}
+
+async fn websocket(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let handle = s.tables.get(&table_id(&id)?)?;
+    let token = q
+        .token
+        .filter(|t| !t.is_empty())
+        .map(|t| Secret::parse(&t).ok_or(ApiError::Forbidden("the seat token is malformed")))
+        .transpose()?;
+    let resume = q.since.zip(q.epoch);
+    let session = handle
+        .ask(|reply| Command::Connect {
+            token,
+            resume,
+            reply,
+        })
+        .await??;
+    let limits = s.config.limits.clone();
+    // The socket's own check answers a too-large message with a typed error; the transport
+    // limit, with room above it, only stops a flood.
+    let hard = limits.max_frame_bytes.saturating_mul(4).max(1024);
+    Ok(ws
+        .max_message_size(hard)
+        .max_frame_size(hard)
+        .on_upgrade(move |socket| socket::run(socket, handle, session, limits)))
+}

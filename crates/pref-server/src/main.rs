@@ -1,0 +1,40 @@
+//! `pref-server`: reads `config/server.toml` (or `PREF_CONFIG`), starts the table server and
+//! prints the URL to open.
+
+use std::path::PathBuf;
+
+use pref_server::config::Config;
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PREF_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let path = std::env::var_os("PREF_CONFIG")
+        .map_or_else(|| PathBuf::from("config/server.toml"), PathBuf::from);
+    let config = match Config::load(&path) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pref-server: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let data = config.data_dir.display().to_string();
+    let running = match pref_server::start(config).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pref-server: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(restored = running.restored, data = %data, "tables restored");
+    println!("Preferans server running: open http://{}/", running.addr);
+    tokio::select! {
+        _ = running.task => {}
+        _ = tokio::signal::ctrl_c() => tracing::info!("shutting down"),
+    }
+    std::process::ExitCode::SUCCESS
+}

@@ -1,0 +1,205 @@
+//! The open tables: a map from table id to the inbox of the table's task, and the
+//! supervision that keeps a panicking table from taking anything else down.
+//!
+//! The map sits behind a `std::sync::RwLock` that is held only to look up or insert a
+//! handle, never across an `.await`. Each table task is watched by a small supervisor
+//! task: if the table panics, its sockets see their subscription close, and the supervisor
+//! rebuilds the table from the database.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::ids::Secret;
+use crate::metrics::METRICS;
+use crate::store::Store;
+use crate::table::{Command, Table};
+
+/// Commands waiting in one table's inbox before senders wait.
+const INBOX: usize = 256;
+
+/// A way to reach one table's task.
+#[derive(Clone, Debug)]
+pub struct TableHandle {
+    /// Row number: the table's label in logs.
+    pub no: i64,
+    /// The task's inbox.
+    tx: mpsc::Sender<Command>,
+}
+
+impl TableHandle {
+    /// Sends the command built by `make` and waits for its answer.
+    ///
+    /// # Errors
+    /// [`ApiError::Unavailable`] if the table's task has stopped.
+    pub async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, ApiError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| ApiError::Unavailable)?;
+        answer.await.map_err(|_| ApiError::Unavailable)
+    }
+
+    /// Sends a command that has no answer; a stopped table is ignored.
+    pub async fn tell(&self, cmd: Command) {
+        let _ = self.tx.send(cmd).await;
+    }
+}
+
+/// Every open table.
+#[derive(Debug)]
+pub struct Registry {
+    /// Table id → handle.
+    map: RwLock<HashMap<Secret, TableHandle>>,
+    /// For rebuilding a table after a panic.
+    store: Store,
+    /// Passed to restored tables.
+    limits: Limits,
+}
+
+impl Registry {
+    /// An empty registry.
+    #[must_use]
+    pub fn new(store: Store, limits: Limits) -> Arc<Registry> {
+        Arc::new(Registry {
+            map: RwLock::new(HashMap::new()),
+            store,
+            limits,
+        })
+    }
+
+    /// The handle of table `id`.
+    ///
+    /// # Errors
+    /// [`ApiError::NoTable`].
+    pub fn get(&self, id: &Secret) -> Result<TableHandle, ApiError> {
+        self.map
+            .read()
+            .map_err(|_| ApiError::Internal("registry poisoned".into()))?
+            .get(id)
+            .cloned()
+            .ok_or(ApiError::NoTable)
+    }
+
+    /// Open tables.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.map.read().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// Whether no table is open.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Starts `table`'s task under supervision and registers it as `id`.
+    pub fn spawn(self: &Arc<Registry>, id: Secret, no: i64, table: Table) {
+        let (tx, rx) = mpsc::channel(INBOX);
+        if let Ok(mut map) = self.map.write() {
+            map.insert(id, TableHandle { no, tx });
+        }
+        METRICS.tables(1);
+        let task = tokio::spawn(table.run(rx));
+        let registry = Arc::clone(self);
+        tokio::spawn(async move {
+            let result = task.await;
+            METRICS.tables(-1);
+            match result {
+                Err(e) if e.is_panic() => {
+                    METRICS.panic();
+                    tracing::error!(
+                        table = no,
+                        "table task panicked; rebuilding it from the database"
+                    );
+                    registry.rebuild(id, no).await;
+                }
+                Err(_) | Ok(()) => {
+                    if let Ok(mut map) = registry.map.write() {
+                        map.remove(&id);
+                    }
+                }
+            }
+        });
+    }
+
+    async fn rebuild(self: &Arc<Registry>, id: Secret, no: i64) {
+        let rows = match self.store.unfinished().await {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::error!(table = no, error = %e, "cannot read the database to rebuild");
+                return;
+            }
+        };
+        match rows.into_iter().find(|r| r.no == no) {
+            Some(row) => match Table::restore(row, self.store.clone(), self.limits.clone()) {
+                Ok(table) => self.spawn(id, no, table),
+                Err(e) => tracing::error!(table = no, error = %e, "table cannot be rebuilt"),
+            },
+            None => {
+                if let Ok(mut map) = self.map.write() {
+                    map.remove(&id);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::table::test_table;
+
+    #[tokio::test]
+    async fn a_panicking_table_is_rebuilt_and_others_go_on() {
+        let dir = std::env::temp_dir().join(format!("pref-panic-{}", Secret::random().expose()));
+        let store = Store::open(&dir).await.unwrap();
+        let registry = Registry::new(store.clone(), Limits::default());
+        let mut handles = Vec::new();
+        for _ in 0..2 {
+            let (id, no, table) = test_table(&store, &Limits::default()).await;
+            registry.spawn(id, no, table);
+            handles.push(id);
+        }
+        let first = registry.get(&handles[0]).unwrap();
+        let claimed = first
+            .ask(|reply| Command::Claim {
+                name: "Anna".into(),
+                seat: None,
+                host: None,
+                reply,
+            })
+            .await
+            .unwrap();
+        assert!(claimed.is_ok());
+        first.tell(Command::Panic).await;
+        // The other table never notices.
+        let other = registry.get(&handles[1]).unwrap();
+        assert!(other.ask(Command::Summary).await.is_ok());
+        // The panicked one comes back from the database, seat and all.
+        let mut summary = None;
+        for _ in 0..50 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            if let Ok(s) = registry
+                .get(&handles[0])
+                .unwrap()
+                .ask(Command::Summary)
+                .await
+            {
+                summary = Some(s);
+                break;
+            }
+        }
+        let summary = summary.expect("the table was not rebuilt");
+        assert_eq!(summary.seats[0].name.as_deref(), Some("Anna"));
+    }
+}

@@ -1,0 +1,504 @@
+//! One WebSocket: sends a viewer the items of its table, projected for that viewer, and
+//! forwards the viewer's messages to the table's task.
+//!
+//! The socket is generic over a `Sink`/`Stream` of [`Message`]s so the loop does not depend on
+//! the network. Every item is projected here, for this socket's viewer, right before it is
+//! serialized: full deal events never leave the process. The socket keeps the last version
+//! it sent; anything at or below it is skipped, and a gap (the broadcast queue overflowed)
+//! is answered with a fresh snapshot, never skipped silently.
+
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use pref_core::Viewer;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::{Instant, MissedTickBehavior, interval};
+
+use crate::config::Limits;
+use crate::metrics::METRICS;
+use crate::registry::TableHandle;
+use crate::table::{Command, Session, Start};
+use crate::wire::{ErrorCode, Incoming, News, Outgoing, Public, Reason, Stamped};
+
+/// A client slow enough that one message takes longer than this is dropped.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Rate-limit strikes after which the socket is closed.
+const MAX_STRIKES: u32 = 100;
+
+/// Close codes (RFC 6455 and the application range).
+mod close {
+    pub(super) const GOING_AWAY: u16 = 1001;
+    pub(super) const POLICY: u16 = 1008;
+    pub(super) const TOO_BIG: u16 = 1009;
+    pub(super) const SEAT_FREED: u16 = 4000;
+    pub(super) const TABLE_CLOSED: u16 = 4001;
+}
+
+/// A token bucket: `burst` messages at once, refilled at `rate` per second.
+#[derive(Debug)]
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn new(limits: &Limits) -> Bucket {
+        let burst = f64::from(limits.message_burst.max(1));
+        Bucket {
+            tokens: burst,
+            rate: f64::from(limits.messages_per_second.max(1)),
+            burst,
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let dt = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Why the loop stopped.
+enum Stop {
+    /// The client went away or the connection broke.
+    Gone,
+    /// We close with a code and reason.
+    Close(u16, &'static str),
+}
+
+/// The state of one socket.
+struct Conn<S> {
+    /// The socket.
+    ws: S,
+    /// The table.
+    table: TableHandle,
+    /// Subscription and viewer.
+    session: Session,
+    /// The last version sent.
+    sent: u64,
+}
+
+impl<S> Conn<S>
+where
+    S: Sink<Message> + Unpin,
+{
+    async fn send(&mut self, out: &Outgoing) -> Result<(), Stop> {
+        let text = serde_json::to_string(out).map_err(|_| Stop::Gone)?;
+        match tokio::time::timeout(SEND_TIMEOUT, self.ws.send(Message::Text(text.into()))).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) | Err(_) => Err(Stop::Gone),
+        }
+    }
+
+    async fn error(&mut self, code: ErrorCode, message: impl Into<String>) -> Result<(), Stop> {
+        METRICS.error();
+        self.send(&Outgoing::Error {
+            code,
+            message: message.into(),
+        })
+        .await
+    }
+
+    /// Sends one item as this viewer may see it (a stub if it may not).
+    async fn item(&mut self, item: &Stamped) -> Result<(), Stop> {
+        if item.version <= self.sent {
+            return Ok(());
+        }
+        let viewer = self.session.viewer;
+        let event = item
+            .news
+            .visible(viewer, self.session.players, self.session.spectator_chat);
+        let out = Outgoing::Event {
+            version: item.version,
+            event,
+            turn: item.turn.as_ref().map(|t| t.view(viewer)),
+        };
+        self.send(&out).await?;
+        self.sent = item.version;
+        if let (News::Public(Public::SeatFreed { seat }), Viewer::Seat(mine)) = (&item.news, viewer)
+            && *seat == mine.0
+        {
+            return Err(Stop::Close(close::SEAT_FREED, "your seat was freed"));
+        }
+        Ok(())
+    }
+
+    /// Sends what the session starts with.
+    async fn start(&mut self, start: Start) -> Result<(), Stop> {
+        match start {
+            Start::Snapshot(s) => {
+                let version = s.version;
+                self.send(&Outgoing::Snapshot(s)).await?;
+                self.sent = version;
+            }
+            Start::Missed(items) => {
+                for item in items {
+                    self.item(&item).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the subscription with a fresh snapshot.
+    async fn resync(&mut self) -> Result<(), Stop> {
+        let viewer = self.session.viewer;
+        let session = self
+            .table
+            .ask(|reply| Command::Resync { viewer, reply })
+            .await
+            .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
+        let Session { start, rx, .. } = session;
+        self.session.rx = rx;
+        self.sent = 0;
+        self.start(start).await
+    }
+
+    async fn incoming(&mut self, text: &str, limits: &Limits) -> Result<(), Stop> {
+        let msg: Incoming = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                return self
+                    .error(ErrorCode::Malformed, format!("not a message: {e}"))
+                    .await;
+            }
+        };
+        let viewer = self.session.viewer;
+        match msg {
+            Incoming::Action {
+                id,
+                version,
+                action,
+            } => {
+                let Viewer::Seat(seat) = viewer else {
+                    return self.not_seated(id).await;
+                };
+                let out = self
+                    .table
+                    .ask(|reply| Command::Act {
+                        seat,
+                        id,
+                        version,
+                        action,
+                        reply,
+                    })
+                    .await
+                    .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
+                self.answer(out).await
+            }
+            Incoming::NextDeal { id, version } => {
+                let Viewer::Seat(seat) = viewer else {
+                    return self.not_seated(id).await;
+                };
+                let out = self
+                    .table
+                    .ask(|reply| Command::NextDeal {
+                        seat,
+                        id,
+                        version,
+                        reply,
+                    })
+                    .await
+                    .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
+                self.answer(out).await
+            }
+            Incoming::Chat { text } => {
+                let text = text.trim().to_owned();
+                let n = text.chars().count();
+                if n == 0 || n > limits.chat_max_chars {
+                    return self
+                        .error(
+                            ErrorCode::ChatLength,
+                            format!("a chat line is 1 to {} characters", limits.chat_max_chars),
+                        )
+                        .await;
+                }
+                let ok = self
+                    .table
+                    .ask(|reply| Command::Chat {
+                        viewer,
+                        text,
+                        reply,
+                    })
+                    .await
+                    .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
+                if ok {
+                    Ok(())
+                } else {
+                    self.error(
+                        ErrorCode::ChatForbidden,
+                        "spectators may not chat at this table",
+                    )
+                    .await
+                }
+            }
+            Incoming::Resync => self.resync().await,
+        }
+    }
+
+    async fn not_seated(&mut self, id: String) -> Result<(), Stop> {
+        METRICS.rejection();
+        self.send(&Outgoing::Rejected {
+            id,
+            reason: Reason::NotSeated,
+            message: "spectators do not act".into(),
+            rule: None,
+        })
+        .await
+    }
+
+    /// Sends an ack or rejection; a stale version is followed by a snapshot.
+    async fn answer(&mut self, out: Outgoing) -> Result<(), Stop> {
+        let stale = matches!(
+            out,
+            Outgoing::Rejected {
+                reason: Reason::StaleVersion,
+                ..
+            }
+        );
+        self.send(&out).await?;
+        if stale { self.resync().await } else { Ok(()) }
+    }
+}
+
+/// Serves one socket until it closes. `seat` presence is reported to the table.
+pub async fn run<S>(ws: S, table: TableHandle, session: Session, limits: Limits)
+where
+    S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    METRICS.connections(1);
+    let viewer = session.viewer;
+    if let Viewer::Seat(seat) = viewer {
+        table
+            .tell(Command::Presence {
+                seat,
+                connected: true,
+            })
+            .await;
+    }
+    let mut conn = Conn {
+        ws,
+        table: table.clone(),
+        session,
+        sent: 0,
+    };
+    let stop = serve(&mut conn, &limits).await;
+    if let Stop::Close(code, reason) = stop {
+        let frame = CloseFrame {
+            code,
+            reason: Utf8Bytes::from_static(reason),
+        };
+        let _ = tokio::time::timeout(SEND_TIMEOUT, conn.ws.send(Message::Close(Some(frame)))).await;
+    }
+    if let Viewer::Seat(seat) = viewer {
+        table
+            .tell(Command::Presence {
+                seat,
+                connected: false,
+            })
+            .await;
+    }
+    METRICS.connections(-1);
+}
+
+async fn serve<S>(conn: &mut Conn<S>, limits: &Limits) -> Stop
+where
+    S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let start = std::mem::replace(&mut conn.session.start, Start::Missed(Vec::new()));
+    if let Err(stop) = conn.start(start).await {
+        return stop;
+    }
+    let mut bucket = Bucket::new(limits);
+    let mut strikes = 0u32;
+    let mut heard = Instant::now();
+    let mut ping = interval(limits.ping_interval());
+    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    ping.tick().await;
+    loop {
+        let step = tokio::select! {
+            msg = conn.ws.next() => {
+                let Some(Ok(msg)) = msg else { return Stop::Gone };
+                heard = Instant::now();
+                match msg {
+                    Message::Text(text) => {
+                        if text.len() > limits.max_frame_bytes {
+                            let _ = conn.error(
+                                ErrorCode::TooLarge,
+                                format!("messages are at most {} bytes", limits.max_frame_bytes),
+                            ).await;
+                            return Stop::Close(close::TOO_BIG, "message too large");
+                        }
+                        if !bucket.take() {
+                            strikes += 1;
+                            if strikes > MAX_STRIKES {
+                                return Stop::Close(close::POLICY, "too many messages");
+                            }
+                            conn.error(ErrorCode::RateLimited, "too many messages; this one was dropped").await
+                        } else {
+                            strikes = 0;
+                            conn.incoming(text.as_str(), limits).await
+                        }
+                    }
+                    Message::Binary(_) => conn.error(ErrorCode::Malformed, "messages are JSON text").await,
+                    Message::Close(_) => return Stop::Gone,
+                    Message::Ping(_) | Message::Pong(_) => Ok(()),
+                }
+            }
+            item = conn.session.rx.recv() => match item {
+                Ok(item) => conn.item(&item).await,
+                Err(RecvError::Lagged(_)) => {
+                    match conn.error(ErrorCode::Lagged, "you fell behind; a snapshot follows").await {
+                        Ok(()) => conn.resync().await,
+                        Err(stop) => Err(stop),
+                    }
+                }
+                Err(RecvError::Closed) => {
+                    let _ = conn.error(ErrorCode::TableClosed, "the table stopped; reconnect").await;
+                    return Stop::Close(close::TABLE_CLOSED, "the table stopped");
+                }
+            },
+            _ = ping.tick() => {
+                if heard.elapsed() > limits.idle_timeout() {
+                    return Stop::Close(close::GOING_AWAY, "idle");
+                }
+                match conn.ws.send(Message::Ping(Default::default())).await {
+                    Ok(()) => Ok(()),
+                    Err(_) => Err(Stop::Gone),
+                }
+            }
+        };
+        if let Err(stop) = step {
+            return stop;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::sync::Arc;
+    use std::task::{Context, Poll};
+
+    use futures_util::stream::BoxStream;
+    use pref_core::Seat;
+    use tokio::sync::{Semaphore, mpsc};
+
+    use super::*;
+    use crate::ids::Secret;
+    use crate::registry::Registry;
+    use crate::store::Store;
+    use crate::table::test_table;
+
+    type BoxSink = Pin<Box<dyn Sink<Message, Error = axum::Error> + Send>>;
+
+    /// A socket in memory whose writes wait for a gate, to hold the socket back.
+    struct Fake {
+        sink: BoxSink,
+        stream: BoxStream<'static, Result<Message, axum::Error>>,
+    }
+
+    impl Sink<Message> for Fake {
+        type Error = axum::Error;
+        fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            self.get_mut().sink.as_mut().poll_ready(cx)
+        }
+        fn start_send(self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+            self.get_mut().sink.as_mut().start_send(item)
+        }
+        fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            self.get_mut().sink.as_mut().poll_flush(cx)
+        }
+        fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            self.get_mut().sink.as_mut().poll_close(cx)
+        }
+    }
+
+    impl Stream for Fake {
+        type Item = Result<Message, axum::Error>;
+        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            self.get_mut().stream.as_mut().poll_next(cx)
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lagging_socket_gets_a_snapshot_not_a_gap() {
+        let dir = std::env::temp_dir().join(format!("pref-lag-{}", Secret::random().expose()));
+        let store = Store::open(&dir).await.unwrap();
+        let limits = Limits {
+            queue: 2,
+            ..Limits::default()
+        };
+        let (id, no, table) = test_table(&store, &limits).await;
+        let registry = Registry::new(store, limits.clone());
+        registry.spawn(id, no, table);
+        let handle = registry.get(&id).unwrap();
+        let session = handle
+            .ask(|reply| Command::Connect {
+                token: None,
+                resume: None,
+                reply,
+            })
+            .await
+            .unwrap()
+            .unwrap();
+
+        let gate = Arc::new(Semaphore::new(0));
+        let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Message>();
+        let g = gate.clone();
+        let sink = futures_util::sink::unfold(out_tx, move |tx, msg: Message| {
+            let g = g.clone();
+            async move {
+                g.acquire().await.map_err(axum::Error::new)?.forget();
+                tx.send(msg).map_err(axum::Error::new)?;
+                Ok::<_, axum::Error>(tx)
+            }
+        });
+        let fake = Fake {
+            sink: Box::pin(sink),
+            stream: Box::pin(futures_util::stream::pending()),
+        };
+        tokio::spawn(run(fake, handle.clone(), session, limits));
+        // The socket is stuck writing its snapshot while ten items go out on a queue of two.
+        for i in 0..10 {
+            let text = format!("line {i}");
+            let viewer = Viewer::Seat(Seat(0));
+            assert!(
+                handle
+                    .ask(|reply| Command::Chat {
+                        viewer,
+                        text,
+                        reply
+                    })
+                    .await
+                    .unwrap()
+            );
+        }
+        gate.add_permits(100);
+        let mut kinds = Vec::new();
+        while let Some(Message::Text(t)) = out_rx.recv().await {
+            let v: serde_json::Value = serde_json::from_str(t.as_str()).unwrap();
+            let kind = match v["type"].as_str().unwrap() {
+                "error" => v["code"].as_str().unwrap().to_owned(),
+                other => format!("{other} {}", v["version"]),
+            };
+            kinds.push(kind);
+            if v["type"] == "snapshot" && v["version"] == 10 {
+                break;
+            }
+        }
+        assert_eq!(kinds, ["snapshot 0", "lagged", "snapshot 10"]);
+    }
+}
