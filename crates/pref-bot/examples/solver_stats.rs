@@ -18,7 +18,11 @@ fn main() {
         .unwrap_or(1000);
     let goal_kind = std::env::args().nth(2).unwrap_or_else(|| "tricks".into());
     let mut rng = SmallRng::seed_from_u64(11);
-    let mut solver = Solver::new();
+    let bits = std::env::var("TT_BITS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(pref_bot::solver::DEFAULT_TT_BITS);
+    let mut solver = Solver::with_tt_bits(bits);
     let mut times = Vec::with_capacity(n);
     let mut nodes = Vec::with_capacity(n);
     let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();

@@ -604,6 +604,9 @@ impl Solver {
             if left == 0 {
                 return 0;
             }
+            if left == 1 {
+                return self.last_trick();
+            }
             if !self.rules.minimise {
                 let qt = self.quick_tricks().min(left);
                 if self.node.leader == self.rules.target {
@@ -614,8 +617,8 @@ impl Solver {
                     return left - qt;
                 }
             }
-            key = self.key();
-            if let Some(e) = self.tt.probe(key) {
+            key = if left > 2 { self.key() } else { 0 };
+            if let Some(e) = (left > 2).then(|| self.tt.probe(key)).flatten() {
                 let (lo, hi) = (i32::from(e.lo), i32::from(e.hi));
                 if lo >= beta || lo == hi {
                     return lo;
@@ -660,8 +663,8 @@ impl Solver {
                 b = b.min(best);
             }
         }
-        if at_start {
-            let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
+        let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
+        if at_start && left > 2 {
             let (lo, hi) = if best <= alpha {
                 (0, best)
             } else if best >= beta {
@@ -673,6 +676,17 @@ impl Solver {
             self.tt.store(key, lo as u8, hi as u8, code, left as u8);
         }
         best
+    }
+
+    /// The value of the last trick: every hand holds one card, so there is no choice.
+    fn last_trick(&mut self) -> i32 {
+        let n = &self.node;
+        let mut trick = [0u8; 3];
+        for (i, slot) in trick.iter_mut().enumerate() {
+            *slot = n.hands[(n.leader as usize + i) % 3].trailing_zeros() as u8;
+        }
+        let w = self.rules.winning(&trick, 3, n.trick_no);
+        i32::from(((n.leader as usize + w) % 3) as u8 == self.rules.target)
     }
 
     /// A lead card as (suit, place from the top among the cards left in its suit), so it
