@@ -269,6 +269,19 @@ fn table(seat: Seat, f: impl Fn(u8) -> Outcome) -> Table {
     std::array::from_fn(|t| deal_result(&f(t as u8))[seat.index()])
 }
 
+/// A declarer's results by the open-hand count of his tricks. The open-hand count favours
+/// the declarer (his finesses always work), so each count is valued half as itself and half
+/// as one trick fewer.
+fn declarer_table(
+    view: &DealView,
+    me: Seat,
+    contract: Contract,
+    whist: [Option<WhistCall>; 4],
+) -> Table {
+    let exact = table(me, |t| game_outcome(view, me, contract, whist, t, true));
+    std::array::from_fn(|t| (exact[t] + exact[t.saturating_sub(1)]) / 2.0)
+}
+
 fn misere_table(view: &DealView, seat: Seat, declarer: Seat) -> Table {
     table(seat, |t| {
         let mut tricks = [0u8; 4];
@@ -447,7 +460,24 @@ impl Bot {
                 break;
             }
             let mut bare: Vec<Pile> = piles.iter().map(|p| p.1).collect();
-            sample::deal(&mut self.rng, pool, &mut bare);
+            let declarer_pile = piles
+                .iter()
+                .position(|p| p.0.is_some() && p.0 == view.declarer);
+            for _ in 0..AUCTION_TRIES {
+                sample::deal(&mut self.rng, pool, &mut bare);
+                // A hidden declarer of a trick contract bid it: keep layouts where his hand
+                // (cards held and played) could make it.
+                let fits = match (declarer_pile, view.declarer, view.contract) {
+                    (Some(i), Some(d), Some(c)) if view.kind == DealKind::Game => {
+                        let played = self.seen.played_by[d.index().min(3)];
+                        fits_contract(bare[i].cards.or(played), c)
+                    }
+                    _ => true,
+                };
+                if fits {
+                    break;
+                }
+            }
             for (p, b) in piles.iter_mut().zip(&bare) {
                 p.1 = *b;
             }
@@ -587,7 +617,7 @@ impl Bot {
         let tables: Vec<(Contract, Table)> = all_contracts()
             .map(|c| {
                 let w = defenders_whist(view, me);
-                (c, table(me, |t| game_outcome(view, me, c, w, t, true)))
+                (c, declarer_table(view, me, c, w))
             })
             .collect();
         let mis_table = misere_table(view, me, me);
@@ -786,7 +816,7 @@ impl Bot {
                 Some(s) => (6..=10)
                     .filter_map(|l| Contract::new(l, s))
                     .filter(|c| c.bid() >= won)
-                    .map(|c| mean(&table(me, |t| game_outcome(view, me, c, w, t, true))))
+                    .map(|c| mean(&declarer_table(view, me, c, w)))
                     .fold(f64::NEG_INFINITY, f64::max),
             };
             if best.is_none_or(|(bv, _)| value > bv) {
@@ -854,7 +884,7 @@ impl Bot {
         let w = defenders_whist(view, me);
         let mut best = (f64::NEG_INFINITY, fallback);
         for c in contracts {
-            let tab = table(me, |t| game_outcome(view, me, c, w, t, true));
+            let tab = declarer_table(view, me, c, w);
             let ts = &by_strain[c.strain() as usize];
             let v = ts.iter().map(|&t| tab[t as usize]).sum::<f64>() / ts.len() as f64;
             if v > best.0 {
@@ -890,9 +920,15 @@ impl Bot {
                 break;
             }
             let mut piles = [Pile::new(10, CardSet::FULL), Pile::new(10, CardSet::FULL)];
-            sample::deal(&mut self.rng, pool, &mut piles);
-            let twelve = piles[0].cards.or(talon);
-            let dh = twelve.minus(heuristic::trick_discard(twelve, trump));
+            let mut dh = CardSet::EMPTY;
+            for _ in 0..AUCTION_TRIES {
+                sample::deal(&mut self.rng, pool, &mut piles);
+                let twelve = piles[0].cards.or(talon);
+                dh = twelve.minus(heuristic::trick_discard(twelve, trump));
+                if fits_contract(dh, contract) {
+                    break;
+                }
+            }
             let mut hands = [CardSet::EMPTY; 3];
             hands[ctx.player(d)] = dh;
             hands[ctx.player(me)] = hand;
@@ -1012,6 +1048,15 @@ impl Bot {
             Defence::Closed
         })
     }
+}
+
+/// Layouts drawn at most to find one that fits the auction.
+const AUCTION_TRIES: usize = 30;
+
+/// Whether a declarer's ten cards look like a hand that names `contract`: the rule-of-thumb
+/// estimate is at most a trick and a half short.
+fn fits_contract(hand: CardSet, contract: Contract) -> bool {
+    heuristic::trick_estimate(hand, contract.strain().trump()) >= f64::from(contract.level()) - 1.5
 }
 
 const STRAINS: [Strain; 5] = [

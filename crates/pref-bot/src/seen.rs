@@ -9,6 +9,8 @@ use pref_core::{Card, CardSet, Seat, Suit, ViewEvent};
 pub(crate) struct Seen {
     /// Every card played so far (raspasy talon cards not included).
     pub(crate) played: CardSet,
+    /// The cards each seat has played.
+    pub(crate) played_by: [CardSet; 4],
     /// Suits each seat has shown it lacks (bit = suit index).
     pub(crate) voids: [u8; 4],
     /// Raspasy talon cards turned so far (R7.2, R11.3).
@@ -54,6 +56,7 @@ impl Seen {
     fn played_card(&mut self, seat: Seat, card: Card) {
         self.played = self.played.with(card);
         let s = seat.index().min(3);
+        self.played_by[s] = self.played_by[s].with(card);
         match self.led {
             Some(led) if card.suit() != led => {
                 self.voids[s] |= 1 << led as u8;

@@ -597,6 +597,15 @@ impl Solver {
             return alpha;
         }
         let at_start = self.node.len == 0;
+        // The value lies in 0..=tricks left: a window outside that range is decided already.
+        let left_now =
+            self.node.hands[self.node.leader as usize].count_ones() as i32 + i32::from(!at_start);
+        if left_now <= alpha {
+            return left_now;
+        }
+        if beta <= 0 {
+            return 0;
+        }
         let mut key = 0;
         let mut hint = None;
         if at_start {

@@ -38,7 +38,7 @@ fn normal_and_strong_bots_finish_hundreds_of_deals_on_a_small_budget() {
     run(
         &Profile::sochi(),
         [Level::Strong, Level::Normal, Level::Easy],
-        600,
+        400,
         3_000,
         2,
     );
