@@ -9,8 +9,8 @@
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pref_bot::{Bot, Budget, Goal, Level, Position, Solver};
-use pref_core::{Card, CardSet, Deal, Profile, Seat, Suit, Viewer};
+use pref_bot::{Bot, Budget, Goal, Level, Position, Solver, play_deal};
+use pref_core::{Card, CardSet, Deal, Profile, Seat, Suit};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -74,23 +74,13 @@ fn bot_distribution() {
         let mut bots: Vec<Bot> = (0..3u8)
             .map(|s| Bot::new(Seat(s), Level::Strong, i))
             .collect();
-        for b in &mut bots {
-            b.observe(&deal.deal_event().project(Viewer::Seat(b.seat()), 3));
-        }
-        while let Some(p) = deal.to_act() {
-            let legal = deal.legal_actions_for(p);
-            let view = deal.view(Viewer::Seat(p));
-            let t = Instant::now();
-            let a = bots[p.index()].decide(&view, &legal, Budget::for_level(Level::Strong));
-            if legal.len() > 1 {
-                times.push(t.elapsed().as_secs_f64() * 1e3);
-            }
-            for e in &deal.act(p, a).expect("legal") {
-                for b in &mut bots {
-                    b.observe(&e.project(Viewer::Seat(b.seat()), 3));
-                }
-            }
-        }
+        play_deal(
+            &mut deal,
+            &mut bots,
+            |b| Budget::for_level(b.level()),
+            |_, t| times.push(t.as_secs_f64() * 1e3),
+        )
+        .expect("bots act legally");
     }
     let n = times.len();
     let (p50, p95, p99, max) = quantiles(times);

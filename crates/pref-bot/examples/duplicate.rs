@@ -10,8 +10,8 @@
 use std::time::Instant;
 
 use pref_bot::score::deal_result;
-use pref_bot::{Bot, Budget, Level};
-use pref_core::{Card, Deal, Profile, Seat, Viewer};
+use pref_bot::{Bot, Budget, Level, play_deal};
+use pref_core::{Card, Deal, Profile, Seat};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -52,31 +52,24 @@ fn main() {
                     Bot::new(Seat(s), level, i as u64 * 7 + u64::from(s))
                 })
                 .collect();
-            for b in &mut bots {
-                b.observe(&deal.deal_event().project(Viewer::Seat(b.seat()), 3));
-            }
-            while let Some(p) = deal.to_act() {
-                let legal = deal.legal_actions_for(p);
-                let view = deal.view(Viewer::Seat(p));
-                let bot = &mut bots[p.index()];
-                let main = p == Seat(strong_seat);
-                let budget = if main {
-                    Budget::nodes(strong_nodes)
-                } else {
-                    Budget::nodes(other_nodes)
-                };
-                let t = Instant::now();
-                let action = bot.decide(&view, &legal, budget);
-                if main && legal.len() > 1 {
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                }
-                let events = deal.act(p, action).expect("bots act legally");
-                for e in &events {
-                    for b in &mut bots {
-                        b.observe(&e.project(Viewer::Seat(b.seat()), 3));
+            let seat = Seat(strong_seat);
+            play_deal(
+                &mut deal,
+                &mut bots,
+                |b| {
+                    Budget::nodes(if b.seat() == seat {
+                        strong_nodes
+                    } else {
+                        other_nodes
+                    })
+                },
+                |b, t| {
+                    if b.seat() == seat {
+                        times.push(t.as_secs_f64() * 1e3);
                     }
-                }
-            }
+                },
+            )
+            .expect("bots act legally");
             let outcome = deal.outcome().expect("finished");
             match outcome.kind {
                 pref_core::OutcomeKind::Game { .. } => kinds[0] += 1,

@@ -1085,15 +1085,17 @@ fn defenders_whist(view: &DealView, declarer: Seat) -> [Option<WhistCall>; 4] {
     w
 }
 
-/// Plays one deal with a bot in every seat, feeding each its projected events; returns the
-/// finished deal. Used by tests and the duplicate match.
+/// Plays one deal with a bot in every seat, feeding each its projected events: `budget`
+/// gives each decision's budget, `timed` hears how long each decision with a choice took.
+/// Used by tests, benches and the duplicate match.
 ///
 /// # Errors
 /// A message if a bot chose an action the rules refused (a bug).
 pub fn play_deal(
     deal: &mut Deal,
     bots: &mut [Bot],
-    budget: impl Fn(Level) -> Budget,
+    budget: impl Fn(&Bot) -> Budget,
+    mut timed: impl FnMut(&Bot, Duration),
 ) -> Result<(), String> {
     let players = deal.players();
     let first = deal.deal_event();
@@ -1107,8 +1109,11 @@ pub fn play_deal(
             .find(|b| b.seat() == p)
             .ok_or_else(|| format!("no bot in {p}"))?;
         let view = deal.view(pref_core::Viewer::Seat(p));
-        let level = bot.level();
-        let action = bot.decide(&view, &legal, budget(level));
+        let started = Instant::now();
+        let action = bot.decide(&view, &legal, budget(bot));
+        if legal.len() > 1 {
+            timed(bot, started.elapsed());
+        }
         let events = deal
             .act(p, action)
             .map_err(|e| format!("{p} {action}: {e}"))?;

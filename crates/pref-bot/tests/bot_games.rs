@@ -20,7 +20,8 @@ fn run(profile: &Profile, levels: [Level; 3], deals: usize, nodes: u64, seed: u6
         let mut bots: Vec<Bot> = (0..profile.players)
             .map(|s| Bot::new(Seat(s), levels[s as usize % 3], seed + i as u64))
             .collect();
-        play_deal(&mut deal, &mut bots, |_| Budget::nodes(nodes)).expect("bots act legally");
+        play_deal(&mut deal, &mut bots, |_| Budget::nodes(nodes), |_, _| {})
+            .expect("bots act legally");
         assert!(deal.is_finished());
         assert!(deal.outcome().is_some());
         out.push(deal);
