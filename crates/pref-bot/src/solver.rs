@@ -266,23 +266,35 @@ impl Rules {
 
     /// Index in the trick of the card winning it so far (R6.3, R7.2).
     fn winning(&self, trick: &[u8; 3], len: usize, trick_no: u8) -> usize {
-        let mut set = 0u32;
-        for &c in &trick[..len] {
-            set |= 1 << c;
+        let led = self.led_suit(trick[0], trick_no);
+        let first = suit_of(trick[0]);
+        let mut best = 0;
+        let mut best_key = self.card_key(trick[0], led, first);
+        for (i, &c) in trick.iter().enumerate().take(len).skip(1) {
+            let k = self.card_key(c, led, first);
+            if k > best_key {
+                best = i;
+                best_key = k;
+            }
         }
-        let pick = |s: u8| {
-            let b = set & suit_bits(s);
-            (b != 0).then(|| highest(b))
-        };
-        let best = (if self.trump < 4 {
-            pick(self.trump)
+        best
+    }
+
+    /// A card's strength in a trick: trumps above the suit to follow (the talon suit on
+    /// raspasy tricks 1–2) above the suit of the first card; other suits never win (key 0
+    /// class). Within a class, rank decides.
+    fn card_key(&self, c: u8, led: u8, first: u8) -> u8 {
+        let s = suit_of(c);
+        let class = if s == self.trump {
+            3
+        } else if s == led {
+            2
+        } else if s == first {
+            1
         } else {
-            None
-        })
-        .or_else(|| pick(self.led_suit(trick[0], trick_no)))
-        .or_else(|| pick(suit_of(trick[0])))
-        .unwrap_or(trick[0]);
-        trick[..len].iter().position(|&c| c == best).unwrap_or(0)
+            return 0;
+        };
+        class << 3 | (c & 7)
     }
 
     /// Who leads trick `trick_no` after `winner` took the one before (R6.1, R7.3).
@@ -729,9 +741,16 @@ impl Solver {
             len: 0,
         };
         let mut keys = [0i32; 10];
+        let (led, first) = (
+            self.rules.led_suit(n.trick[0], n.trick_no),
+            suit_of(n.trick[0]),
+        );
         let winning = if n.len > 0 {
             let w = self.rules.winning(&n.trick, n.len, n.trick_no);
-            Some((n.trick[w], ((n.leader as usize + w) % 3) as u8))
+            Some((
+                self.rules.card_key(n.trick[w], led, first),
+                ((n.leader as usize + w) % 3) as u8,
+            ))
         } else {
             None
         };
@@ -751,10 +770,8 @@ impl Solver {
                 match winning {
                     None if maxim && !self.rules.minimise => rank,
                     None => -rank,
-                    Some((_, wp)) => {
-                        let mut t = n.trick;
-                        t[n.len] = c;
-                        let beats = self.rules.winning(&t, n.len + 1, n.trick_no) == n.len;
+                    Some((wk, wp)) => {
+                        let beats = self.rules.card_key(c, led, first) > wk;
                         let friend_wins = self.rules.maximises(wp) == maxim;
                         if self.rules.minimise && player == self.rules.target {
                             // Duck under the winner with the highest card that still loses.
