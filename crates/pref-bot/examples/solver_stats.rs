@@ -1,0 +1,83 @@
+//! Solves random full deals (three hands of ten cards, a random declarer and strain, first
+//! hand to lead) and prints the median, p95, p99 and worst time (CPU time of this thread,
+//! as on one free core) and node count:
+//! `cargo run --release -p pref-bot --example solver_stats -- 2000`.
+#![allow(missing_docs)]
+
+use pref_bot::{Goal, Position, Solver};
+use pref_core::{Card, CardSet, Suit};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+fn main() {
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let goal_kind = std::env::args().nth(2).unwrap_or_else(|| "tricks".into());
+    let mut rng = SmallRng::seed_from_u64(11);
+    let bits = std::env::var("TT_BITS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(pref_bot::solver::DEFAULT_TT_BITS);
+    let mut solver = Solver::with_tt_bits(bits);
+    let mut times = Vec::with_capacity(n);
+    let mut nodes = Vec::with_capacity(n);
+    let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+    for _ in 0..n {
+        deck.shuffle(&mut rng);
+        let hands: [CardSet; 3] =
+            std::array::from_fn(|p| deck[p * 10..p * 10 + 10].iter().copied().collect());
+        let goal = match goal_kind.as_str() {
+            "misere" => Goal::Misere {
+                declarer: rng.gen_range(0..3),
+            },
+            "raspasy" => Goal::Raspasy {
+                player: rng.gen_range(0..3),
+                first_hand: 0,
+                talon: [deck[30].suit(), deck[31].suit()],
+            },
+            _ => Goal::Tricks {
+                declarer: rng.gen_range(0..3),
+                trump: if rng.gen_bool(0.2) {
+                    None
+                } else {
+                    Some(Suit::from_index(rng.gen_range(0..4)))
+                },
+            },
+        };
+        let pos = Position {
+            hands,
+            leader: 0,
+            trick: Vec::new(),
+            tricks_done: 0,
+            goal,
+        };
+        solver.reset_stats();
+        let t = cpu_ms();
+        let v = solver.solve(&pos).expect("no limit");
+        times.push(cpu_ms() - t);
+        nodes.push(solver.stats().nodes);
+        assert!(v <= 10);
+    }
+    times.sort_by(f64::total_cmp);
+    nodes.sort_unstable();
+    let q = |p: f64| ((n as f64 - 1.0) * p).round() as usize;
+    println!(
+        "{n} {goal_kind} deals: median {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms; nodes median {}, p99 {}; table {} MiB",
+        times[q(0.5)],
+        times[q(0.95)],
+        times[q(0.99)],
+        times[n - 1],
+        nodes[q(0.5)],
+        nodes[q(0.99)],
+        solver.tt_bytes() >> 20
+    );
+}
+
+/// CPU time of this thread in milliseconds.
+fn cpu_ms() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}

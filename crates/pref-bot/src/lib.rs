@@ -1,0 +1,39 @@
+//! Preferans bots on top of `pref-core`: an exact open-hand solver and a player that fills a
+//! seat seeing only that seat's view.
+//!
+//! - [`solver`]: the exact open-hand solver ([`Solver`], [`Position`], [`Goal`]); `tt.rs`
+//!   holds its bounded transposition table.
+//! - [`bot`]: the player ([`Bot`], [`Level`], [`Budget`]); `seen.rs` is its memory of the
+//!   seat's events, `sample.rs` deals the unseen cards, `heuristic.rs` holds the rules of
+//!   thumb of the easy level.
+//! - [`score`]: what a finished deal is worth to each seat in whists (R8, R10).
+//!
+//! A host drives a bot with three calls: [`Bot::new`] when the bot takes a seat,
+//! [`Bot::observe`] with every event *as projected for that seat* (never the full
+//! [`pref_core::Event`]), and [`Bot::decide`] when the seat is to act, with the seat's
+//! [`pref_core::DealView`], its legal actions and a [`Budget`]; the answer is always one
+//! of the legal actions.
+//!
+//! ```
+//! use pref_bot::{Bot, Budget, Level};
+//! use pref_core::{Card, Deal, Profile, Seat, Viewer};
+//!
+//! let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+//! let mut deal = Deal::new(&Profile::sochi(), Seat(2), &deck.try_into().unwrap(), 0).unwrap();
+//! let mut bot = Bot::new(Seat(0), Level::Normal, 42);
+//! bot.observe(&deal.deal_event().project(Viewer::Seat(Seat(0)), 3));
+//! let legal = deal.legal_actions_for(Seat(0));
+//! let action = bot.decide(&deal.view(Viewer::Seat(Seat(0))), &legal, Budget::nodes(200_000));
+//! assert!(legal.contains(&action));
+//! ```
+
+pub mod bot;
+mod heuristic;
+mod sample;
+pub mod score;
+mod seen;
+pub mod solver;
+mod tt;
+
+pub use bot::{Bot, Budget, Level, play_deal};
+pub use solver::{Goal, Position, PositionError, Solver, Stats};

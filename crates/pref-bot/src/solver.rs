@@ -1,0 +1,807 @@
+//! The exact open-hand solver: every hand known, best play on every side.
+//!
+//! A [`Position`] holds the three active hands (indexed by *player*, 0..3 clockwise in play
+//! order), the trick in progress, its leader and what is being played ([`Goal`]). The value
+//! of a position is the number of tricks the *target* player takes from here on (the trick
+//! in progress included):
+//!
+//! - [`Goal::Tricks`]: the declarer maximises his tricks, the defenders minimise them.
+//! - [`Goal::Misere`]: the declarer minimises, the defence maximises (the most tricks the
+//!   defence can force on him).
+//! - [`Goal::Raspasy`]: the *paranoid* model of `docs/bots.md` — the chosen player minimises
+//!   his own tricks and the other two conspire to maximise them, with R7.2's first two
+//!   tricks (the talon card's suit must be played and wins) and R7.3's leads.
+//!
+//! The search is fail-soft alpha-beta, driven by null-window probes (a binary search on the
+//! value), with a bounded transposition table probed at trick starts, equivalent-rank
+//! reduction, a simple move order and quick-trick bounds (see `docs/bots.md` for the
+//! measurements behind each).
+
+use std::fmt;
+
+use pref_core::{Card, CardSet, Suit};
+
+use crate::tt::Table;
+
+/// What is being played, and whose tricks are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// A trick contract: the declarer's tricks, declarer maximising (R6).
+    Tricks {
+        /// The declarer's player index.
+        declarer: usize,
+        /// The trump suit; `None` for no trumps.
+        trump: Option<Suit>,
+    },
+    /// Misère (R6.4, R6.5): the declarer's tricks, the defence maximising.
+    Misere {
+        /// The declarer's player index.
+        declarer: usize,
+    },
+    /// Raspasy (R7) seen from one player, who minimises his own tricks while the others
+    /// maximise them (paranoid).
+    Raspasy {
+        /// The player whose tricks are counted.
+        player: usize,
+        /// First hand's player index: he leads tricks 1 to 3 (R7.2, R7.3).
+        first_hand: usize,
+        /// The suits of the two turned talon cards: the suits of tricks 1 and 2 (R7.2).
+        talon: [Suit; 2],
+    },
+}
+
+/// A position to solve: hands, the trick in progress, and the goal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// The cards each player holds now, by player index.
+    pub hands: [CardSet; 3],
+    /// Who led (or leads) the current trick.
+    pub leader: usize,
+    /// Cards already played to the current trick, in order from the leader (0 to 2).
+    pub trick: Vec<Card>,
+    /// Tricks completed in this deal (only raspasy's first three tricks depend on it).
+    pub tricks_done: u8,
+    /// What is being played.
+    pub goal: Goal,
+}
+
+/// Why a [`Position`] cannot be solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A player index is not 0, 1 or 2.
+    NoSuchPlayer(usize),
+    /// A card is in two places.
+    CardTwice(Card),
+    /// The hands do not fit the trick: players still to play must hold one card more than
+    /// those who have played.
+    HandSizes,
+    /// A trick holds three cards or more: it is complete, not in progress.
+    TrickFull,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::NoSuchPlayer(p) => write!(f, "there is no player {p}"),
+            PositionError::CardTwice(c) => write!(f, "card {c} is in two places"),
+            PositionError::HandSizes => f.write_str("hand sizes do not fit the trick"),
+            PositionError::TrickFull => f.write_str("the trick in progress is complete"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Position {
+    /// The player whose tricks the value counts.
+    #[must_use]
+    pub fn target(&self) -> usize {
+        match self.goal {
+            Goal::Tricks { declarer, .. } | Goal::Misere { declarer } => declarer,
+            Goal::Raspasy { player, .. } => player,
+        }
+    }
+
+    /// The player to play next.
+    #[must_use]
+    pub fn to_play(&self) -> usize {
+        (self.leader + self.trick.len()) % 3
+    }
+
+    /// Tricks left to play, the one in progress included.
+    #[must_use]
+    pub fn tricks_left(&self) -> u8 {
+        self.hands[self.leader].len() as u8 + u8::from(!self.trick.is_empty())
+    }
+
+    /// Checks that the position is well formed.
+    ///
+    /// # Errors
+    /// A [`PositionError`] saying what is wrong.
+    pub fn validate(&self) -> Result<(), PositionError> {
+        let players = match self.goal {
+            Goal::Tricks { declarer, .. } | Goal::Misere { declarer } => [declarer, 0],
+            Goal::Raspasy {
+                player, first_hand, ..
+            } => [player, first_hand],
+        };
+        for p in [self.leader, players[0], players[1]] {
+            if p >= 3 {
+                return Err(PositionError::NoSuchPlayer(p));
+            }
+        }
+        if self.trick.len() >= 3 {
+            return Err(PositionError::TrickFull);
+        }
+        let mut seen = CardSet::EMPTY;
+        for c in self
+            .hands
+            .iter()
+            .flat_map(|h| h.iter())
+            .chain(self.trick.iter().copied())
+        {
+            if seen.contains(c) {
+                return Err(PositionError::CardTwice(c));
+            }
+            seen = seen.with(c);
+        }
+        let base = self.hands[self.leader].len() + u32::from(!self.trick.is_empty());
+        for i in 0..3 {
+            let p = (self.leader + i) % 3;
+            let expected = if i < self.trick.len() { base - 1 } else { base };
+            if self.hands[p].len() != expected {
+                return Err(PositionError::HandSizes);
+            }
+        }
+        Ok(())
+    }
+
+    /// The cards the player to move may play (R6.2, R7.2); `must_overtake` is not modelled.
+    #[must_use]
+    pub fn legal_cards(&self) -> CardSet {
+        let rules = Rules::of(self);
+        let mut trick = [0u8; 3];
+        for (slot, c) in trick.iter_mut().zip(&self.trick) {
+            *slot = c.index();
+        }
+        CardSet(rules.legal(
+            self.hands[self.to_play()].0,
+            &trick,
+            self.trick.len(),
+            self.tricks_done,
+        ))
+    }
+}
+
+/// The goal as the search uses it.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    target: u8,
+    /// The target minimises (misère, raspasy) instead of maximising.
+    minimise: bool,
+    /// Trump suit index, or 4.
+    trump: u8,
+    /// Raspasy: first hand and the talon suits.
+    raspasy: Option<(u8, [u8; 2])>,
+}
+
+const SUIT_MASK: u32 = 0xFF;
+
+fn suit_of(c: u8) -> u8 {
+    c >> 3
+}
+
+fn suit_bits(s: u8) -> u32 {
+    SUIT_MASK << (s * 8)
+}
+
+/// The cards above card index `c` (in any suit; callers mask the suit).
+fn above(c: u8) -> u32 {
+    u32::MAX.checked_shl(u32::from(c) + 1).unwrap_or(0)
+}
+
+fn highest(bits: u32) -> u8 {
+    31 - bits.leading_zeros() as u8
+}
+
+impl Rules {
+    fn of(pos: &Position) -> Rules {
+        match pos.goal {
+            Goal::Tricks { declarer, trump } => Rules {
+                target: declarer as u8,
+                minimise: false,
+                trump: trump.map_or(4, |s| s as u8),
+                raspasy: None,
+            },
+            Goal::Misere { declarer } => Rules {
+                target: declarer as u8,
+                minimise: true,
+                trump: 4,
+                raspasy: None,
+            },
+            Goal::Raspasy {
+                player,
+                first_hand,
+                talon,
+            } => Rules {
+                target: player as u8,
+                minimise: true,
+                trump: 4,
+                raspasy: Some((first_hand as u8, [talon[0] as u8, talon[1] as u8])),
+            },
+        }
+    }
+
+    /// The suit that must be followed on trick `trick_no` given its first card (R7.2 makes
+    /// it the talon card's suit on raspasy tricks 1 and 2).
+    fn led_suit(&self, first: u8, trick_no: u8) -> u8 {
+        match self.raspasy {
+            Some((_, talon)) if trick_no < 2 => talon[trick_no as usize],
+            _ => suit_of(first),
+        }
+    }
+
+    fn legal(&self, hand: u32, trick: &[u8; 3], len: usize, trick_no: u8) -> u32 {
+        if len == 0 {
+            if let Some((_, talon)) = self.raspasy
+                && trick_no < 2
+            {
+                let x = hand & suit_bits(talon[trick_no as usize]);
+                return if x == 0 { hand } else { x };
+            }
+            return hand;
+        }
+        let follow = hand & suit_bits(self.led_suit(trick[0], trick_no));
+        if follow != 0 {
+            return follow;
+        }
+        if self.trump < 4 {
+            let t = hand & suit_bits(self.trump);
+            if t != 0 {
+                return t;
+            }
+        }
+        hand
+    }
+
+    /// Index in the trick of the card winning it so far (R6.3, R7.2).
+    fn winning(&self, trick: &[u8; 3], len: usize, trick_no: u8) -> usize {
+        let led = self.led_suit(trick[0], trick_no);
+        let first = suit_of(trick[0]);
+        let mut best = 0;
+        let mut best_key = self.card_key(trick[0], led, first);
+        for (i, &c) in trick.iter().enumerate().take(len).skip(1) {
+            let k = self.card_key(c, led, first);
+            if k > best_key {
+                best = i;
+                best_key = k;
+            }
+        }
+        best
+    }
+
+    /// A card's strength in a trick: trumps above the suit to follow (the talon suit on
+    /// raspasy tricks 1–2) above the suit of the first card; other suits never win (key 0
+    /// class). Within a class, rank decides.
+    fn card_key(&self, c: u8, led: u8, first: u8) -> u8 {
+        let s = suit_of(c);
+        let class = if s == self.trump {
+            3
+        } else if s == led {
+            2
+        } else if s == first {
+            1
+        } else {
+            return 0;
+        };
+        class << 3 | (c & 7)
+    }
+
+    /// Who leads trick `trick_no` after `winner` took the one before (R6.1, R7.3).
+    fn next_leader(&self, winner: u8, trick_no: u8) -> u8 {
+        match self.raspasy {
+            Some((first, _)) if trick_no < 3 => first,
+            _ => winner,
+        }
+    }
+
+    fn maximises(&self, player: u8) -> bool {
+        (player == self.target) != self.minimise
+    }
+
+    /// Context bits of the transposition key: everything but the cards and the leader.
+    fn context(&self, trick_no: u8) -> u128 {
+        let mut c = u128::from(self.target) | u128::from(self.minimise) << 2;
+        c |= u128::from(self.trump) << 3;
+        if let Some((first, talon)) = self.raspasy
+            && trick_no < 3
+        {
+            c |= 1 << 6 | u128::from(trick_no) << 7 | u128::from(first) << 9;
+            c |= u128::from(talon[0]) << 11 | u128::from(talon[1]) << 13;
+        }
+        c << 100
+    }
+}
+
+/// Search state that changes as cards are played.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    hands: [u32; 3],
+    trick: [u8; 3],
+    len: usize,
+    leader: u8,
+    trick_no: u8,
+}
+
+/// Counters of the last search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes visited (cards tried).
+    pub nodes: u64,
+}
+
+/// The solver: a transposition table and a node budget. Reuse one solver for many
+/// positions: the table's entries stay valid across positions and goals.
+#[derive(Debug)]
+pub struct Solver {
+    tt: Table,
+    nodes: u64,
+    limit: u64,
+    aborted: bool,
+    rules: Rules,
+    node: Node,
+}
+
+/// Default transposition table: 2^20 entries of 24 bytes, 24 MiB.
+pub const DEFAULT_TT_BITS: u32 = 20;
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with the default table ([`DEFAULT_TT_BITS`]).
+    #[must_use]
+    pub fn new() -> Solver {
+        Solver::with_tt_bits(DEFAULT_TT_BITS)
+    }
+
+    /// A solver whose table holds `2^bits` entries (24 bytes each).
+    #[must_use]
+    pub fn with_tt_bits(bits: u32) -> Solver {
+        Solver {
+            tt: Table::new(bits),
+            nodes: 0,
+            limit: u64::MAX,
+            aborted: false,
+            rules: Rules {
+                target: 0,
+                minimise: false,
+                trump: 4,
+                raspasy: None,
+            },
+            node: Node {
+                hands: [0; 3],
+                trick: [0; 3],
+                len: 0,
+                leader: 0,
+                trick_no: 0,
+            },
+        }
+    }
+
+    /// Bytes held by the transposition table.
+    #[must_use]
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Counters since the last [`Solver::reset_stats`].
+    #[must_use]
+    pub fn stats(&self) -> Stats {
+        Stats { nodes: self.nodes }
+    }
+
+    /// Zeroes the counters.
+    pub fn reset_stats(&mut self) {
+        self.nodes = 0;
+    }
+
+    /// Limits the nodes counted in [`Solver::stats`]: once past `limit`, searches give up
+    /// and return `None`. `u64::MAX` (the default) means no limit.
+    pub fn set_node_limit(&mut self, limit: u64) {
+        self.limit = limit;
+    }
+
+    fn load(&mut self, pos: &Position) {
+        self.rules = Rules::of(pos);
+        let mut trick = [0u8; 3];
+        for (slot, c) in trick.iter_mut().zip(&pos.trick) {
+            *slot = c.index();
+        }
+        self.node = Node {
+            hands: pos.hands.map(|h| h.0),
+            trick,
+            len: pos.trick.len(),
+            leader: pos.leader as u8,
+            trick_no: pos.tricks_done,
+        };
+        self.aborted = false;
+    }
+
+    /// The target's tricks from this position on with best play by everyone; `None` if
+    /// the node limit ran out first.
+    ///
+    /// # Panics
+    /// In debug builds, if the position is not valid ([`Position::validate`]).
+    pub fn solve(&mut self, pos: &Position) -> Option<u8> {
+        debug_assert_eq!(pos.validate(), Ok(()));
+        self.load(pos);
+        let v = self.exact(0, i32::from(pos.tricks_left()));
+        (!self.aborted).then_some(v as u8)
+    }
+
+    /// Each legal card of the player to move with the target's tricks after it (the trick
+    /// in progress included); `None` if the node limit ran out first.
+    ///
+    /// # Panics
+    /// In debug builds, if the position is not valid ([`Position::validate`]).
+    pub fn solve_moves(&mut self, pos: &Position) -> Option<Vec<(Card, u8)>> {
+        debug_assert_eq!(pos.validate(), Ok(()));
+        self.load(pos);
+        let left = i32::from(pos.tricks_left());
+        let start = self.node;
+        let player = self.player();
+        let legal = self.legal_now(player);
+        let mut out = Vec::with_capacity(legal.count_ones() as usize);
+        let mut values: Vec<(u8, i32)> = Vec::new();
+        let mut rest = legal;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let rep = self.representative(player, c);
+            let v = if let Some(&(_, v)) = values.iter().find(|(r, _)| *r == rep) {
+                v
+            } else {
+                let gained = self.play(c);
+                let rest_left = if self.node.len == 0 { left - 1 } else { left };
+                let v = gained + self.exact(0, rest_left);
+                self.node = start;
+                if self.aborted {
+                    return None;
+                }
+                values.push((rep, v));
+                v
+            };
+            out.push((Card::from_index(c), v as u8));
+        }
+        Some(out)
+    }
+
+    /// The exact value by null-window probes: a binary search between `lo` and `hi`.
+    fn exact(&mut self, mut lo: i32, mut hi: i32) -> i32 {
+        while lo < hi && !self.aborted {
+            let mid = (lo + hi + 1) / 2;
+            let v = self.search(mid - 1, mid);
+            if v >= mid {
+                lo = v;
+            } else {
+                hi = v;
+            }
+        }
+        lo
+    }
+
+    fn player(&self) -> u8 {
+        ((self.node.leader as usize + self.node.len) % 3) as u8
+    }
+
+    fn legal_now(&self, player: u8) -> u32 {
+        let n = &self.node;
+        self.rules
+            .legal(n.hands[player as usize], &n.trick, n.len, n.trick_no)
+    }
+
+    fn live(&self) -> u32 {
+        let n = &self.node;
+        let mut live = n.hands[0] | n.hands[1] | n.hands[2];
+        for &c in &n.trick[..n.len] {
+            live |= 1 << c;
+        }
+        live
+    }
+
+    /// The top card of the run of `c` in `player`'s hand: cards with no live card of
+    /// another player between them are equivalent.
+    fn representative(&self, player: u8, c: u8) -> u8 {
+        let live = self.live();
+        let mine = self.node.hands[player as usize];
+        let suit = suit_bits(suit_of(c));
+        let mut card = c;
+        loop {
+            let above = live & suit & above(card);
+            if above == 0 {
+                return card;
+            }
+            let next = above.trailing_zeros() as u8;
+            if mine & (1 << next) == 0 {
+                return card;
+            }
+            card = next;
+        }
+    }
+
+    /// Plays `c` for the player to move; returns 1 if it completed a trick the target won.
+    fn play(&mut self, c: u8) -> i32 {
+        let p = self.player() as usize;
+        let n = &mut self.node;
+        n.hands[p] &= !(1 << c);
+        n.trick[n.len] = c;
+        n.len += 1;
+        if n.len < 3 {
+            return 0;
+        }
+        let w = self.rules.winning(&n.trick, 3, n.trick_no);
+        let winner = ((n.leader as usize + w) % 3) as u8;
+        n.trick_no += 1;
+        n.leader = self.rules.next_leader(winner, n.trick_no);
+        n.len = 0;
+        i32::from(winner == self.rules.target)
+    }
+
+    fn key(&self) -> u128 {
+        let n = &self.node;
+        let all = n.hands[0] | n.hands[1] | n.hands[2];
+        let mut k: u128 = 0;
+        for s in 0..4 {
+            let mut bits = all & suit_bits(s);
+            k = k << 4 | u128::from(bits.count_ones());
+            while bits != 0 {
+                let c = highest(bits);
+                bits &= !(1 << c);
+                let owner = if n.hands[0] & (1 << c) != 0 {
+                    0
+                } else if n.hands[1] & (1 << c) != 0 {
+                    1
+                } else {
+                    2
+                };
+                k = k << 2 | owner;
+            }
+        }
+        k << 2 | u128::from(n.leader) | self.rules.context(n.trick_no)
+    }
+
+    /// Tricks the leader's side is sure to take by cashing top cards: his top trumps, and
+    /// when no other player holds a trump (or in no trumps) his top cards in every suit.
+    fn quick_tricks(&self) -> i32 {
+        let n = &self.node;
+        let l = n.leader as usize;
+        let all = n.hands[0] | n.hands[1] | n.hands[2];
+        let mine = n.hands[l];
+        let others = all & !mine;
+        let run = |s: u8| -> i32 {
+            let mut bits = all & suit_bits(s);
+            let mut count = 0;
+            while bits != 0 {
+                let c = highest(bits);
+                if mine & (1 << c) == 0 {
+                    break;
+                }
+                count += 1;
+                bits &= !(1 << c);
+            }
+            count
+        };
+        let trump = self.rules.trump;
+        if trump < 4 && others & suit_bits(trump) != 0 {
+            return run(trump);
+        }
+        (0..4).map(run).sum()
+    }
+
+    fn search(&mut self, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            self.aborted = true;
+            return alpha;
+        }
+        let at_start = self.node.len == 0;
+        // The value lies in 0..=tricks left: a window outside that range is decided already.
+        let left_now =
+            self.node.hands[self.node.leader as usize].count_ones() as i32 + i32::from(!at_start);
+        if left_now <= alpha {
+            return left_now;
+        }
+        if beta <= 0 {
+            return 0;
+        }
+        let mut key = 0;
+        let mut hint = None;
+        if at_start {
+            let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
+            if left == 0 {
+                return 0;
+            }
+            if left == 1 {
+                return self.last_trick();
+            }
+            if !self.rules.minimise {
+                let qt = self.quick_tricks().min(left);
+                if self.node.leader == self.rules.target {
+                    if qt >= beta {
+                        return qt;
+                    }
+                } else if left - qt <= alpha {
+                    return left - qt;
+                }
+            }
+            key = if left > 2 { self.key() } else { 0 };
+            if let Some(e) = (left > 2).then(|| self.tt.probe(key)).flatten() {
+                let (lo, hi) = (i32::from(e.lo), i32::from(e.hi));
+                if lo >= beta || lo == hi {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                hint = self.decode_move(e.best);
+            }
+        }
+        let player = self.player();
+        let maxim = self.rules.maximises(player);
+        let moves = self.ordered_moves(player, hint);
+        let start = self.node;
+        let mut best = if maxim { -1 } else { 99 };
+        let mut best_card = moves.cards[0];
+        let (mut a, mut b) = (alpha, beta);
+        for &c in &moves.cards[..moves.len] {
+            let gained = self.play(c);
+            let v = gained + self.search(a - gained, b - gained);
+            self.node = start;
+            if self.aborted {
+                return alpha;
+            }
+            if maxim {
+                if v > best {
+                    best = v;
+                    best_card = c;
+                }
+                if best >= b {
+                    break;
+                }
+                a = a.max(best);
+            } else {
+                if v < best {
+                    best = v;
+                    best_card = c;
+                }
+                if best <= a {
+                    break;
+                }
+                b = b.min(best);
+            }
+        }
+        let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
+        if at_start && left > 2 {
+            let (lo, hi) = if best <= alpha {
+                (0, best)
+            } else if best >= beta {
+                (best, left)
+            } else {
+                (best, best)
+            };
+            let code = self.encode_move(best_card);
+            self.tt.store(key, lo as u8, hi as u8, code, left as u8);
+        }
+        best
+    }
+
+    /// The value of the last trick: every hand holds one card, so there is no choice.
+    fn last_trick(&mut self) -> i32 {
+        let n = &self.node;
+        let mut trick = [0u8; 3];
+        for (i, slot) in trick.iter_mut().enumerate() {
+            *slot = n.hands[(n.leader as usize + i) % 3].trailing_zeros() as u8;
+        }
+        let w = self.rules.winning(&trick, 3, n.trick_no);
+        i32::from(((n.leader as usize + w) % 3) as u8 == self.rules.target)
+    }
+
+    /// A lead card as (suit, place from the top among the cards left in its suit), so it
+    /// survives the rank compression of the key.
+    fn encode_move(&self, c: u8) -> u8 {
+        let all = self.node.hands[0] | self.node.hands[1] | self.node.hands[2];
+        let above = all & suit_bits(suit_of(c)) & above(c);
+        suit_of(c) << 3 | above.count_ones() as u8
+    }
+
+    fn decode_move(&self, code: u8) -> Option<u8> {
+        let all = self.node.hands[0] | self.node.hands[1] | self.node.hands[2];
+        let mut bits = all & suit_bits(code >> 3);
+        for _ in 0..(code & 7) {
+            if bits == 0 {
+                return None;
+            }
+            bits &= !(1 << highest(bits));
+        }
+        (bits != 0).then(|| highest(bits))
+    }
+
+    /// Representatives of the legal cards, best first by a cheap guess.
+    fn ordered_moves(&self, player: u8, hint: Option<u8>) -> Moves {
+        let n = &self.node;
+        let legal = self.legal_now(player);
+        let live = self.live();
+        let mine = n.hands[player as usize];
+        let mut m = Moves {
+            cards: [0; 10],
+            len: 0,
+        };
+        let mut keys = [0i32; 10];
+        let (led, first) = (
+            self.rules.led_suit(n.trick[0], n.trick_no),
+            suit_of(n.trick[0]),
+        );
+        let winning = if n.len > 0 {
+            let w = self.rules.winning(&n.trick, n.len, n.trick_no);
+            Some((
+                self.rules.card_key(n.trick[w], led, first),
+                ((n.leader as usize + w) % 3) as u8,
+            ))
+        } else {
+            None
+        };
+        let maxim = self.rules.maximises(player);
+        let mut rest = legal;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let above = live & suit_bits(suit_of(c)) & above(c);
+            if above != 0 && mine & (1 << above.trailing_zeros()) != 0 {
+                continue;
+            }
+            let rank = i32::from(c & 7);
+            let key = if Some(c) == hint {
+                1000
+            } else {
+                match winning {
+                    None if maxim && !self.rules.minimise => rank,
+                    None => -rank,
+                    Some((wk, wp)) => {
+                        let beats = self.rules.card_key(c, led, first) > wk;
+                        let friend_wins = self.rules.maximises(wp) == maxim;
+                        if self.rules.minimise && player == self.rules.target {
+                            // Duck under the winner with the highest card that still loses.
+                            if beats { -100 - rank } else { rank }
+                        } else if friend_wins || (self.rules.minimise && wp == self.rules.target) {
+                            -rank
+                        } else if beats {
+                            100 - rank
+                        } else {
+                            -rank
+                        }
+                    }
+                }
+            };
+            let mut i = m.len;
+            while i > 0 && keys[i - 1] < key {
+                keys[i] = keys[i - 1];
+                m.cards[i] = m.cards[i - 1];
+                i -= 1;
+            }
+            keys[i] = key;
+            m.cards[i] = c;
+            m.len += 1;
+        }
+        m
+    }
+}
+
+/// The ordered moves of one node, without heap allocation.
+struct Moves {
+    cards: [u8; 10],
+    len: usize,
+}
