@@ -34,52 +34,36 @@ fn easy_bots_finish_thousands_of_deals() {
     run(&Profile::sochi(), [Level::Easy; 3], 2000, 0, 1);
 }
 
+/// Levels in seats 0, 1, 2, deals, nodes per decision, seed.
+type Table = ([Level; 3], usize, u64, u64);
+
+const MIXED: [Level; 3] = [Level::Strong, Level::Normal, Level::Easy];
+
 #[test]
-fn normal_and_strong_bots_finish_hundreds_of_deals_on_a_small_budget() {
-    run(
-        &Profile::sochi(),
-        [Level::Strong, Level::Normal, Level::Easy],
-        400,
-        3_000,
-        2,
-    );
+fn normal_and_strong_bots_finish_hundreds_of_deals() {
+    let sochi = Profile::sochi();
+    let rows: [Table; 2] = [
+        (MIXED, 400, 3_000, 2),
+        (
+            [Level::Strong, Level::Normal, Level::Strong],
+            25,
+            150_000,
+            3,
+        ),
+    ];
+    for (levels, deals, nodes, seed) in rows {
+        run(&sochi, levels, deals, nodes, seed);
+    }
 }
 
 #[test]
-fn searching_bots_finish_deals_on_a_real_budget() {
-    run(
-        &Profile::sochi(),
-        [Level::Strong, Level::Normal, Level::Strong],
-        25,
-        150_000,
-        3,
-    );
-}
-
-#[test]
-fn r11_bots_finish_four_player_deals() {
-    let mut p = Profile::sochi();
-    p.players = 4;
-    run(
-        &p,
-        [Level::Strong, Level::Normal, Level::Easy],
-        200,
-        5_000,
-        4,
-    );
-}
-
-#[test]
-fn bots_finish_deals_with_must_overtake() {
-    let mut p = Profile::sochi();
-    p.must_overtake = true;
-    run(
-        &p,
-        [Level::Strong, Level::Normal, Level::Easy],
-        200,
-        5_000,
-        5,
-    );
+fn r11_r6_2_bots_finish_four_player_and_must_overtake_deals() {
+    let mut four = Profile::sochi();
+    four.players = 4;
+    let mut overtake = Profile::sochi();
+    overtake.must_overtake = true;
+    run(&four, MIXED, 200, 5_000, 4);
+    run(&overtake, MIXED, 200, 5_000, 5);
 }
 
 #[test]
