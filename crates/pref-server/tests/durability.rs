@@ -55,6 +55,18 @@ struct Players {
 }
 
 impl Players {
+    fn new() -> Players {
+        Players {
+            ws: Vec::new(),
+            version: 0,
+            to_act: None,
+            legal: Vec::new(),
+            played: vec![CardSet::EMPTY; 3],
+            revealed: None,
+            finished: false,
+        }
+    }
+
     /// Reads every socket up to the last item of the current batch.
     async fn settle(&mut self) {
         for (i, ws) in self.ws.iter_mut().enumerate() {
@@ -122,15 +134,7 @@ async fn kill_mid_deal_restart_and_finish_the_same_deal() {
     let info = table(&addr, json!("sochi"), 3, true).await;
     let mut ws = Vec::new();
     let mut dealt = Vec::new();
-    let mut players = Players {
-        ws: Vec::new(),
-        version: 0,
-        to_act: None,
-        legal: Vec::new(),
-        played: vec![CardSet::EMPTY; 3],
-        revealed: None,
-        finished: false,
-    };
+    let mut players = Players::new();
     for (i, t) in info.tokens.iter().enumerate() {
         let mut w = connect(&addr, &info.id, Some(t), "").await;
         let snap = until(&mut w, |m| m["type"] == "snapshot").await;
@@ -208,15 +212,7 @@ async fn kill_mid_deal_restart_and_finish_the_same_deal() {
 async fn host_replaces_a_player_between_deals() {
     let (addr, _) = server("replace", |_| {}).await;
     let info = table(&addr, json!("sochi"), 3, true).await;
-    let mut players = Players {
-        ws: Vec::new(),
-        version: 0,
-        to_act: None,
-        legal: Vec::new(),
-        played: vec![CardSet::EMPTY; 3],
-        revealed: None,
-        finished: false,
-    };
+    let mut players = Players::new();
     for t in &info.tokens {
         let mut w = connect(&addr, &info.id, Some(t), "").await;
         until(&mut w, |m| m["type"] == "snapshot").await;
