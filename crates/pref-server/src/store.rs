@@ -257,8 +257,11 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true);
+        // One connection: SQLite lets one writer in at a time, and a second connection that
+        // finds the lock taken sleeps in SQLite's busy handler (up to 100 ms a try) instead
+        // of queueing; sqlx's pool queues waiters fairly and wakes them at once.
         let pool = SqlitePoolOptions::new()
-            .max_connections(4)
+            .max_connections(1)
             .connect_with(options)
             .await?;
         sqlx::raw_sql(SCHEMA).execute(&pool).await?;
