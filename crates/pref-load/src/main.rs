@@ -316,7 +316,10 @@ fn parent(cli: &Cli) -> Result<Report, String> {
     let mut peak = ready_kib;
     let mut merged = Report::default();
     let mut reports = 0;
-    let end = Instant::now() + Duration::from_secs_f64(cli.duration) + Duration::from_secs(120);
+    let end = Instant::now()
+        + Duration::from_secs_f64(cli.duration)
+        + pref_load::run::START_TIMEOUT
+        + Duration::from_secs(120);
     while reports < workers && Instant::now() < end {
         match rx.recv_timeout(Duration::from_millis(500)) {
             Ok(Said::Report(r)) => {

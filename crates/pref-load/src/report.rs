@@ -75,15 +75,19 @@ pub struct Report {
     pub idle_sockets: u64,
     /// Seconds to create, fill and connect every table (longest worker).
     pub setup_secs: f64,
-    /// Seconds of play (longest worker).
+    /// Seconds to start every table's game (longest worker).
+    pub start_secs: f64,
+    /// Seconds of steady play, from the moment every table had started (longest worker).
     pub play_secs: f64,
+    /// Acks received during the steady play.
+    pub acked_steady: u64,
     /// Actions and `next_deal`s sent.
     pub sent: u64,
     /// Acks received.
     pub acked: u64,
     /// Messages received by all sockets.
     pub received: u64,
-    /// Action-to-broadcast latencies in microseconds.
+    /// Action-to-broadcast latencies in microseconds, during the steady play.
     pub latency: Histogram,
     /// Sent actions that not every viewer of the table saw answered by the end.
     pub unanswered: u64,
@@ -131,7 +135,9 @@ impl Report {
         self.spectators += o.spectators;
         self.idle_sockets += o.idle_sockets;
         self.setup_secs = self.setup_secs.max(o.setup_secs);
+        self.start_secs = self.start_secs.max(o.start_secs);
         self.play_secs = self.play_secs.max(o.play_secs);
+        self.acked_steady += o.acked_steady;
         self.sent += o.sent;
         self.acked += o.acked;
         self.received += o.received;
@@ -158,11 +164,11 @@ impl Report {
         self.players + self.spectators + self.idle_sockets
     }
 
-    /// Accepted actions per second of play.
+    /// Accepted actions per second of steady play.
     #[must_use]
     pub fn actions_per_sec(&self) -> f64 {
         if self.play_secs > 0.0 {
-            self.acked as f64 / self.play_secs
+            self.acked_steady as f64 / self.play_secs
         } else {
             0.0
         }
@@ -207,14 +213,15 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "setup             {:.1} s; play {:.1} s",
-            self.setup_secs, self.play_secs
+            "setup             {:.1} s; starting the games {:.1} s; steady play {:.1} s",
+            self.setup_secs, self.start_secs, self.play_secs
         )?;
         writeln!(
             f,
-            "actions           {} sent, {} accepted, {:.0} per second; {} deals finished",
+            "actions           {} sent, {} accepted, {} in steady play: {:.0} per second; {} deals finished",
             self.sent,
             self.acked,
+            self.acked_steady,
             self.actions_per_sec(),
             self.deals
         )?;

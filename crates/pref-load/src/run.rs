@@ -36,6 +36,9 @@ struct Ready {
 /// table keeps playing deals.
 const POOL_TARGET: u32 = 100_000;
 
+/// How long starting every table may take.
+pub const START_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// Creates, fills and connects playing table number `i`.
 async fn setup_table(
     i: usize,
@@ -238,14 +241,33 @@ where
                 .map(|_| ())
             });
         }
-        while let Some(r) = jobs.next().await {
-            if let Err(e) = r {
-                stats.error(format!("start: {e}"));
+        // Bounded: starts that have not answered by the deadline count as errors.
+        let deadline = tokio::time::sleep(START_TIMEOUT);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                r = jobs.next() => match r {
+                    Some(Ok(())) => {}
+                    Some(Err(e)) => stats.error(format!("start: {e}")),
+                    None => break,
+                },
+                () = &mut deadline => {
+                    stats.error(format!("{} tables not started within {START_TIMEOUT:?}", jobs.len()));
+                    break;
+                }
             }
         }
     }
-    tokio::time::sleep_until(play + plan.duration).await;
-    let play_secs = play.elapsed().as_secs_f64();
+    // The steady state is measured from the moment every table has started.
+    let start_secs = play.elapsed().as_secs_f64();
+    let steady = Instant::now();
+    let acked_before = stats.acked.load(Ordering::Relaxed);
+    if let Ok(mut h) = stats.latency.lock() {
+        *h = Default::default();
+    }
+    tokio::time::sleep_until(steady + plan.duration).await;
+    let play_secs = steady.elapsed().as_secs_f64();
+    let acked_steady = stats.acked.load(Ordering::Relaxed) - acked_before;
     let _ = stage_tx.send(Stage::Drain);
     // Bounded: a table whose answer never comes counts as unanswered after the drain.
     let drain_end = Instant::now() + plan.drain;
@@ -278,7 +300,9 @@ where
         spectators: plan.spectators as u64,
         idle_sockets: plan.idle_sockets as u64,
         setup_secs,
+        start_secs,
         play_secs,
+        acked_steady,
         sent: get(&s.sent),
         acked: get(&s.acked),
         received: get(&s.received),
