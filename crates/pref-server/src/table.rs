@@ -9,20 +9,19 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Action, Card, Deal, Profile, RuleError, Seat, Viewer};
+use pref_core::{Action, Card, Deal, Game, GameError, Profile, Record, RuleError, Seat, Viewer};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::game::{Game, GameError};
-use crate::house;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
 use crate::wire::{
-    News, Outgoing, Phase, Public, Reason, SeatInfo, Snapshot, Speaker, Stamped, Summary, Turn,
+    News, Outgoing, Phase, Public, Reason, SeatInfo, Settlement, SheetView, Snapshot, Speaker,
+    Stamped, Summary, Turn,
 };
 
 /// What a connecting socket starts with.
@@ -47,6 +46,8 @@ pub struct Session {
     pub players: u8,
     /// Whether spectators take part in the chat.
     pub spectator_chat: bool,
+    /// The seat token the session was opened with: presence counts for that occupant only.
+    pub token: Option<Secret>,
 }
 
 /// A request to a table's task; each carries the channel for its answer.
@@ -54,6 +55,8 @@ pub struct Session {
 pub enum Command {
     /// The public summary.
     Summary(oneshot::Sender<Summary>),
+    /// The game record (`pref-record/1`) as far as everybody may see it.
+    Record(oneshot::Sender<Result<String, ApiError>>),
     /// Take a seat (`host` is required once the game has started).
     Claim {
         /// The player's name.
@@ -101,6 +104,9 @@ pub enum Command {
     Presence {
         /// The seat.
         seat: Seat,
+        /// The socket's seat token; a socket of a player who has since been replaced counts
+        /// for nobody.
+        token: Secret,
         /// Opened or closed.
         connected: bool,
     },
@@ -128,6 +134,9 @@ pub enum Command {
         /// Ack or rejection.
         reply: oneshot::Sender<Outgoing>,
     },
+    /// Makes the task panic, to test that a panic stays inside its table.
+    #[cfg(test)]
+    Panic,
     /// A chat line (already length-checked).
     Chat {
         /// Who writes.
@@ -193,6 +202,8 @@ pub struct Table {
     seq: u32,
     /// The last finished deal, shown between deals.
     last_deal: Option<Deal>,
+    /// The settlement once the game is over.
+    settlement: Option<Settlement>,
     /// The last version handed out.
     version: u64,
     /// The version of the last change to the game; actions made before it are stale.
@@ -247,7 +258,7 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
 }
 
 fn profile_json(profile: &Profile) -> serde_json::Value {
-    house::to_json(profile)
+    profile.to_json()
 }
 
 impl Table {
@@ -270,6 +281,7 @@ impl Table {
             deals_started: 0,
             seq: 0,
             last_deal: None,
+            settlement: None,
             version: 0,
             state_version: 0,
             epoch: Secret::random().expose()[..16].to_owned(),
@@ -283,7 +295,7 @@ impl Table {
     /// # Errors
     /// A message if the stored profile or a stored action no longer replays.
     pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
-        let profile = house::from_json(&row.profile).map_err(|e| e.to_string())?;
+        let profile = Profile::from_json(&row.profile).map_err(|e| e.to_string())?;
         let mut table = Table::new(
             NewTable {
                 no: row.no,
@@ -328,6 +340,15 @@ impl Table {
             } else {
                 Phase::BetweenDeals
             };
+            // A crash between the last action and the state change leaves a finished game
+            // stored as playing; the replay knows better.
+            if let Some(balance) = game.settlement() {
+                table.phase = Phase::Over;
+                table.settlement = Some(Settlement {
+                    agreed: false,
+                    balance: balance.iter().map(ToString::to_string).collect(),
+                });
+            }
             table.game = Some(game);
         }
         Ok(table)
@@ -348,6 +369,9 @@ impl Table {
         match cmd {
             Command::Summary(reply) => {
                 let _ = reply.send(self.summary());
+            }
+            Command::Record(reply) => {
+                let _ = reply.send(self.record());
             }
             Command::Claim {
                 name,
@@ -380,7 +404,11 @@ impl Table {
             Command::Resync { viewer, reply } => {
                 let _ = reply.send(self.session(viewer, None));
             }
-            Command::Presence { seat, connected } => self.presence(seat, connected),
+            Command::Presence {
+                seat,
+                token,
+                connected,
+            } => self.presence(seat, &token, connected),
             Command::Act {
                 seat,
                 id,
@@ -402,6 +430,8 @@ impl Table {
             } => {
                 let _ = reply.send(self.next_deal(seat, id, version).await);
             }
+            #[cfg(test)]
+            Command::Panic => panic!("a table task panics on request"),
             Command::Chat {
                 viewer,
                 text,
@@ -440,7 +470,36 @@ impl Table {
             deals_finished: self.finished_deals(),
             spectator_chat: self.spectator_chat,
             version: self.version,
+            sheet: self.game.as_ref().map(|g| SheetView::of(g.sheet())),
+            settlement: self.settlement.clone(),
         }
+    }
+
+    /// The record of the finished deals: all of them once the game is over; during the
+    /// game only where `reveal_after_deal` shows finished deals to everybody anyway.
+    fn record(&self) -> Result<String, ApiError> {
+        let game = self
+            .game
+            .as_ref()
+            .ok_or_else(|| ApiError::Conflict("the game has not started".into()))?;
+        if self.phase != Phase::Over && !self.profile.reveal_after_deal {
+            return Err(ApiError::Conflict(
+                "this table keeps hands hidden (reveal_after_deal = false): \
+                 the record is available once the game is over"
+                    .into(),
+            ));
+        }
+        let names: Vec<String> = (0..self.players())
+            .map(|s| match &self.seats[s as usize] {
+                Some(o) => o.name.clone(),
+                None => format!("seat {s}"),
+            })
+            .collect();
+        let agreed = self.settlement.as_ref().is_some_and(|s| s.agreed);
+        let record = Record::from_game(game, &names)
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+            .with_agreed_stop(agreed);
+        Ok(record.to_json_string())
     }
 
     fn finished_deals(&self) -> u32 {
@@ -524,6 +583,7 @@ impl Table {
             rx: self.tx.subscribe(),
             players: self.players(),
             spectator_chat: self.spectator_chat,
+            token: None,
         }
     }
 
@@ -551,13 +611,18 @@ impl Table {
                 "the seat token is not valid at this table (the seat may have been freed)",
             ))?)),
         };
-        Ok(self.session(viewer, resume))
+        let mut session = self.session(viewer, resume);
+        session.token = token;
+        Ok(session)
     }
 
-    fn presence(&mut self, seat: Seat, connected: bool) {
+    fn presence(&mut self, seat: Seat, token: &Secret, connected: bool) {
         let Some(o) = self.seats.get_mut(seat.index()).and_then(Option::as_mut) else {
             return;
         };
+        if !o.token.matches(token) {
+            return;
+        }
         let before = o.sockets > 0;
         if connected {
             o.sockets += 1;
@@ -676,7 +741,7 @@ impl Table {
                         "the profile is frozen once the game has started".into(),
                     ));
                 }
-                let profile = house::from_json(&request)?;
+                let profile = Profile::from_json(&request)?;
                 if (profile.players..4).any(|s| self.seats[s as usize].is_some()) {
                     return Err(ApiError::Conflict(
                         "a seat beyond the new number of players is taken".into(),
@@ -704,10 +769,25 @@ impl Table {
                     ));
                 }
                 self.store.set_state(self.no, Stored::Over).await?;
+                let balance = self
+                    .game
+                    .as_ref()
+                    .map(|g| {
+                        g.agreed_settlement()
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let settlement = Settlement {
+                    agreed: true,
+                    balance,
+                };
                 self.phase = Phase::Over;
+                self.settlement = Some(settlement.clone());
                 self.state_version = self.version + 1;
                 tracing::info!(table = self.no, "game ended by agreement");
-                self.publish(vec![News::Public(Public::GameOver { agreed: true })], None);
+                self.publish(vec![News::Public(Public::GameOver(settlement))], None);
                 Ok(())
             }
         }
@@ -771,6 +851,7 @@ impl Table {
                 return reject(Reason::NotYourTurn, e.to_string(), None);
             }
             Err(GameError::Rule(e)) => return reject(Reason::Rule, e.to_string(), e.rule()),
+            Err(e @ GameError::GameOver) => return reject(Reason::GameOver, e.to_string(), None),
             Err(e) => return reject(Reason::NoDeal, e.to_string(), None),
         };
         let deal_no = self.deals_started - 1;
@@ -798,7 +879,29 @@ impl Table {
             let _ = finished.act(seat, action);
             self.last_deal = Some(finished);
             self.phase = Phase::BetweenDeals;
-            news.push(News::Public(Public::DealFinished { deal_no }));
+            let (sheet, over) = match &self.game {
+                Some(g) => (SheetView::of(g.sheet()), g.settlement()),
+                None => return reject(Reason::Internal, "no game".into(), None),
+            };
+            news.push(News::Public(Public::DealFinished {
+                deal_no,
+                sheet,
+                game_over: over.is_some(),
+            }));
+            if let Some(balance) = over {
+                let settlement = Settlement {
+                    agreed: false,
+                    balance: balance.iter().map(ToString::to_string).collect(),
+                };
+                if let Err(e) = self.store.set_state(self.no, Stored::Over).await {
+                    // The replay at the next start finds the game over by itself.
+                    tracing::error!(table = self.no, error = %e, "game over not stored");
+                }
+                self.phase = Phase::Over;
+                self.settlement = Some(settlement.clone());
+                tracing::info!(table = self.no, "game over");
+                news.push(News::Public(Public::GameOver(settlement)));
+            }
         }
         self.state_version = self.version + 1;
         let turn = self.turn();
@@ -843,4 +946,28 @@ impl Table {
             }
         }
     }
+}
+
+/// A sochi table in the lobby, stored in `store`, for the crate's own tests.
+#[cfg(test)]
+pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Table) {
+    let (id, host) = (Secret::random(), Secret::random());
+    let request = serde_json::json!("sochi");
+    let no = store
+        .create_table(&id, &host, &request, false, 0)
+        .await
+        .expect("a test table is stored");
+    let table = Table::new(
+        NewTable {
+            no,
+            host,
+            profile: Profile::sochi(),
+            profile_request: request,
+            spectator_chat: false,
+            first_dealer: Seat(0),
+        },
+        store.clone(),
+        limits.clone(),
+    );
+    (id, no, table)
 }
