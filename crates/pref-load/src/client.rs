@@ -348,7 +348,9 @@ impl Client {
                     return;
                 }
                 if v > self.version + 1 {
-                    stats.lost.fetch_add(v - self.version - 1, Ordering::Relaxed);
+                    stats
+                        .lost
+                        .fetch_add(v - self.version - 1, Ordering::Relaxed);
                 }
                 self.version = v;
                 match msg.event.as_ref().map(|e| e.kind.as_ref()) {
@@ -382,7 +384,9 @@ impl Client {
         if turn.legal.is_empty() || *self.stage.borrow() != Stage::Play {
             return;
         }
-        let pick = turn.legal[self.rng.gen_range(0..turn.legal.len())].get().to_owned();
+        let pick = turn.legal[self.rng.gen_range(0..turn.legal.len())]
+            .get()
+            .to_owned();
         self.plan(Intent::Act(pick));
     }
 }

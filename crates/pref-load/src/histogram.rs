@@ -115,13 +115,19 @@ mod tests {
 
     #[test]
     fn buckets_cover_their_values_within_two_percent() {
-        for v in [0, 1, 1023, 1024, 1025, 2047, 2048, 5_000, 20_000, 1_000_000, 60_000_000] {
+        for v in [
+            0, 1, 1023, 1024, 1025, 2047, 2048, 5_000, 20_000, 1_000_000, 60_000_000,
+        ] {
             let b = bucket(v);
             assert!(upper(b) >= v, "{v} above its bucket's edge {}", upper(b));
             if b > 0 {
                 assert!(upper(b - 1) < v, "{v} belongs lower");
             }
-            assert!(upper(b) as f64 <= v as f64 * 1.02 + 1.0, "{v} → {}", upper(b));
+            assert!(
+                upper(b) as f64 <= v as f64 * 1.02 + 1.0,
+                "{v} → {}",
+                upper(b)
+            );
         }
     }
 

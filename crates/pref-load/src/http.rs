@@ -67,7 +67,10 @@ impl Api {
             .await
             .map_err(|e| format!("{path}: {e}"))?
             .to_bytes();
-        Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
+        Ok((
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        ))
     }
 
     /// Like [`Api::call`], but anything other than `expect` is an error naming the body.

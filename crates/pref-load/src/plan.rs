@@ -102,7 +102,9 @@ impl Plan {
     /// Player sockets over all tables.
     #[must_use]
     pub fn player_sockets(&self) -> usize {
-        (0..self.tables).map(|i| usize::from(self.players.at(i))).sum()
+        (0..self.tables)
+            .map(|i| usize::from(self.players.at(i)))
+            .sum()
     }
 
     /// Every socket this plan opens.

@@ -248,7 +248,10 @@ impl fmt::Display for Report {
         if let Some(m) = self.server {
             let per = |kib: u64| {
                 let t = (self.tables + self.idle_tables).max(1);
-                format!("{:.0} KiB", kib.saturating_sub(m.baseline_kib) as f64 / t as f64)
+                format!(
+                    "{:.0} KiB",
+                    kib.saturating_sub(m.baseline_kib) as f64 / t as f64
+                )
             };
             writeln!(
                 f,

@@ -83,7 +83,9 @@ async fn setup_table(
             Some(t) => (Some(v as u8), format!("?token={t}")),
             None => (None, String::new()),
         };
-        let mut ws = dialer.connect(&format!("/api/tables/{id}/ws{query}")).await?;
+        let mut ws = dialer
+            .connect(&format!("/api/tables/{id}/ws{query}"))
+            .await?;
         let version = client::first_snapshot(&mut ws).await?;
         let client = Client::new(
             ws,

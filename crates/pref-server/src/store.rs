@@ -151,11 +151,7 @@ const GROUP: usize = 1024;
 #[derive(Debug)]
 enum Hot {
     /// A deal's deck.
-    Deal {
-        no: i64,
-        deal_no: u32,
-        deck: String,
-    },
+    Deal { no: i64, deal_no: u32, deck: String },
     /// An accepted action.
     Action {
         no: i64,
@@ -278,7 +274,10 @@ impl Store {
             .send(Queued { row, done })
             .await
             .map_err(|_| stopped())?;
-        answer.await.map_err(|_| stopped())?.map_err(StoreError::Group)
+        answer
+            .await
+            .map_err(|_| stopped())?
+            .map_err(StoreError::Group)
     }
 
     /// Stores a new table in the lobby; returns its row number.
