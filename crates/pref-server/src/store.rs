@@ -17,7 +17,7 @@ use std::str::FromStr;
 
 use pref_core::{Action, Card, Seat};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::ids::Secret;
@@ -144,7 +144,8 @@ CREATE TABLE IF NOT EXISTS actions (
 /// Rows queued for the group commit at most; writers wait beyond it.
 const QUEUE: usize = 8192;
 
-/// Rows committed in one transaction at most.
+/// Rows committed in one transaction at most (five bound values a row, well inside
+/// SQLite's limit of 32,766 per statement).
 const GROUP: usize = 1024;
 
 /// A row of a deal's hot path, queued for the group commit.
@@ -204,38 +205,49 @@ async fn group_commit(pool: SqlitePool, mut rx: mpsc::Receiver<Queued>) {
     }
 }
 
-/// Writes `rows` in one transaction.
+/// Writes `rows` in one transaction, with one multi-row `INSERT` per kind of row: every
+/// statement is a round trip to sqlx's SQLite thread, and on a busy machine each round trip
+/// waits for a turn on a CPU, so a group costs four round trips however large it is.
 async fn write_group(pool: &SqlitePool, rows: &[Queued]) -> Result<(), sqlx::Error> {
+    let mut deals = QueryBuilder::<Sqlite>::new("INSERT INTO deals (table_no, deal_no, deck) ");
+    let mut actions = QueryBuilder::<Sqlite>::new(
+        "INSERT INTO actions (table_no, deal_no, seq, player, action) ",
+    );
+    let deal_rows = rows.iter().filter_map(|q| match &q.row {
+        Hot::Deal { no, deal_no, deck } => Some((*no, *deal_no, deck)),
+        Hot::Action { .. } => None,
+    });
+    let action_rows = rows.iter().filter_map(|q| match &q.row {
+        Hot::Action {
+            no,
+            deal_no,
+            seq,
+            player,
+            action,
+        } => Some((*no, *deal_no, *seq, *player, action)),
+        Hot::Deal { .. } => None,
+    });
+    let has_deals = deal_rows.clone().next().is_some();
+    let has_actions = action_rows.clone().next().is_some();
+    deals.push_values(deal_rows, |mut b, (no, deal_no, deck)| {
+        b.push_bind(no)
+            .push_bind(i64::from(deal_no))
+            .push_bind(deck.as_str());
+    });
+    actions.push_values(action_rows, |mut b, (no, deal_no, seq, player, action)| {
+        b.push_bind(no)
+            .push_bind(i64::from(deal_no))
+            .push_bind(i64::from(seq))
+            .push_bind(i64::from(player))
+            .push_bind(action.as_str());
+    });
     let mut tx = pool.begin().await?;
-    for q in rows {
-        match &q.row {
-            Hot::Deal { no, deal_no, deck } => {
-                sqlx::query("INSERT INTO deals (table_no, deal_no, deck) VALUES (?, ?, ?)")
-                    .bind(no)
-                    .bind(i64::from(*deal_no))
-                    .bind(deck)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Hot::Action {
-                no,
-                deal_no,
-                seq,
-                player,
-                action,
-            } => {
-                sqlx::query(
-                    "INSERT INTO actions (table_no, deal_no, seq, player, action) VALUES (?, ?, ?, ?, ?)",
-                )
-                .bind(no)
-                .bind(i64::from(*deal_no))
-                .bind(i64::from(*seq))
-                .bind(i64::from(*player))
-                .bind(action)
-                .execute(&mut *tx)
-                .await?;
-            }
-        }
+    if has_deals {
+        // Not kept prepared: the statement's shape changes with the group's size.
+        deals.build().persistent(false).execute(&mut *tx).await?;
+    }
+    if has_actions {
+        actions.build().persistent(false).execute(&mut *tx).await?;
     }
     tx.commit().await
 }
