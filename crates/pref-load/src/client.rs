@@ -193,6 +193,18 @@ enum Intent {
     NextDeal,
 }
 
+/// What a socket shares with the rest of its table and worker.
+pub(crate) struct Link {
+    /// The table's probe.
+    pub(crate) probe: Arc<Probe>,
+    /// The worker's counters.
+    pub(crate) stats: Arc<Stats>,
+    /// The run's stage.
+    pub(crate) stage: watch::Receiver<Stage>,
+    /// Mean wait before acting.
+    pub(crate) think: Duration,
+}
+
 /// One socket's loop.
 pub(crate) struct Client {
     /// The socket.
@@ -219,23 +231,14 @@ pub(crate) struct Client {
 
 impl Client {
     /// A client on an open socket whose first snapshot was at `version`.
-    pub(crate) fn new(
-        ws: Ws,
-        seat: Option<u8>,
-        probe: Arc<Probe>,
-        stats: Arc<Stats>,
-        stage: watch::Receiver<Stage>,
-        think: Duration,
-        seed: u64,
-        version: u64,
-    ) -> Client {
+    pub(crate) fn new(ws: Ws, seat: Option<u8>, link: Link, seed: u64, version: u64) -> Client {
         Client {
             ws,
             seat,
-            probe,
-            stats,
-            stage,
-            think,
+            probe: link.probe,
+            stats: link.stats,
+            stage: link.stage,
+            think: link.think,
             rng: SmallRng::seed_from_u64(seed),
             version,
             intent: None,

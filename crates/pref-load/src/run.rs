@@ -15,7 +15,7 @@ use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::client::{self, Client, Dialer, Probe, Stage};
+use crate::client::{self, Client, Dialer, Link, Probe, Stage};
 use crate::http::Api;
 use crate::plan::Plan;
 use crate::report::{Report, Stats};
@@ -34,7 +34,7 @@ struct Ready {
 
 /// The pool target of every table: high enough that no game ends during a run, so every
 /// table keeps playing deals.
-const POOL_TARGET: u32 = 100_000;
+const POOL_TARGET: u32 = 1000;
 
 /// How long starting every table may take.
 pub const START_TIMEOUT: Duration = Duration::from_secs(120);
@@ -87,16 +87,14 @@ async fn setup_table(
             .connect(&format!("/api/tables/{id}/ws{query}"))
             .await?;
         let version = client::first_snapshot(&mut ws).await?;
-        let client = Client::new(
-            ws,
-            seat,
-            Arc::clone(&probe),
-            Arc::clone(stats),
-            stage.clone(),
+        let seed = plan.seed ^ (((i as u64) << 8) | v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let link = Link {
+            probe: Arc::clone(&probe),
+            stats: Arc::clone(stats),
+            stage: stage.clone(),
             think,
-            plan.seed ^ ((i as u64) << 8 | v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            version,
-        );
+        };
+        let client = Client::new(ws, seat, link, seed, version);
         tasks.push(tokio::spawn(client.run()));
     }
     Ok(Ready {
