@@ -357,12 +357,10 @@ impl Client {
                 }
                 self.version = v;
                 match msg.event.as_ref().map(|e| e.kind.as_ref()) {
-                    Some("deal_finished") => {
-                        // Seat 0's socket counts each deal once.
-                        if self.seat == Some(0) {
-                            stats.deals.fetch_add(1, Ordering::Relaxed);
-                            self.plan(Intent::NextDeal);
-                        }
+                    // Seat 0's socket counts each deal once and starts the next.
+                    Some("deal_finished") if self.seat == Some(0) => {
+                        stats.deals.fetch_add(1, Ordering::Relaxed);
+                        self.plan(Intent::NextDeal);
                     }
                     Some("game_over") if self.seat == Some(0) => {
                         stats.games_over.fetch_add(1, Ordering::Relaxed);
