@@ -26,6 +26,12 @@ use crate::socket;
 use crate::store::Store;
 use crate::table::{Command, HostOp, NewTable, Table};
 
+/// Bytes reserved to read into per socket.
+const READ_BUFFER: usize = 4 * 1024;
+
+/// Bytes queued on one socket for a client that does not read, before sends wait.
+const WRITE_BUFFER_MAX: usize = 64 * 1024;
+
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -322,5 +328,13 @@ async fn websocket(
     Ok(ws
         .max_message_size(hard)
         .max_frame_size(hard)
+        // tungstenite reserves 128 KiB to read into per socket by default, which at 20,000
+        // sockets is 2.5 GiB; clients send messages of a few hundred bytes, and the buffer
+        // still grows for a larger frame up to the limit above. Every outgoing message is flushed at once, so nothing is gathered
+        // in the write buffer, and a client that stops reading can hold at most
+        // `max_write_buffer` before its sends wait (and time out).
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(WRITE_BUFFER_MAX)
         .on_upgrade(move |socket| socket::run(socket, handle, session, limits)))
 }

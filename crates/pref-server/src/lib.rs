@@ -26,6 +26,7 @@ pub mod wire;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
@@ -92,6 +93,13 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         addr: config.bind,
         source,
     })?;
+    // Every event is a small frame written on its own: without TCP_NODELAY, Nagle's
+    // algorithm holds the second of two quick frames until the first is acknowledged.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
     let state = http::AppState {
         tables,
         store,

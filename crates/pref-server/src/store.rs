@@ -5,13 +5,20 @@
 //! server replays each unfinished table's decks and actions through the core, which checks
 //! them again on the way. The database runs in WAL mode with `synchronous = FULL`: a commit
 //! has reached the disk when the write returns.
+//!
+//! Decks and actions, the writes every deal makes, go through one writer task that commits
+//! whatever is queued at once in a single transaction (group commit): every table still
+//! waits until its own row is on disk, but a thousand tables share one `fsync` instead of
+//! queueing a thousand. A row the group cannot take is retried alone, so one bad row
+//! fails only its own write.
 
 use std::path::Path;
 use std::str::FromStr;
 
 use pref_core::{Action, Card, Seat};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::ids::Secret;
 
@@ -88,6 +95,9 @@ pub enum StoreError {
     /// The data directory cannot be created.
     #[error("data directory: {0}")]
     Dir(#[from] std::io::Error),
+    /// The group commit failed for this row, or the writer task has stopped.
+    #[error("database: {0}")]
+    Group(String),
     /// A stored row does not parse (a bug or a hand-edited database).
     #[error("stored table {table} is damaged: {why}")]
     Damaged {
@@ -131,10 +141,115 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 ";
 
+/// Rows queued for the group commit at most; writers wait beyond it.
+const QUEUE: usize = 8192;
+
+/// Rows committed in one transaction at most (five bound values a row, well inside
+/// SQLite's limit of 32,766 per statement).
+const GROUP: usize = 1024;
+
+/// A row of a deal's hot path, queued for the group commit.
+#[derive(Debug)]
+enum Hot {
+    /// A deal's deck.
+    Deal { no: i64, deal_no: u32, deck: String },
+    /// An accepted action.
+    Action {
+        no: i64,
+        deal_no: u32,
+        seq: u32,
+        player: u8,
+        action: String,
+    },
+}
+
+/// A queued row and the writer waiting for it.
+#[derive(Debug)]
+struct Queued {
+    /// The row.
+    row: Hot,
+    /// Answered once the row's transaction has committed.
+    done: oneshot::Sender<Result<(), String>>,
+}
+
 /// The database handle; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
+    /// The group-commit writer's queue.
+    hot: mpsc::Sender<Queued>,
+}
+
+/// Commits queued rows in groups until every [`Store`] is gone.
+async fn group_commit(pool: SqlitePool, mut rx: mpsc::Receiver<Queued>) {
+    let mut batch = Vec::with_capacity(GROUP);
+    while rx.recv_many(&mut batch, GROUP).await > 0 {
+        match write_group(&pool, &batch).await {
+            Ok(()) => {
+                for q in batch.drain(..) {
+                    let _ = q.done.send(Ok(()));
+                }
+            }
+            Err(e) if batch.len() == 1 => {
+                for q in batch.drain(..) {
+                    let _ = q.done.send(Err(e.to_string()));
+                }
+            }
+            Err(_) => {
+                for q in batch.drain(..) {
+                    let r = write_group(&pool, std::slice::from_ref(&q)).await;
+                    let _ = q.done.send(r.map_err(|e| e.to_string()));
+                }
+            }
+        }
+    }
+}
+
+/// Writes `rows` in one transaction, with one multi-row `INSERT` per kind of row: every
+/// statement is a round trip to sqlx's SQLite thread, and on a busy machine each round trip
+/// waits for a turn on a CPU, so a group costs four round trips however large it is.
+async fn write_group(pool: &SqlitePool, rows: &[Queued]) -> Result<(), sqlx::Error> {
+    let mut deals = QueryBuilder::<Sqlite>::new("INSERT INTO deals (table_no, deal_no, deck) ");
+    let mut actions = QueryBuilder::<Sqlite>::new(
+        "INSERT INTO actions (table_no, deal_no, seq, player, action) ",
+    );
+    let deal_rows = rows.iter().filter_map(|q| match &q.row {
+        Hot::Deal { no, deal_no, deck } => Some((*no, *deal_no, deck)),
+        Hot::Action { .. } => None,
+    });
+    let action_rows = rows.iter().filter_map(|q| match &q.row {
+        Hot::Action {
+            no,
+            deal_no,
+            seq,
+            player,
+            action,
+        } => Some((*no, *deal_no, *seq, *player, action)),
+        Hot::Deal { .. } => None,
+    });
+    let has_deals = deal_rows.clone().next().is_some();
+    let has_actions = action_rows.clone().next().is_some();
+    deals.push_values(deal_rows, |mut b, (no, deal_no, deck)| {
+        b.push_bind(no)
+            .push_bind(i64::from(deal_no))
+            .push_bind(deck.as_str());
+    });
+    actions.push_values(action_rows, |mut b, (no, deal_no, seq, player, action)| {
+        b.push_bind(no)
+            .push_bind(i64::from(deal_no))
+            .push_bind(i64::from(seq))
+            .push_bind(i64::from(player))
+            .push_bind(action.as_str());
+    });
+    let mut tx = pool.begin().await?;
+    if has_deals {
+        // Not kept prepared: the statement's shape changes with the group's size.
+        deals.build().persistent(false).execute(&mut *tx).await?;
+    }
+    if has_actions {
+        actions.build().persistent(false).execute(&mut *tx).await?;
+    }
+    tx.commit().await
 }
 
 impl Store {
@@ -150,12 +265,31 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true);
+        // One connection: SQLite lets one writer in at a time, and a second connection that
+        // finds the lock taken sleeps in SQLite's busy handler (up to 100 ms a try) instead
+        // of queueing; sqlx's pool queues waiters fairly and wakes them at once.
         let pool = SqlitePoolOptions::new()
-            .max_connections(4)
+            .max_connections(1)
             .connect_with(options)
             .await?;
         sqlx::raw_sql(SCHEMA).execute(&pool).await?;
-        Ok(Store { pool })
+        let (hot, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(group_commit(pool.clone(), rx));
+        Ok(Store { pool, hot })
+    }
+
+    /// Queues `row` for the next group commit and waits until it is on disk.
+    async fn commit(&self, row: Hot) -> Result<(), StoreError> {
+        let (done, answer) = oneshot::channel();
+        let stopped = || StoreError::Group("the writer has stopped".into());
+        self.hot
+            .send(Queued { row, done })
+            .await
+            .map_err(|_| stopped())?;
+        answer
+            .await
+            .map_err(|_| stopped())?
+            .map_err(StoreError::Group)
     }
 
     /// Stores a new table in the lobby; returns its row number.
@@ -261,13 +395,12 @@ impl Store {
         deck: &[Card; 32],
     ) -> Result<(), StoreError> {
         let text: Vec<String> = deck.iter().map(Card::to_string).collect();
-        sqlx::query("INSERT INTO deals (table_no, deal_no, deck) VALUES (?, ?, ?)")
-            .bind(no)
-            .bind(i64::from(deal_no))
-            .bind(text.join(" "))
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.commit(Hot::Deal {
+            no,
+            deal_no,
+            deck: text.join(" "),
+        })
+        .await
     }
 
     /// Stores accepted action `seq` (0-based) of deal `deal_no`.
@@ -286,17 +419,14 @@ impl Store {
             table: no,
             why: e.to_string(),
         })?;
-        sqlx::query(
-            "INSERT INTO actions (table_no, deal_no, seq, player, action) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(no)
-        .bind(i64::from(deal_no))
-        .bind(i64::from(seq))
-        .bind(i64::from(player.0))
-        .bind(text)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.commit(Hot::Action {
+            no,
+            deal_no,
+            seq,
+            player: player.0,
+            action: text,
+        })
+        .await
     }
 
     /// Every table that is not over, with its seats, decks and actions.

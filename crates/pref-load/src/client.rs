@@ -1,0 +1,442 @@
+//! One socket of the load: a random-legal player or a spectator.
+//!
+//! Every socket checks that the versions it receives are gap-free and in order. A player
+//! to act waits its think time, picks one of the legal actions the server sent, and marks
+//! the table's [`Probe`] with the moment it sent; each viewer of the table, on receiving
+//! the item that ends the action's batch (the one carrying the next `turn`), counts itself
+//! in, and the last one records the latency. Actions at a table are strictly sequential, so
+//! one pending slot per table is enough.
+
+use std::borrow::Cow;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::watch;
+use tokio::time::{Instant, sleep_until, timeout};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+use crate::report::Stats;
+
+/// A socket to the server.
+pub(crate) type Ws = WebSocketStream<TcpStream>;
+
+/// The stages of a run, broadcast to every socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// Tables are being set up: sockets read (and answer pings) but nobody acts.
+    Setup,
+    /// Players act.
+    Play,
+    /// Players stop acting; answers in flight still arrive.
+    Drain,
+    /// Sockets close.
+    Close,
+}
+
+/// An action whose broadcast is awaited.
+#[derive(Debug)]
+struct Pending {
+    /// When it was sent.
+    sent: Instant,
+    /// The sender's version then: the batch's items come after it.
+    after: u64,
+    /// Viewers that have not yet received the batch's last item.
+    left: u32,
+}
+
+/// What one table's sockets share.
+#[derive(Debug)]
+pub(crate) struct Probe {
+    /// Sockets at the table.
+    viewers: u32,
+    /// The action in flight, if any.
+    pending: Mutex<Option<Pending>>,
+    /// The last version each socket reached, checked to agree at the end.
+    pub(crate) finals: Mutex<Vec<u64>>,
+}
+
+impl Probe {
+    /// A probe for a table with `viewers` sockets.
+    pub(crate) fn new(viewers: u32) -> Probe {
+        Probe {
+            viewers,
+            pending: Mutex::new(None),
+            finals: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn sending(&self, after: u64) {
+        if let Ok(mut p) = self.pending.lock() {
+            *p = Some(Pending {
+                sent: Instant::now(),
+                after,
+                left: self.viewers,
+            });
+        }
+    }
+
+    /// A viewer received the item at `version` that ends a batch.
+    fn arrived(&self, version: u64, stats: &Stats) {
+        let Ok(mut slot) = self.pending.lock() else {
+            return;
+        };
+        let Some(p) = slot.as_mut() else { return };
+        if version <= p.after {
+            return;
+        }
+        p.left = p.left.saturating_sub(1);
+        if p.left == 0 {
+            let micros = p.sent.elapsed().as_micros() as u64;
+            *slot = None;
+            drop(slot);
+            stats.latency(micros);
+        }
+    }
+
+    /// Whether an action is still waiting for some viewer.
+    pub(crate) fn unanswered(&self) -> bool {
+        self.pending.lock().map(|p| p.is_some()).unwrap_or(true)
+    }
+}
+
+/// Where and how sockets connect.
+#[derive(Clone, Debug)]
+pub(crate) struct Dialer {
+    /// The server.
+    pub(crate) server: SocketAddr,
+    /// Source addresses to rotate over; empty lets the kernel choose.
+    pub(crate) sources: Vec<Ipv4Addr>,
+    /// Sockets opened so far, to pick the next source.
+    pub(crate) next: Arc<AtomicU64>,
+}
+
+/// Small buffers: a load of thousands of sockets sends messages of a few hundred bytes.
+fn ws_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0)
+        .max_message_size(Some(1 << 20))
+        .max_frame_size(Some(1 << 20))
+}
+
+impl Dialer {
+    /// Opens a socket to `path_and_query` on the server.
+    pub(crate) async fn connect(&self, path_and_query: &str) -> Result<Ws, String> {
+        let socket = TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
+        if !self.sources.is_empty() {
+            let i = self.next.fetch_add(1, Ordering::Relaxed) as usize % self.sources.len();
+            socket
+                .bind(SocketAddr::from((self.sources[i], 0)))
+                .map_err(|e| format!("bind {}: {e}", self.sources[i]))?;
+        }
+        let stream = socket
+            .connect(self.server)
+            .await
+            .map_err(|e| format!("connect: {e}"))?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        let url = format!("ws://{}{path_and_query}", self.server);
+        let (ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(ws_config()))
+            .await
+            .map_err(|e| format!("upgrade: {e}"))?;
+        Ok(ws)
+    }
+}
+
+/// The parts of a server message a load client reads.
+#[derive(Debug, Deserialize)]
+struct Msg<'a> {
+    /// `snapshot`, `event`, `ack`, `rejected` or `error`.
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    /// The item's (or snapshot's) version.
+    version: Option<u64>,
+    /// The item; `null` for a stub.
+    #[serde(default, borrow)]
+    event: Option<Item<'a>>,
+    /// The turn after the item.
+    #[serde(default, borrow)]
+    turn: Option<Turn<'a>>,
+}
+
+/// An item's kind.
+#[derive(Debug, Deserialize)]
+struct Item<'a> {
+    /// `deal` or a table news kind.
+    #[serde(borrow)]
+    kind: Cow<'a, str>,
+}
+
+/// A turn: the legal actions are kept raw and sent back as they came.
+#[derive(Debug, Deserialize)]
+struct Turn<'a> {
+    /// The viewer's legal actions.
+    #[serde(default, borrow)]
+    legal: Vec<&'a RawValue>,
+}
+
+/// What a player will send when its wait is over.
+#[derive(Debug)]
+enum Intent {
+    /// An action, as JSON.
+    Act(String),
+    /// Start the next deal.
+    NextDeal,
+}
+
+/// What a socket shares with the rest of its table and worker.
+pub(crate) struct Link {
+    /// The table's probe.
+    pub(crate) probe: Arc<Probe>,
+    /// The worker's counters.
+    pub(crate) stats: Arc<Stats>,
+    /// The run's stage.
+    pub(crate) stage: watch::Receiver<Stage>,
+    /// Mean wait before acting.
+    pub(crate) think: Duration,
+}
+
+/// One socket's loop.
+pub(crate) struct Client {
+    /// The socket.
+    pub(crate) ws: Ws,
+    /// The seat, or `None` for a spectator.
+    pub(crate) seat: Option<u8>,
+    /// The table's shared probe.
+    pub(crate) probe: Arc<Probe>,
+    /// The worker's counters.
+    pub(crate) stats: Arc<Stats>,
+    /// The run's stage.
+    pub(crate) stage: watch::Receiver<Stage>,
+    /// Mean wait before acting.
+    pub(crate) think: Duration,
+    /// Choices and waits.
+    pub(crate) rng: SmallRng,
+    /// The last version received.
+    pub(crate) version: u64,
+    /// What to send, and when.
+    intent: Option<(Instant, Intent)>,
+    /// Messages sent, for ids.
+    count: u64,
+}
+
+impl Client {
+    /// A client on an open socket whose first snapshot was at `version`.
+    pub(crate) fn new(ws: Ws, seat: Option<u8>, link: Link, seed: u64, version: u64) -> Client {
+        Client {
+            ws,
+            seat,
+            probe: link.probe,
+            stats: link.stats,
+            stage: link.stage,
+            think: link.think,
+            rng: SmallRng::seed_from_u64(seed),
+            version,
+            intent: None,
+            count: 0,
+        }
+    }
+
+    fn plan(&mut self, intent: Intent) {
+        let wait = self.think.mul_f64(self.rng.gen_range(0.5..1.5));
+        self.intent = Some((Instant::now() + wait, intent));
+    }
+
+    /// Runs until the stage is [`Stage::Close`]; the last version reached goes to the probe.
+    pub(crate) async fn run(mut self) {
+        loop {
+            let deadline = self.intent.as_ref().map(|(at, _)| *at);
+            tokio::select! {
+                biased;
+                changed = self.stage.changed() => {
+                    let stage = *self.stage.borrow();
+                    if changed.is_err() || stage == Stage::Close {
+                        break;
+                    }
+                    if stage == Stage::Drain {
+                        self.intent = None;
+                    }
+                }
+                () = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
+                    if let Some((_, intent)) = self.intent.take()
+                        && *self.stage.borrow() == Stage::Play
+                        && !self.send(intent).await
+                    {
+                        break;
+                    }
+                }
+                msg = self.ws.next() => match msg {
+                    Some(Ok(Message::Text(text))) => self.message(text.as_str()),
+                    Some(Ok(Message::Close(frame))) => {
+                        self.closed(format!("closed by the server: {frame:?}"));
+                        break;
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => {
+                        self.closed(format!("socket error: {e}"));
+                        break;
+                    }
+                    None => {
+                        self.closed("socket ended".into());
+                        break;
+                    }
+                },
+            }
+        }
+        if let Ok(mut f) = self.probe.finals.lock() {
+            f.push(self.version);
+        }
+        let _ = timeout(Duration::from_secs(2), self.ws.close(None)).await;
+    }
+
+    fn closed(&self, why: String) {
+        self.stats.closed_early.fetch_add(1, Ordering::Relaxed);
+        self.stats.error(format!("seat {:?}: {why}", self.seat));
+    }
+
+    async fn send(&mut self, intent: Intent) -> bool {
+        self.count += 1;
+        let text = match intent {
+            Intent::Act(action) => format!(
+                r#"{{"type":"action","id":"a{}","version":{},"action":{action}}}"#,
+                self.count, self.version
+            ),
+            Intent::NextDeal => format!(
+                r#"{{"type":"next_deal","id":"n{}","version":{}}}"#,
+                self.count, self.version
+            ),
+        };
+        self.probe.sending(self.version);
+        self.stats.sent.fetch_add(1, Ordering::Relaxed);
+        if let Err(e) = self.ws.send(Message::Text(text.into())).await {
+            self.stats.error(format!("send: {e}"));
+            return false;
+        }
+        true
+    }
+
+    fn message(&mut self, text: &str) {
+        let stats = Arc::clone(&self.stats);
+        stats.received.fetch_add(1, Ordering::Relaxed);
+        let msg: Msg<'_> = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                stats.error(format!("unreadable message ({e}): {text}"));
+                return;
+            }
+        };
+        match msg.kind.as_ref() {
+            "snapshot" => {
+                // Only the first message of a socket is a snapshot in a clean run.
+                stats.resyncs.fetch_add(1, Ordering::Relaxed);
+                self.version = msg.version.unwrap_or(0);
+                self.turn(msg.turn.as_ref());
+            }
+            "event" => {
+                let Some(v) = msg.version else {
+                    stats.error(format!("event without a version: {text}"));
+                    return;
+                };
+                if v <= self.version {
+                    stats.out_of_order.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
+                if v > self.version + 1 {
+                    stats
+                        .lost
+                        .fetch_add(v - self.version - 1, Ordering::Relaxed);
+                }
+                self.version = v;
+                match msg.event.as_ref().map(|e| e.kind.as_ref()) {
+                    // Seat 0's socket counts each deal once and starts the next.
+                    Some("deal_finished") if self.seat == Some(0) => {
+                        stats.deals.fetch_add(1, Ordering::Relaxed);
+                        self.plan(Intent::NextDeal);
+                    }
+                    Some("game_over") if self.seat == Some(0) => {
+                        stats.games_over.fetch_add(1, Ordering::Relaxed);
+                        self.intent = None;
+                    }
+                    _ => {}
+                }
+                if msg.turn.is_some() {
+                    self.probe.arrived(v, &stats);
+                    self.turn(msg.turn.as_ref());
+                }
+            }
+            "ack" => {
+                stats.acked.fetch_add(1, Ordering::Relaxed);
+            }
+            _ => stats.error(format!("seat {:?}: {text}", self.seat)),
+        }
+    }
+
+    fn turn(&mut self, turn: Option<&Turn<'_>>) {
+        let Some(turn) = turn else { return };
+        if turn.legal.is_empty() || *self.stage.borrow() != Stage::Play {
+            return;
+        }
+        let pick = turn.legal[self.rng.gen_range(0..turn.legal.len())]
+            .get()
+            .to_owned();
+        self.plan(Intent::Act(pick));
+    }
+}
+
+/// Reads a new socket's first message, which must be a snapshot; returns its version.
+pub(crate) async fn first_snapshot(ws: &mut Ws) -> Result<u64, String> {
+    let deadline = Duration::from_secs(30);
+    loop {
+        let msg = timeout(deadline, ws.next())
+            .await
+            .map_err(|_| "no snapshot within 30 s".to_owned())?;
+        match msg {
+            Some(Ok(Message::Text(text))) => {
+                let m: Msg<'_> = serde_json::from_str(text.as_str())
+                    .map_err(|e| format!("unreadable first message ({e}): {text}"))?;
+                return if m.kind == "snapshot" {
+                    Ok(m.version.unwrap_or(0))
+                } else {
+                    Err(format!("first message is not a snapshot: {text}"))
+                };
+            }
+            Some(Ok(Message::Close(f))) => return Err(format!("closed at once: {f:?}")),
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(format!("socket error: {e}")),
+            None => return Err("socket ended at once".into()),
+        }
+    }
+}
+
+/// Holds an idle socket open, answering pings, until the stage is [`Stage::Close`].
+pub(crate) async fn idle(mut ws: Ws, mut stage: watch::Receiver<Stage>, stats: Arc<Stats>) {
+    loop {
+        tokio::select! {
+            changed = stage.changed() => {
+                if changed.is_err() || *stage.borrow() == Stage::Close {
+                    break;
+                }
+            }
+            msg = ws.next() => match msg {
+                Some(Ok(Message::Close(_)) | Err(_)) | None => {
+                    stats.closed_early.fetch_add(1, Ordering::Relaxed);
+                    stats.error("an idle socket was closed");
+                    return;
+                }
+                Some(Ok(_)) => {
+                    stats.received.fetch_add(1, Ordering::Relaxed);
+                }
+            },
+        }
+    }
+    let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
+}

@@ -1,0 +1,28 @@
+//! Load generator for the Preferans table server: opens many tables over real HTTP and
+//! WebSocket on loopback, fills them with random-legal players and spectators, plays
+//! complete deals for a set time and reports throughput, action-to-broadcast latency,
+//! errors, lost or reordered events and the server's memory.
+//!
+//! - [`plan`]: what a run (or one worker's share of it) does.
+//! - `http`: a pooled JSON client for the HTTP API; `client`: one socket, player or
+//!   spectator, checking that its versions are gap-free.
+//! - [`run`]: one worker's run: set up, wait for the go, play, drain, count.
+//! - [`report`]: the figures, mergeable across worker processes; [`histogram`]: latencies.
+//! - [`server`]: starting the server as a child process and reading its resident memory.
+//!
+//! The binary (`src/main.rs`) splits a large run over worker processes, because one process
+//! may hold only as many sockets as its open-file limit allows.
+
+pub mod histogram;
+pub mod plan;
+pub mod report;
+pub mod run;
+pub mod server;
+
+mod client;
+mod http;
+
+pub use histogram::Histogram;
+pub use plan::{Plan, Players};
+pub use report::{Report, ServerMemory};
+pub use run::{Setup, run};

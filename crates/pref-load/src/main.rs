@@ -1,0 +1,354 @@
+//! `pref-load`: runs a load against a Preferans server and prints the figures.
+//!
+//! The parent process starts the server (or takes `--addr` and `--server-pid`), splits the
+//! tables over worker processes (each is this binary with `worker`), lets every worker set
+//! up its tables, reads the server's memory, says go, samples the memory during play and
+//! merges the workers' reports. Workers talk to the parent in lines on stdin and stdout.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use pref_load::server::{ServerProcess, status_kib};
+use pref_load::{Plan, Players, Report, ServerMemory};
+
+/// Sockets one worker opens at most by default: the open-file limit here is 20,000 per
+/// process, and each worker also needs descriptors for its HTTP pool and runtime.
+const SOCKETS_PER_WORKER: usize = 12_000;
+
+#[derive(Debug, Parser)]
+#[command(about = "Opens many Preferans tables on a server and plays them at a set rate")]
+struct Cli {
+    #[command(subcommand)]
+    worker: Option<Sub>,
+    /// A running server (`host:port`); without it the server binary is started.
+    #[arg(long)]
+    addr: Option<SocketAddr>,
+    /// The running server's process id, to read its memory.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// The server binary to start (default: `pref-server` beside this program).
+    #[arg(long)]
+    server_bin: Option<PathBuf>,
+    /// Where a started server keeps its database (a fresh folder inside; default: the
+    /// system's temp directory). A tmpfs such as `/dev/shm` takes the disk out of the run.
+    #[arg(long)]
+    data_parent: Option<PathBuf>,
+    /// Extra settings for a started server, `NAME=VALUE` (e.g. `PREF_QUEUE=64`).
+    #[arg(long = "server-env")]
+    server_env: Vec<String>,
+    /// Tables that play.
+    #[arg(long, default_value_t = 50)]
+    tables: usize,
+    /// Seats per table.
+    #[arg(long, value_enum, default_value_t = Players::Mixed)]
+    players: Players,
+    /// Spectators over all playing tables, spread evenly.
+    #[arg(long, default_value_t = 50)]
+    spectators: usize,
+    /// Extra idle sockets, on lobby tables.
+    #[arg(long, default_value_t = 0)]
+    idle: usize,
+    /// Idle sockets per lobby table.
+    #[arg(long, default_value_t = 100)]
+    idle_per_table: usize,
+    /// Seconds of play.
+    #[arg(long, default_value_t = 10.0)]
+    duration: f64,
+    /// Accepted actions per second aimed at, over all tables (0: as fast as possible).
+    #[arg(long, default_value_t = 300.0)]
+    rate: f64,
+    /// Worker processes (default: one per 12,000 sockets).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Loopback source addresses per worker (127.0.0.2 onward) to spread sockets over.
+    #[arg(long, default_value_t = 4)]
+    source_ips: u8,
+    /// Seed of the players' choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the merged report as JSON too.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Sub {
+    /// Internal: one worker process, driven by the parent over stdin and stdout.
+    #[command(hide = true)]
+    Worker {
+        /// The server.
+        #[arg(long)]
+        addr: SocketAddr,
+        /// The plan, as JSON.
+        #[arg(long)]
+        plan: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(Sub::Worker { addr, plan }) = &cli.worker {
+        return worker(*addr, plan);
+    }
+    match parent(&cli) {
+        Ok(report) => {
+            print!("{report}");
+            if cli.json {
+                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            }
+            if report.clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            }
+        }
+        Err(e) => {
+            eprintln!("pref-load: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A worker: sets up, prints `ready`, waits for `go` on stdin, plays, prints `report`.
+fn worker(addr: SocketAddr, plan: &str) -> ExitCode {
+    let plan: Plan = match serde_json::from_str(plan) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pref-load worker: bad plan: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("pref-load worker: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = rt.block_on(pref_load::run(addr, &plan, |setup| async move {
+        println!("ready {} {}", setup.secs, setup.sockets);
+        let _ = std::io::stdout().flush();
+        let _ = tokio::task::spawn_blocking(|| {
+            let mut line = String::new();
+            let _ = std::io::stdin().read_line(&mut line);
+        })
+        .await;
+    }));
+    match result {
+        Ok(report) => {
+            println!(
+                "report {}",
+                serde_json::to_string(&report).unwrap_or_default()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("failed {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What a worker said.
+enum Said {
+    Ready(usize),
+    Report(Box<Report>),
+    Failed(usize, String),
+}
+
+/// Splits `n` into `parts` nearly equal shares.
+fn share(n: usize, parts: usize, i: usize) -> usize {
+    n / parts + usize::from(i < n % parts)
+}
+
+fn parent(cli: &Cli) -> Result<Report, String> {
+    let mut env = Vec::new();
+    for kv in &cli.server_env {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--server-env {kv:?} is not NAME=VALUE"))?;
+        env.push((k.to_owned(), v.to_owned()));
+    }
+    let mut started = None;
+    let (addr, pid) = match cli.addr {
+        Some(a) => (a, cli.server_pid),
+        None => {
+            let bin = match &cli.server_bin {
+                Some(b) => b.clone(),
+                None => std::env::current_exe()
+                    .map_err(|e| e.to_string())?
+                    .with_file_name("pref-server"),
+            };
+            let s = ServerProcess::start(&bin, cli.data_parent.as_deref(), &env)?;
+            let r = (s.addr, Some(s.pid()));
+            started = Some(s);
+            r
+        }
+    };
+    let rss = |field: &str| pid.and_then(|p| status_kib(p, field)).unwrap_or(0);
+    let baseline = rss("VmRSS");
+    let whole = Plan {
+        tables: cli.tables,
+        players: cli.players,
+        spectators: cli.spectators,
+        idle_sockets: cli.idle,
+        idle_per_table: cli.idle_per_table,
+        duration: Duration::from_secs_f64(cli.duration),
+        rate: cli.rate,
+        source_ips: cli.source_ips,
+        seed: cli.seed,
+        ..Plan::default()
+    };
+    let workers = cli
+        .workers
+        .unwrap_or_else(|| whole.sockets().div_ceil(SOCKETS_PER_WORKER))
+        .max(1);
+    eprintln!(
+        "pref-load: server {addr}, {} tables, {} sockets, {workers} worker(s)",
+        whole.tables + whole.idle_sockets.div_ceil(whole.idle_per_table.max(1)),
+        whole.sockets()
+    );
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let (tx, rx) = mpsc::channel();
+    let mut children: Vec<(Child, ChildStdin)> = Vec::new();
+    for i in 0..workers {
+        let tables = share(whole.tables, workers, i);
+        let plan = Plan {
+            tables,
+            spectators: share(whole.spectators, workers, i),
+            idle_sockets: share(whole.idle_sockets, workers, i),
+            rate: if whole.tables == 0 {
+                0.0
+            } else {
+                whole.rate * tables as f64 / whole.tables as f64
+            },
+            seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
+            ..whole.clone()
+        };
+        let mut child = Command::new(&exe)
+            .arg("worker")
+            .arg("--addr")
+            .arg(addr.to_string())
+            .arg("--plan")
+            .arg(serde_json::to_string(&plan).map_err(|e| e.to_string())?)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start a worker: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no worker stdin")?;
+        let stdout = child.stdout.take().ok_or("no worker stdout")?;
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let said = if let Some(r) = line.strip_prefix("ready ") {
+                    let sockets = r.split(' ').nth(1).and_then(|n| n.parse().ok());
+                    Said::Ready(sockets.unwrap_or(0))
+                } else if let Some(r) = line.strip_prefix("report ") {
+                    match serde_json::from_str(r) {
+                        Ok(rep) => Said::Report(Box::new(rep)),
+                        Err(e) => Said::Failed(i, format!("unreadable report: {e}")),
+                    }
+                } else if let Some(e) = line.strip_prefix("failed ") {
+                    Said::Failed(i, e.to_owned())
+                } else {
+                    continue;
+                };
+                if tx.send(said).is_err() {
+                    break;
+                }
+            }
+            let _ = tx.send(Said::Failed(i, "worker exited".into()));
+        });
+        children.push((child, stdin));
+    }
+    drop(tx);
+
+    let kill = |children: &mut Vec<(Child, ChildStdin)>| {
+        for (c, _) in children.iter_mut() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    };
+    // Setup is bounded by a generous deadline: 20 ms per socket plus a minute.
+    let setup_deadline = Instant::now()
+        + Duration::from_secs(60)
+        + Duration::from_millis(20 * whole.sockets() as u64);
+    let mut ready = 0;
+    let mut sockets = 0;
+    while ready < workers {
+        let left = setup_deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(Said::Ready(n)) => {
+                ready += 1;
+                sockets += n;
+            }
+            Ok(Said::Failed(i, e)) => {
+                kill(&mut children);
+                return Err(format!("worker {i} failed during setup: {e}"));
+            }
+            Ok(Said::Report(_)) => {}
+            Err(_) => {
+                kill(&mut children);
+                return Err("setup did not finish in time".into());
+            }
+        }
+    }
+    let ready_kib = rss("VmRSS");
+    eprintln!(
+        "pref-load: {sockets} sockets open; server RSS {:.1} MiB; playing for {} s",
+        ready_kib as f64 / 1024.0,
+        cli.duration
+    );
+    for (_, stdin) in &mut children {
+        let _ = stdin.write_all(b"go\n");
+        let _ = stdin.flush();
+    }
+    let mut peak = ready_kib;
+    let mut merged = Report::default();
+    let mut reports = 0;
+    let end = Instant::now()
+        + Duration::from_secs_f64(cli.duration)
+        + pref_load::run::START_TIMEOUT
+        + Duration::from_secs(120);
+    while reports < workers && Instant::now() < end {
+        match rx.recv_timeout(Duration::from_millis(500)) {
+            Ok(Said::Report(r)) => {
+                merged.merge(&r);
+                reports += 1;
+            }
+            Ok(Said::Failed(i, e)) if e != "worker exited" => {
+                kill(&mut children);
+                return Err(format!("worker {i} failed: {e}"));
+            }
+            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        peak = peak.max(rss("VmRSS"));
+    }
+    for (c, _) in &mut children {
+        let _ = c.wait();
+    }
+    if reports < workers {
+        return Err(format!("only {reports} of {workers} workers reported"));
+    }
+    if pid.is_some() {
+        merged.server = Some(ServerMemory {
+            baseline_kib: baseline,
+            ready_kib,
+            peak_kib: peak,
+            hwm_kib: rss("VmHWM"),
+        });
+    }
+    drop(started);
+    Ok(merged)
+}

@@ -1,0 +1,276 @@
+//! What a run found: counts, the latency histogram and the server's memory, mergeable
+//! across workers and printed as a table of figures.
+
+use std::fmt;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::histogram::Histogram;
+
+/// Error messages kept as examples.
+const SAMPLES: usize = 10;
+
+/// Counters shared by every socket of a worker while it runs.
+#[derive(Debug, Default)]
+pub(crate) struct Stats {
+    /// Actions and `next_deal`s sent.
+    pub(crate) sent: AtomicU64,
+    /// Acks received.
+    pub(crate) acked: AtomicU64,
+    /// Messages received.
+    pub(crate) received: AtomicU64,
+    /// Versions skipped.
+    pub(crate) lost: AtomicU64,
+    /// Versions received at or below one already seen.
+    pub(crate) out_of_order: AtomicU64,
+    /// Snapshots after the first (the server resynchronised a socket).
+    pub(crate) resyncs: AtomicU64,
+    /// Rejections, error messages and broken sockets.
+    pub(crate) errors: AtomicU64,
+    /// Sockets the server closed before the run ended.
+    pub(crate) closed_early: AtomicU64,
+    /// Deals played to the end.
+    pub(crate) deals: AtomicU64,
+    /// Games that ended.
+    pub(crate) games_over: AtomicU64,
+    /// Action-to-broadcast latencies.
+    pub(crate) latency: Mutex<Histogram>,
+    /// The first few error messages.
+    pub(crate) samples: Mutex<Vec<String>>,
+}
+
+impl Stats {
+    /// Counts an error and keeps its message if few are kept so far.
+    pub(crate) fn error(&self, what: impl Into<String>) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut s) = self.samples.lock()
+            && s.len() < SAMPLES
+        {
+            s.push(what.into());
+        }
+    }
+
+    /// Records one latency.
+    pub(crate) fn latency(&self, micros: u64) {
+        if let Ok(mut h) = self.latency.lock() {
+            h.record(micros);
+        }
+    }
+}
+
+/// The figures of one worker, or of all merged.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Report {
+    /// Tables that played.
+    pub tables: u64,
+    /// Lobby tables that held idle sockets.
+    pub idle_tables: u64,
+    /// Player sockets opened.
+    pub players: u64,
+    /// Spectator sockets at playing tables.
+    pub spectators: u64,
+    /// Idle sockets opened.
+    pub idle_sockets: u64,
+    /// Seconds to create, fill and connect every table (longest worker).
+    pub setup_secs: f64,
+    /// Seconds to start every table's game (longest worker).
+    pub start_secs: f64,
+    /// Seconds of steady play, from the moment every table had started (longest worker).
+    pub play_secs: f64,
+    /// Acks received during the steady play.
+    pub acked_steady: u64,
+    /// Actions and `next_deal`s sent.
+    pub sent: u64,
+    /// Acks received.
+    pub acked: u64,
+    /// Messages received by all sockets.
+    pub received: u64,
+    /// Action-to-broadcast latencies in microseconds, during the steady play.
+    pub latency: Histogram,
+    /// Sent actions that not every viewer of the table saw answered by the end.
+    pub unanswered: u64,
+    /// Versions skipped by some socket.
+    pub lost: u64,
+    /// Versions received out of order.
+    pub out_of_order: u64,
+    /// Tables whose viewers ended at different versions.
+    pub diverged: u64,
+    /// Snapshots after the first.
+    pub resyncs: u64,
+    /// Rejections, error messages, failed requests and broken sockets.
+    pub errors: u64,
+    /// Sockets the server closed before the end.
+    pub closed_early: u64,
+    /// Deals played to the end.
+    pub deals: u64,
+    /// Games that ended.
+    pub games_over: u64,
+    /// A few error messages.
+    pub error_samples: Vec<String>,
+    /// Server memory, when the server's process is known.
+    pub server: Option<ServerMemory>,
+}
+
+/// The server's resident memory at points of the run, in KiB.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct ServerMemory {
+    /// Before any table was created.
+    pub baseline_kib: u64,
+    /// Once every table was set up and every socket connected, before play.
+    pub ready_kib: u64,
+    /// The largest resident size sampled during play.
+    pub peak_kib: u64,
+    /// The kernel's high-water mark (`VmHWM`) at the end.
+    pub hwm_kib: u64,
+}
+
+impl Report {
+    /// Adds another worker's figures.
+    pub fn merge(&mut self, o: &Report) {
+        self.tables += o.tables;
+        self.idle_tables += o.idle_tables;
+        self.players += o.players;
+        self.spectators += o.spectators;
+        self.idle_sockets += o.idle_sockets;
+        self.setup_secs = self.setup_secs.max(o.setup_secs);
+        self.start_secs = self.start_secs.max(o.start_secs);
+        self.play_secs = self.play_secs.max(o.play_secs);
+        self.acked_steady += o.acked_steady;
+        self.sent += o.sent;
+        self.acked += o.acked;
+        self.received += o.received;
+        self.latency.merge(&o.latency);
+        self.unanswered += o.unanswered;
+        self.lost += o.lost;
+        self.out_of_order += o.out_of_order;
+        self.diverged += o.diverged;
+        self.resyncs += o.resyncs;
+        self.errors += o.errors;
+        self.closed_early += o.closed_early;
+        self.deals += o.deals;
+        self.games_over += o.games_over;
+        for s in &o.error_samples {
+            if self.error_samples.len() < SAMPLES {
+                self.error_samples.push(s.clone());
+            }
+        }
+    }
+
+    /// Every socket opened.
+    #[must_use]
+    pub fn sockets(&self) -> u64 {
+        self.players + self.spectators + self.idle_sockets
+    }
+
+    /// Accepted actions per second of steady play.
+    #[must_use]
+    pub fn actions_per_sec(&self) -> f64 {
+        if self.play_secs > 0.0 {
+            self.acked_steady as f64 / self.play_secs
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the run saw no error, no lost or reordered event and nothing unanswered.
+    #[must_use]
+    pub fn clean(&self) -> bool {
+        self.errors == 0
+            && self.lost == 0
+            && self.out_of_order == 0
+            && self.diverged == 0
+            && self.resyncs == 0
+            && self.closed_early == 0
+            && self.unanswered == 0
+    }
+}
+
+fn ms(micros: u64) -> String {
+    format!("{:.2} ms", micros as f64 / 1000.0)
+}
+
+fn mib(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let l = &self.latency;
+        writeln!(
+            f,
+            "tables            {} playing + {} idle (lobby)",
+            self.tables, self.idle_tables
+        )?;
+        writeln!(
+            f,
+            "sockets           {} ({} players, {} spectators, {} idle)",
+            self.sockets(),
+            self.players,
+            self.spectators,
+            self.idle_sockets
+        )?;
+        writeln!(
+            f,
+            "setup             {:.1} s; starting the games {:.1} s; steady play {:.1} s",
+            self.setup_secs, self.start_secs, self.play_secs
+        )?;
+        writeln!(
+            f,
+            "actions           {} sent, {} accepted, {} in steady play: {:.0} per second; {} deals finished",
+            self.sent,
+            self.acked,
+            self.acked_steady,
+            self.actions_per_sec(),
+            self.deals
+        )?;
+        writeln!(f, "messages received {}", self.received)?;
+        writeln!(
+            f,
+            "latency           p50 {}  p95 {}  p99 {}  max {}  ({} actions measured)",
+            ms(l.quantile(0.50)),
+            ms(l.quantile(0.95)),
+            ms(l.quantile(0.99)),
+            ms(l.max()),
+            l.len()
+        )?;
+        writeln!(
+            f,
+            "errors            {} (resyncs {}, closed early {}, unanswered {})",
+            self.errors, self.resyncs, self.closed_early, self.unanswered
+        )?;
+        writeln!(
+            f,
+            "events            {} lost, {} out of order, {} tables diverged",
+            self.lost, self.out_of_order, self.diverged
+        )?;
+        if let Some(m) = self.server {
+            let per = |kib: u64| {
+                let t = (self.tables + self.idle_tables).max(1);
+                format!(
+                    "{:.0} KiB",
+                    kib.saturating_sub(m.baseline_kib) as f64 / t as f64
+                )
+            };
+            writeln!(
+                f,
+                "server RSS        baseline {}, ready {}, peak {} (VmHWM {})",
+                mib(m.baseline_kib),
+                mib(m.ready_kib),
+                mib(m.peak_kib),
+                mib(m.hwm_kib)
+            )?;
+            writeln!(
+                f,
+                "RSS per table     {} ready, {} peak (above baseline, sockets included)",
+                per(m.ready_kib),
+                per(m.peak_kib)
+            )?;
+        }
+        for s in &self.error_samples {
+            writeln!(f, "  error: {s}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,322 @@
+//! One worker's run: set up its tables (HTTP), connect every socket (WebSocket), wait for
+//! the go, start the games, play for the set time, drain, close and count.
+
+use std::future::Future;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use hyper::Method;
+use serde_json::{Value, json};
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::client::{self, Client, Dialer, Link, Probe, Stage};
+use crate::http::Api;
+use crate::plan::Plan;
+use crate::report::{Report, Stats};
+
+/// A playing table, set up and connected, not yet started.
+struct Ready {
+    /// The table id.
+    id: String,
+    /// The host token, to start the game.
+    host: String,
+    /// Its sockets' tasks, each past its first snapshot and reading.
+    tasks: Vec<JoinHandle<()>>,
+    /// Shared by its sockets.
+    probe: Arc<Probe>,
+}
+
+/// The pool target of every table: high enough that no game ends during a run, so every
+/// table keeps playing deals.
+const POOL_TARGET: u32 = 1000;
+
+/// How long starting every table may take.
+pub const START_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Creates, fills and connects playing table number `i`.
+async fn setup_table(
+    i: usize,
+    plan: &Plan,
+    api: &Api,
+    dialer: &Dialer,
+    stats: &Arc<Stats>,
+    stage: &watch::Receiver<Stage>,
+) -> Result<Ready, String> {
+    let players = plan.players.at(i);
+    let preset = if players == 4 { "sochi4" } else { "sochi" };
+    let created = api
+        .expect(
+            201,
+            Method::POST,
+            "/api/tables",
+            Some(&json!({ "profile": { "preset": preset, "pool_target": POOL_TARGET } })),
+            None,
+        )
+        .await?;
+    let id = text(&created, "id")?;
+    let host = text(&created, "host_token")?;
+    let mut tokens = Vec::new();
+    for s in 0..players {
+        let seat = api
+            .expect(
+                200,
+                Method::POST,
+                &format!("/api/tables/{id}/seats"),
+                Some(&json!({ "name": format!("load {s}"), "seat": s })),
+                None,
+            )
+            .await?;
+        tokens.push(text(&seat, "token")?);
+    }
+    let viewers = usize::from(players) + plan.spectators_at(i);
+    let probe = Arc::new(Probe::new(viewers as u32));
+    let think = plan.think();
+    let mut tasks = Vec::with_capacity(viewers);
+    for v in 0..viewers {
+        let (seat, query) = match tokens.get(v) {
+            Some(t) => (Some(v as u8), format!("?token={t}")),
+            None => (None, String::new()),
+        };
+        let mut ws = dialer
+            .connect(&format!("/api/tables/{id}/ws{query}"))
+            .await?;
+        let version = client::first_snapshot(&mut ws).await?;
+        let seed = plan.seed ^ (((i as u64) << 8) | v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let link = Link {
+            probe: Arc::clone(&probe),
+            stats: Arc::clone(stats),
+            stage: stage.clone(),
+            think,
+        };
+        let client = Client::new(ws, seat, link, seed, version);
+        tasks.push(tokio::spawn(client.run()));
+    }
+    Ok(Ready {
+        id,
+        host,
+        tasks,
+        probe,
+    })
+}
+
+fn text(v: &Value, key: &str) -> Result<String, String> {
+    v[key]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| format!("no {key} in {v}"))
+}
+
+/// Creates lobby table number `i` and opens `n` idle spectator sockets on it.
+async fn setup_idle(
+    n: usize,
+    api: &Api,
+    dialer: &Dialer,
+    stats: &Arc<Stats>,
+    stage: &watch::Receiver<Stage>,
+) -> Result<Vec<JoinHandle<()>>, String> {
+    let created = api
+        .expect(201, Method::POST, "/api/tables", Some(&json!({})), None)
+        .await?;
+    let id = text(&created, "id")?;
+    let mut tasks = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut ws = dialer.connect(&format!("/api/tables/{id}/ws")).await?;
+        client::first_snapshot(&mut ws).await?;
+        tasks.push(tokio::spawn(client::idle(
+            ws,
+            stage.clone(),
+            Arc::clone(stats),
+        )));
+    }
+    Ok(tasks)
+}
+
+/// The loopback source addresses `127.0.0.2` onward.
+fn sources(n: u8) -> Vec<Ipv4Addr> {
+    (0..n).map(|k| Ipv4Addr::new(127, 0, 0, 2 + k)).collect()
+}
+
+/// Figures from the setup, handed to the caller before play.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    /// Seconds it took.
+    pub secs: f64,
+    /// Sockets open.
+    pub sockets: usize,
+}
+
+/// Runs `plan` against the server at `server`: sets everything up, calls `ready`, awaits
+/// the future it returns (the go), plays, and reports.
+///
+/// # Errors
+/// A message if a table or socket could not be set up; errors during play are counted in
+/// the report instead.
+pub async fn run<F, Fut>(server: SocketAddr, plan: &Plan, ready: F) -> Result<Report, String>
+where
+    F: FnOnce(Setup) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let api = Api::new(&server.to_string());
+    let dialer = Dialer {
+        server,
+        sources: sources(plan.source_ips),
+        next: Arc::new(AtomicU64::new(0)),
+    };
+    let stats = Arc::new(Stats::default());
+    let (stage_tx, stage) = watch::channel(Stage::Setup);
+    let began = Instant::now();
+
+    let gate = Arc::new(Semaphore::new(plan.setup_concurrency.max(1)));
+    let mut idle_tasks = Vec::new();
+    let idle_tables = plan.idle_sockets.div_ceil(plan.idle_per_table.max(1));
+    {
+        let mut jobs = FuturesUnordered::new();
+        for t in 0..idle_tables {
+            let n = plan
+                .idle_per_table
+                .max(1)
+                .min(plan.idle_sockets - t * plan.idle_per_table.max(1));
+            let (api, dialer, stats, stage, gate) = (&api, &dialer, &stats, &stage, &gate);
+            jobs.push(async move {
+                let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
+                setup_idle(n, api, dialer, stats, stage).await
+            });
+        }
+        while let Some(r) = jobs.next().await {
+            idle_tasks.extend(r?);
+        }
+    }
+    let mut tables = Vec::with_capacity(plan.tables);
+    {
+        let mut jobs = FuturesUnordered::new();
+        for i in 0..plan.tables {
+            let (api, dialer, stats, stage, gate) = (&api, &dialer, &stats, &stage, &gate);
+            jobs.push(async move {
+                let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
+                setup_table(i, plan, api, dialer, stats, stage).await
+            });
+        }
+        while let Some(r) = jobs.next().await {
+            tables.push(r?);
+        }
+    }
+    let setup_secs = began.elapsed().as_secs_f64();
+    let players = plan.player_sockets() as u64;
+    ready(Setup {
+        secs: setup_secs,
+        sockets: plan.sockets(),
+    })
+    .await;
+
+    let play = Instant::now();
+    let _ = stage_tx.send(Stage::Play);
+    let mut probes = Vec::with_capacity(tables.len());
+    let mut tasks = Vec::with_capacity(plan.sockets());
+    let mut starts = Vec::with_capacity(tables.len());
+    for t in tables {
+        probes.push(t.probe);
+        tasks.extend(t.tasks);
+        starts.push((t.id, t.host));
+    }
+    {
+        let mut jobs = FuturesUnordered::new();
+        for (id, host) in &starts {
+            let (api, gate) = (&api, &gate);
+            jobs.push(async move {
+                let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
+                api.expect(
+                    200,
+                    Method::POST,
+                    &format!("/api/tables/{id}/start"),
+                    None,
+                    Some(host),
+                )
+                .await
+                .map(|_| ())
+            });
+        }
+        // Bounded: starts that have not answered by the deadline count as errors.
+        let deadline = tokio::time::sleep(START_TIMEOUT);
+        tokio::pin!(deadline);
+        loop {
+            tokio::select! {
+                r = jobs.next() => match r {
+                    Some(Ok(())) => {}
+                    Some(Err(e)) => stats.error(format!("start: {e}")),
+                    None => break,
+                },
+                () = &mut deadline => {
+                    stats.error(format!("{} tables not started within {START_TIMEOUT:?}", jobs.len()));
+                    break;
+                }
+            }
+        }
+    }
+    // The steady state is measured from the moment every table has started.
+    let start_secs = play.elapsed().as_secs_f64();
+    let steady = Instant::now();
+    let acked_before = stats.acked.load(Ordering::Relaxed);
+    if let Ok(mut h) = stats.latency.lock() {
+        *h = Default::default();
+    }
+    tokio::time::sleep_until(steady + plan.duration).await;
+    let play_secs = steady.elapsed().as_secs_f64();
+    let acked_steady = stats.acked.load(Ordering::Relaxed) - acked_before;
+    let _ = stage_tx.send(Stage::Drain);
+    // Bounded: a table whose answer never comes counts as unanswered after the drain.
+    let drain_end = Instant::now() + plan.drain;
+    while Instant::now() < drain_end && probes.iter().any(|p| p.unanswered()) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = stage_tx.send(Stage::Close);
+    for t in tasks.into_iter().chain(idle_tasks) {
+        if t.await.is_err() {
+            stats.error("a socket task panicked");
+        }
+    }
+
+    let unanswered = probes.iter().filter(|p| p.unanswered()).count() as u64;
+    let diverged = probes
+        .iter()
+        .filter(|p| {
+            p.finals
+                .lock()
+                .map(|f| f.iter().any(|&v| v != f[0]))
+                .unwrap_or(true)
+        })
+        .count() as u64;
+    let s = &stats;
+    let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+    Ok(Report {
+        tables: plan.tables as u64,
+        idle_tables: idle_tables as u64,
+        players,
+        spectators: plan.spectators as u64,
+        idle_sockets: plan.idle_sockets as u64,
+        setup_secs,
+        start_secs,
+        play_secs,
+        acked_steady,
+        sent: get(&s.sent),
+        acked: get(&s.acked),
+        received: get(&s.received),
+        latency: s.latency.lock().map(|h| h.clone()).unwrap_or_default(),
+        unanswered,
+        lost: get(&s.lost),
+        out_of_order: get(&s.out_of_order),
+        diverged,
+        resyncs: get(&s.resyncs),
+        errors: get(&s.errors),
+        closed_early: get(&s.closed_early),
+        deals: get(&s.deals),
+        games_over: get(&s.games_over),
+        error_samples: s.samples.lock().map(|v| v.clone()).unwrap_or_default(),
+        server: None,
+    })
+}
