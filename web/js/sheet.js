@@ -52,8 +52,12 @@ function cell(history, key, value) {
   return shown.length > 4 ? `…${tail}` : tail;
 }
 
-function text(p, value, cls) {
-  return svg('text', { x: p.x.toFixed(1), y: p.y.toFixed(1), class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, value);
+function text(p, value, cls, rotate = 0) {
+  const x = p.x.toFixed(1); const y = p.y.toFixed(1);
+  return svg('text', {
+    x, y, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'middle',
+    transform: rotate ? `rotate(${rotate} ${x} ${y})` : undefined,
+  }, value);
 }
 
 /** The sheet data from the snapshot, zeros when the server has not sent one yet. */
@@ -116,7 +120,9 @@ export function pulka(state) {
     });
     const label = scale(mid, 1.0);
     const dx = label.x - C.x; const dy = label.y - C.y; const l = Math.hypot(dx, dy) || 1;
-    g.append(text({ x: label.x + (dx / l) * 22, y: label.y + (dy / l) * 22 }, names(s), 'who'));
+    const side = pos[i] === 'left' ? -90 : pos[i] === 'right' ? 90 : 0;
+    const edge = side ? { x: side < 0 ? -20 : W + 20, y: H / 2 } : { x: label.x + (dx / l) * 22, y: label.y + (dy / l) * 22 };
+    g.append(text(edge, names(s), 'who', side));
     out.append(g);
   }
   return out;

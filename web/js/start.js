@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { OPTIONS, overrides, readList, show } from './options.js';
 import { saved } from './store.js';
 
+const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
 const form = { preset: 'sochi', profile: null, spectatorChat: false, created: null };
 
@@ -73,7 +74,7 @@ function render(root) {
     h('h1', {}, t('start.title')),
     h('p', { class: 'lead' }, t('start.lead')),
     h('h2', {}, t('start.preset')),
-    h('div', { class: 'presets', role: 'radiogroup' }, Object.keys(presets).map((name) =>
+    h('div', { class: 'presets', role: 'radiogroup' }, PRESET_ORDER.filter((n) => presets[n]).map((name) =>
       h('label', { class: `preset ${name === form.preset ? 'on' : ''}` },
         h('input', { type: 'radio', name: 'preset', value: name, checked: name === form.preset,
           onchange: () => { form.preset = name; form.profile = structuredClone(presets[name]); render(root); } }),

@@ -73,7 +73,8 @@ function render(state) {
   const d = state.snap && state.snap.deal;
   const mine = d && state.seat !== null && d.to_act === state.seat && (state.snap.turn.legal || []).length > 0;
   Object.assign(document.body.dataset, {
-    phase: tb.phase, stage: d ? d.stage : '', myturn: mine ? 'true' : 'false', seat: state.seat ?? 'spectator',
+    phase: tb.phase, stage: d ? d.stage : '', myturn: mine && !state.busy ? 'true' : 'false', seat: state.seat ?? 'spectator',
+    version: state.socket.version ?? '',
   });
   const main = [];
   if (tb.phase === 'lobby') {
