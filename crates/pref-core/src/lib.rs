@@ -6,9 +6,13 @@
 //! - [`Deal`] (`deal.rs`, with `auction.rs`, `talon.rs`, `whist.rs`, `play.rs`): one deal
 //!   from the shuffled deck to the last trick; [`Deal::apply`] refuses anything illegal with
 //!   a [`RuleError`] and leaves the deal unchanged.
+//! - [`Game`] (`game.rs`): the pulka, deal after deal: dealer rotation, raspasy streak,
+//!   history, scoring of every finished deal, settlement.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet.
-//! - [`profile`]: house profiles.
+//! - [`profile`]: house profiles, their validation and the presets of `config/profiles/`.
+//! - [`Sheet`] (`sheet.rs`, with `scoring.rs` for R8 and `settlement.rs` for R10): the score
+//!   sheet of a pulka, pool, mountain and whists, and its exact settlement.
 //!
 //! ```
 //! use pref_core::{Action, Call, Card, Deal, Profile, Seat};
@@ -27,9 +31,13 @@ pub mod card;
 mod deal;
 pub mod error;
 pub mod event;
+pub mod game;
 pub mod outcome;
 mod play;
 pub mod profile;
+mod scoring;
+mod settlement;
+pub mod sheet;
 mod talon;
 pub mod view;
 mod whist;
@@ -40,6 +48,8 @@ pub use card::{Card, CardSet, Rank, Suit};
 pub use deal::{ActionList, Deal, Events};
 pub use error::{DealError, RuleError, Stage};
 pub use event::Event;
+pub use game::{DealEntry, Game, GameError};
 pub use outcome::{Outcome, OutcomeKind, PlayedTrick};
-pub use profile::Profile;
+pub use profile::{PRESETS, Profile, ProfileError, Responsibility, WhistSplit};
+pub use sheet::Sheet;
 pub use view::{DealView, ViewEvent, Viewer};

@@ -3,41 +3,24 @@
 #![allow(missing_docs)]
 
 use pref_core::{
-    Action, Bid, Call, Card, CardSet, Contract, Deal, Defence, Event, OutcomeKind, Profile,
-    RuleError, Seat, Stage, WhistCall,
+    Action, Bid, CardSet, Contract, Deal, Defence, Event, OutcomeKind, Profile, RuleError, Seat,
+    Stage, WhistCall,
 };
 
-fn cards(s: &str) -> Vec<Card> {
-    s.split_whitespace().map(|c| c.parse().unwrap()).collect()
-}
+mod common;
+
+use common::{WORKED_AUCTION, WORKED_TALON, bid, cards, worked_hands};
 
 fn worked_deal() -> Deal {
-    let hands = vec![
-        cards("♥K ♥Q ♥J ♥10 ♠7 ♦A ♦K ♦8 ♣8 ♣7"),
-        cards("♥9 ♥7 ♠A ♠K ♠Q ♣A ♣K ♦Q ♦J ♦10"),
-        cards("♥8 ♠J ♠10 ♠9 ♠8 ♣Q ♣J ♣10 ♦9 ♦7"),
-    ];
-    Deal::from_hands(&Profile::sochi(), Seat(2), &hands, &cards("♥A ♣9"), 0).unwrap()
-}
-
-fn bid(s: &str) -> Action {
-    Action::Bid(s.parse::<Call>().unwrap())
+    let hands = worked_hands();
+    Deal::from_hands(&Profile::sochi(), Seat(2), &hands, &cards(WORKED_TALON), 0).unwrap()
 }
 
 #[test]
 fn r3_4_here_auction_then_the_whole_deal() {
     let mut d = worked_deal();
-    let auction = [
-        (0, "6S"),
-        (1, "6C"),
-        (2, "pass"),
-        (0, "6C"),
-        (1, "6D"),
-        (0, "6D"),
-        (1, "6H"),
-        (0, "6H"),
-    ];
-    for (seat, call) in auction {
+    for (seat, call) in &WORKED_AUCTION[..8] {
+        let (seat, call) = (*seat, *call);
         assert_eq!(d.to_act(), Some(Seat(seat)), "before {call}");
         d.apply(Seat(seat), bid(call)).unwrap();
     }

@@ -1,0 +1,454 @@
+//! The game (*pulka*): deal after deal under one profile until every pool is closed.
+//!
+//! [`Game`] owns what lives between deals: the dealer's rotation (R1.3), the count of
+//! consecutive raspasy deals (it sets the next deal's lowest bid, R3.3, and the raspasy price,
+//! R8.9), the history, and the [`Sheet`]. A deal is either played card by card through
+//! [`Deal`] or, for scorekeeping with real cards, entered as its [`Outcome`], which is checked
+//! for consistency first. Either way it is scored the moment it ends.
+
+use num_rational::Ratio;
+
+use crate::action::{Action, Defence, WhistCall};
+use crate::bid::{Seat, Strain};
+use crate::card::{Card, CardSet};
+use crate::deal::{Deal, Events};
+use crate::error::{DealError, RuleError};
+use crate::event::Event;
+use crate::outcome::{Outcome, OutcomeKind};
+use crate::profile::Profile;
+use crate::scoring::Defenders;
+use crate::sheet::Sheet;
+
+/// One deal of the game, as the history keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DealEntry {
+    /// A deal played card by card (actions in record semantics, as [`Deal::apply`] takes them).
+    Played {
+        /// The dealer.
+        dealer: Seat,
+        /// Hands as dealt (index = seat; empty for a four-player dealer).
+        hands: [CardSet; 4],
+        /// The talon.
+        talon: [Card; 2],
+        /// Every action so far, with the seat it was made for.
+        actions: Vec<(Seat, Action)>,
+        /// The outcome; `None` while the deal is in progress.
+        outcome: Option<Outcome>,
+    },
+    /// A deal scored from its outcome only (the record's outcome form).
+    Scored {
+        /// The dealer.
+        dealer: Seat,
+        /// The outcome as entered.
+        outcome: Outcome,
+    },
+}
+
+impl DealEntry {
+    /// The dealer of this deal.
+    #[must_use]
+    pub fn dealer(&self) -> Seat {
+        match self {
+            DealEntry::Played { dealer, .. } | DealEntry::Scored { dealer, .. } => *dealer,
+        }
+    }
+
+    /// The outcome, once the deal is over.
+    #[must_use]
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            DealEntry::Played { outcome, .. } => outcome.as_ref(),
+            DealEntry::Scored { outcome, .. } => Some(outcome),
+        }
+    }
+}
+
+/// Why the game refuses a step.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The deal in progress refuses the action.
+    #[error("{0}")]
+    Rule(RuleError),
+    /// The cards given cannot make a deal.
+    #[error("{0}")]
+    Deal(DealError),
+    /// An outcome entered by hand does not fit the rules or the table.
+    #[error("{0}")]
+    Outcome(String),
+    /// Every pool is closed: the game is over (R9.4).
+    #[error("the game is over: every pool is closed (R9.4)")]
+    GameOver,
+    /// A new deal, or an outcome, while a deal is being played.
+    #[error("a deal is in progress")]
+    DealInProgress,
+    /// An action with no deal in progress.
+    #[error("no deal is in progress")]
+    NoDeal,
+}
+
+impl From<RuleError> for GameError {
+    fn from(e: RuleError) -> GameError {
+        GameError::Rule(e)
+    }
+}
+
+impl From<DealError> for GameError {
+    fn from(e: DealError) -> GameError {
+        GameError::Deal(e)
+    }
+}
+
+/// A pulka: the profile, the sheet, the dealer, the deal in progress and the history.
+///
+/// ```
+/// use num_rational::Ratio;
+/// use pref_core::{Game, Outcome, OutcomeKind, Profile, Seat};
+///
+/// let mut game = Game::new(Profile::sochi(), Seat(2)).unwrap();
+/// // Raspasy 0–5–5 (R8.9): seat 0 earns the zero bonus, the others 5 mountain each.
+/// let raspasy = Outcome {
+///     players: 3,
+///     dealer: game.dealer(),
+///     kind: OutcomeKind::Raspasy,
+///     tricks: Some([0, 5, 5, 0]),
+/// };
+/// game.record_outcome(raspasy).unwrap();
+/// assert_eq!(game.sheet().pool(), [1, 0, 0]);
+/// assert_eq!(game.sheet().mountain(), [0, 5, 5]);
+/// assert_eq!(game.dealer(), Seat(0)); // R1.3
+/// assert_eq!(game.settlement(), None); // the pools are open
+/// // An agreed stop (R10.3): the missing pool goes on the mountains, 19, 25, 25 (mean 23).
+/// let stop: Vec<Ratio<i64>> = [40, -20, -20].map(Ratio::from_integer).into();
+/// assert_eq!(game.agreed_settlement(), stop);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    profile: Profile,
+    sheet: Sheet,
+    /// Dealer of the deal in progress, or of the next one.
+    dealer: Seat,
+    /// Consecutive raspasy deals just before the deal in progress (or the next one).
+    raspasy_streak: u32,
+    deal: Option<Deal>,
+    history: Vec<DealEntry>,
+}
+
+impl Game {
+    /// A new game; `first_dealer` deals first (R1.3).
+    ///
+    /// # Errors
+    /// [`GameError::Deal`] if `first_dealer` is not a seat of the table.
+    pub fn new(profile: Profile, first_dealer: Seat) -> Result<Game, GameError> {
+        if first_dealer.0 >= profile.players {
+            return Err(DealError::Dealer(first_dealer.0).into());
+        }
+        Ok(Game {
+            sheet: Sheet::new(profile.players),
+            profile,
+            dealer: first_dealer,
+            raspasy_streak: 0,
+            deal: None,
+            history: Vec::new(),
+        })
+    }
+
+    /// The profile, frozen for the whole game.
+    #[must_use]
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// The score sheet after the last finished deal.
+    #[must_use]
+    pub fn sheet(&self) -> &Sheet {
+        &self.sheet
+    }
+
+    /// The dealer of the deal in progress, or of the next deal.
+    #[must_use]
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// Consecutive raspasy deals just before the deal in progress (or the next one).
+    #[must_use]
+    pub fn raspasy_streak(&self) -> u32 {
+        self.raspasy_streak
+    }
+
+    /// The deal in progress (`None` between deals).
+    #[must_use]
+    pub fn deal(&self) -> Option<&Deal> {
+        self.deal.as_ref()
+    }
+
+    /// Every deal so far; a deal in progress is last, with no outcome yet.
+    #[must_use]
+    pub fn history(&self) -> &[DealEntry] {
+        &self.history
+    }
+
+    /// Starts the next deal from a shuffled deck (see [`Deal::new`] for the order).
+    ///
+    /// # Errors
+    /// [`GameError::GameOver`], [`GameError::DealInProgress`], or [`GameError::Deal`] for a
+    /// bad deck.
+    pub fn start_deal(&mut self, deck: &[Card; 32]) -> Result<Event, GameError> {
+        self.ready_for_deal()?;
+        let deal = Deal::new(&self.profile, self.dealer, deck, self.raspasy_streak)?;
+        Ok(self.begin(deal))
+    }
+
+    /// Starts the next deal from explicit hands (index = seat, empty for a four-player
+    /// dealer) and talon, as a game record gives them.
+    ///
+    /// # Errors
+    /// As [`Game::start_deal`]; [`GameError::Deal`] names what is wrong with the cards.
+    pub fn start_deal_from_hands(
+        &mut self,
+        hands: &[Vec<Card>],
+        talon: &[Card],
+    ) -> Result<Event, GameError> {
+        self.ready_for_deal()?;
+        let deal = Deal::from_hands(
+            &self.profile,
+            self.dealer,
+            hands,
+            talon,
+            self.raspasy_streak,
+        )?;
+        Ok(self.begin(deal))
+    }
+
+    fn ready_for_deal(&self) -> Result<(), GameError> {
+        if self.deal.is_some() {
+            Err(GameError::DealInProgress)
+        } else if self.is_over() {
+            Err(GameError::GameOver)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn begin(&mut self, deal: Deal) -> Event {
+        self.history.push(DealEntry::Played {
+            dealer: deal.dealer(),
+            hands: deal.dealt_hands(),
+            talon: deal.talon(),
+            actions: Vec::new(),
+            outcome: None,
+        });
+        let event = deal.deal_event();
+        self.deal = Some(deal);
+        event
+    }
+
+    /// Applies an action in record semantics (for a card, the seat whose card it is; see
+    /// [`Deal::apply`]). When the deal ends it is scored and the dealer moves on.
+    ///
+    /// # Errors
+    /// [`GameError::Rule`] if the rules refuse it (nothing changes), [`GameError::NoDeal`]
+    /// between deals, [`GameError::GameOver`] after the last one.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, GameError> {
+        let deal = self.deal_mut()?;
+        let events = deal.apply(seat, action)?;
+        self.after_action(seat, action);
+        Ok(events)
+    }
+
+    /// Applies an action by the player at `player`, who must be the one to act
+    /// ([`Deal::act`]: in open play the whister plays his partner's cards too).
+    ///
+    /// # Errors
+    /// As [`Game::apply`]; [`RuleError::NotYourTurn`] if `player` is not to act.
+    pub fn act(&mut self, player: Seat, action: Action) -> Result<Events, GameError> {
+        let deal = self.deal_mut()?;
+        // The history keeps record semantics: the seat the action is made for.
+        let seat = deal.turn().unwrap_or(player);
+        let events = deal.act(player, action)?;
+        self.after_action(seat, action);
+        Ok(events)
+    }
+
+    fn deal_mut(&mut self) -> Result<&mut Deal, GameError> {
+        if self.deal.is_none() && self.is_over() {
+            return Err(GameError::GameOver);
+        }
+        self.deal.as_mut().ok_or(GameError::NoDeal)
+    }
+
+    fn after_action(&mut self, seat: Seat, action: Action) {
+        let finished = self.deal.as_ref().and_then(Deal::outcome);
+        if let Some(DealEntry::Played {
+            actions, outcome, ..
+        }) = self.history.last_mut()
+        {
+            actions.push((seat, action));
+            *outcome = finished;
+        }
+        if let Some(o) = finished {
+            self.deal = None;
+            self.score(&o);
+        }
+    }
+
+    /// Scores a deal entered as its outcome (the record's outcome form), after checking it
+    /// against the rules and the table.
+    ///
+    /// # Errors
+    /// [`GameError::Outcome`] saying what does not fit (nothing changes);
+    /// [`GameError::DealInProgress`]; [`GameError::GameOver`] after the last deal.
+    pub fn record_outcome(&mut self, outcome: Outcome) -> Result<(), GameError> {
+        self.ready_for_deal()?;
+        check_outcome(&self.profile, self.dealer, &outcome).map_err(GameError::Outcome)?;
+        self.history.push(DealEntry::Scored {
+            dealer: self.dealer,
+            outcome,
+        });
+        self.score(&outcome);
+        Ok(())
+    }
+
+    /// Writes a finished deal on the sheet and moves on to the next dealer (R1.3).
+    fn score(&mut self, outcome: &Outcome) {
+        self.sheet
+            .record(&self.profile, outcome, self.raspasy_streak);
+        self.raspasy_streak = match outcome.kind {
+            OutcomeKind::Raspasy => self.raspasy_streak.saturating_add(1),
+            OutcomeKind::Game { .. } | OutcomeKind::Misere { .. } => 0,
+        };
+        self.dealer = self.dealer.next(self.profile.players);
+    }
+
+    /// Whether every pool is closed (R9.4).
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.sheet.all_closed(&self.profile)
+    }
+
+    /// The settlement (R10), once the game is over.
+    #[must_use]
+    pub fn settlement(&self) -> Option<Vec<Ratio<i64>>> {
+        self.is_over()
+            .then(|| self.sheet.settlement(&self.profile, false))
+    }
+
+    /// The settlement of an agreed early stop (R10.3); the sheet is not changed.
+    #[must_use]
+    pub fn agreed_settlement(&self) -> Vec<Ratio<i64>> {
+        self.sheet.settlement(&self.profile, true)
+    }
+}
+
+/// Checks an outcome written by hand against the profile and the dealer it is scored for.
+fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Result<(), String> {
+    let players = profile.players;
+    if o.players != players {
+        return Err(format!(
+            "the outcome is for {} players, the table has {players}",
+            o.players
+        ));
+    }
+    if o.dealer != dealer {
+        return Err(format!(
+            "the dealer of this deal is {dealer}, not {} (R1.3)",
+            o.dealer
+        ));
+    }
+    if let Some(t) = o.tricks {
+        if let Some(s) = (players..4).find(|&s| t[s as usize] != 0) {
+            return Err(format!("seat {s} is not at the table but has tricks"));
+        }
+        let sum: u32 = t.iter().map(|&x| u32::from(x)).sum();
+        if sum != 10 {
+            return Err(format!("the tricks add up to {sum}, not 10"));
+        }
+        let dealer_tricks = if players == 4 { t[dealer.index()] } else { 0 };
+        if o.kind == OutcomeKind::Raspasy && dealer_tricks > 2 {
+            return Err(format!(
+                "the dealer's talon cards can win only tricks 1 and 2, not {dealer_tricks} (R11.3)"
+            ));
+        }
+        if o.kind != OutcomeKind::Raspasy && dealer_tricks > 0 {
+            return Err(format!(
+                "the dealer ({dealer}) does not play and cannot have tricks (R11.1)"
+            ));
+        }
+    }
+    let declarer = match o.kind {
+        OutcomeKind::Game { declarer, .. } | OutcomeKind::Misere { declarer } => declarer,
+        OutcomeKind::Raspasy => return played(o, "raspasy is always played"),
+    };
+    if declarer.0 >= players || (players == 4 && declarer == dealer) {
+        return Err(format!(
+            "{declarer} cannot be the declarer: he is not in the deal"
+        ));
+    }
+    let OutcomeKind::Game {
+        contract,
+        whist,
+        defence,
+        ..
+    } = o.kind
+    else {
+        return played(o, "a misère is always played");
+    };
+    let defenders = Defenders::read(players, dealer, declarer, &whist)?;
+    let level = contract.level();
+    let unwhisted_ten = level == 10 && !profile.ten_whisted;
+    match defenders {
+        Defenders::Unwhisted if !unwhisted_ten => {
+            return Err("the whist decisions are missing".to_owned());
+        }
+        d if unwhisted_ten && d != Defenders::Unwhisted => {
+            return Err("tens are played without whist at this table (R5.6)".to_owned());
+        }
+        Defenders::Dealer { .. } if !profile.dealer_whist => {
+            return Err("the dealer does not whist at this table (R11.4)".to_owned());
+        }
+        _ => {}
+    }
+    if whist.contains(&Some(WhistCall::Half)) {
+        if !profile.half_whist {
+            return Err("half-whist is not played at this table (R5.2)".to_owned());
+        }
+        if level > 7 {
+            return Err(format!(
+                "half-whist is only against 6 and 7, not {level} (R5.2)"
+            ));
+        }
+    }
+    let stalingrad = profile.stalingrad && level == 6 && contract.strain() == Strain::Spades;
+    if stalingrad && !matches!(defenders, Defenders::Both { .. }) {
+        return Err("against 6♠ both defenders must whist: Stalingrad is agreed (R5.7)".to_owned());
+    }
+    let defence_fits = match (defenders, defence) {
+        (_, None) => true,
+        (Defenders::Lone { .. }, Some(_)) => true,
+        (Defenders::Both { .. }, Some(d)) => d == Defence::Closed,
+        (Defenders::Dealer { .. }, Some(d)) => d == Defence::Open,
+        _ => false,
+    };
+    if !defence_fits {
+        return Err("the defence does not fit the whist decisions (R5.4, R11.4)".to_owned());
+    }
+    if defenders.plays() {
+        played(o, "the contract is played after these whist decisions")
+    } else if o.tricks.is_some() {
+        Err(
+            "nothing is played after two passes or a standing half-whist: no tricks (R8.5, R8.6)"
+                .to_owned(),
+        )
+    } else {
+        Ok(())
+    }
+}
+
+/// A deal that must have been played must have its tricks.
+fn played(o: &Outcome, why: &str) -> Result<(), String> {
+    if o.tricks.is_some() {
+        Ok(())
+    } else {
+        Err(format!("the tricks are missing: {why}"))
+    }
+}

@@ -1,0 +1,308 @@
+//! R8: what one finished deal writes on the sheet — mountain entries, whists and the pool
+//! points earned — before the pool is closed (R9, `sheet.rs`).
+//!
+//! The entries of one deal are computed apart from the sheet they go on, because R8.10 puts
+//! them in a fixed order (mountain, whists, then pool points seat by seat) whatever order the
+//! rules below find them in, and because the same reading of the whist decisions serves the
+//! consistency check of an outcome written by hand (`game.rs`).
+
+use crate::action::WhistCall;
+use crate::bid::{Contract, Seat};
+use crate::deal::next_active;
+use crate::outcome::{Outcome, OutcomeKind};
+use crate::profile::{Profile, Responsibility, WhistSplit};
+
+/// Who defends a trick contract, read from the whist decisions (R5, R11.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Defenders {
+    /// A ten played without whist (`ten_whisted` off, R5.6).
+    Unwhisted,
+    /// Two passes: the contract is conceded (R8.5).
+    Refused,
+    /// The first defender passed, the second half-whisted, and it stood (R8.6).
+    HalfStands {
+        /// The half-whister.
+        half: Seat,
+    },
+    /// Both defenders whisted (closed play).
+    Both {
+        /// The first defender.
+        first: Seat,
+        /// The second defender, who answers for the shortfall against 8, 9 and 10 (R8.4).
+        second: Seat,
+    },
+    /// One whister; with `returned`, the whister returned a half-whist (R5.2, R8.7).
+    Lone {
+        /// The whister.
+        whister: Seat,
+        /// The other defender: the passer, or the half-whister of a returned whist.
+        partner: Seat,
+        /// Whether the whist was returned.
+        returned: bool,
+    },
+    /// The four-player dealer took over a refused defence (R11.4).
+    Dealer {
+        /// The dealer.
+        dealer: Seat,
+    },
+}
+
+impl Defenders {
+    /// Reads the whist decisions of a trick contract.
+    ///
+    /// # Errors
+    /// A message saying which entry does not fit (for the consistency check of outcomes).
+    pub(crate) fn read(
+        players: u8,
+        dealer: Seat,
+        declarer: Seat,
+        whist: &[Option<WhistCall>; 4],
+    ) -> Result<Defenders, String> {
+        use WhistCall::{Half, Pass, Whist};
+        let first = next_active(players, dealer, declarer);
+        let second = next_active(players, dealer, first);
+        let four = players == 4;
+        if whist[declarer.index()].is_some() {
+            return Err(format!(
+                "the declarer ({declarer}) makes no whist decision: his entry must be null"
+            ));
+        }
+        if let Some(s) = (players..4).find(|&s| whist[s as usize].is_some()) {
+            return Err(format!("seat {s} is not at the table"));
+        }
+        let by_dealer = if four { whist[dealer.index()] } else { None };
+        Ok(
+            match (whist[first.index()], whist[second.index()], by_dealer) {
+                (_, _, Some(Pass | Half)) => {
+                    return Err(format!(
+                        "the dealer ({dealer}) only whists or stays out: his entry is \"whist\" or null (R11.4)"
+                    ));
+                }
+                (Some(Pass), Some(Pass | Half), Some(Whist)) => Defenders::Dealer { dealer },
+                (_, _, Some(Whist)) => {
+                    return Err(format!(
+                        "the dealer ({dealer}) whists only after two passes or a standing half-whist (R11.4)"
+                    ));
+                }
+                (None, None, None) => Defenders::Unwhisted,
+                (Some(Whist), Some(Whist), None) => Defenders::Both { first, second },
+                (Some(Whist), Some(Pass), None) => Defenders::Lone {
+                    whister: first,
+                    partner: second,
+                    returned: false,
+                },
+                (Some(Pass), Some(Whist), None) => Defenders::Lone {
+                    whister: second,
+                    partner: first,
+                    returned: false,
+                },
+                (Some(Whist), Some(Half), None) => Defenders::Lone {
+                    whister: first,
+                    partner: second,
+                    returned: true,
+                },
+                (Some(Pass), Some(Pass), None) => Defenders::Refused,
+                (Some(Pass), Some(Half), None) => Defenders::HalfStands { half: second },
+                (Some(Half), _, _) => {
+                    return Err(format!(
+                        "{first} is the first defender and cannot half-whist: only the second defender ({second}) can (R5.2)"
+                    ));
+                }
+                (None, _, _) => {
+                    return Err(format!("{first} (first defender) has no whist decision"));
+                }
+                (_, None, _) => {
+                    return Err(format!("{second} (second defender) has no whist decision"));
+                }
+            },
+        )
+    }
+
+    /// Whether the deal is played after these decisions.
+    pub(crate) fn plays(self) -> bool {
+        !matches!(self, Defenders::Refused | Defenders::HalfStands { .. })
+    }
+}
+
+/// Everything one deal writes before R9 closes the pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Entries {
+    /// Mountain entries per seat (R8.2, R8.4, R8.8, R8.9), scaled.
+    pub(crate) mountain: [i64; 4],
+    /// `whists[a][b]`: whists `a` writes on `b`, scaled.
+    pub(crate) whists: [[i64; 4]; 4],
+    /// Pool points earned per seat, still to be closed (R9).
+    pub(crate) pool: [i64; 4],
+}
+
+impl Entries {
+    /// R8 for one finished deal under `profile`; `raspasy_streak` counts the raspasy deals
+    /// just before this one. An outcome the consistency check would refuse is scored as far
+    /// as it can be read (an unreadable whist is taken as two passes).
+    pub(crate) fn of(profile: &Profile, outcome: &Outcome, raspasy_streak: u32) -> Entries {
+        let mut e = Entries::default();
+        let ms = i64::from(profile.mountain_scale);
+        match outcome.kind {
+            OutcomeKind::Game {
+                declarer,
+                contract,
+                whist,
+                ..
+            } => {
+                let defenders = Defenders::read(outcome.players, outcome.dealer, declarer, &whist)
+                    .unwrap_or(Defenders::Refused);
+                e.game(profile, outcome, declarer, contract, defenders);
+            }
+            OutcomeKind::Misere { declarer } => {
+                // R8.8: no whists, no consolation.
+                let taken = outcome.tricks.map_or(0, |t| i64::from(t[declarer.index()]));
+                if taken == 0 {
+                    e.pool[declarer.index()] += 10;
+                } else {
+                    e.mountain[declarer.index()] += 10 * taken * ms;
+                }
+            }
+            OutcomeKind::Raspasy => {
+                let tricks = outcome.tricks.unwrap_or_default();
+                e.raspasy(profile, outcome.players, tricks, raspasy_streak);
+            }
+        }
+        e
+    }
+
+    fn game(
+        &mut self,
+        profile: &Profile,
+        outcome: &Outcome,
+        declarer: Seat,
+        contract: Contract,
+        defenders: Defenders,
+    ) {
+        let d = declarer.index();
+        let v = i64::from(contract.value());
+        let ws = i64::from(profile.whist_scale);
+        let Some(tricks) = outcome.tricks.filter(|_| defenders.plays()) else {
+            // R8.5, R8.6: no play; the declarer earns the contract.
+            self.pool[d] += v;
+            if let Defenders::HalfStands { half } = defenders {
+                self.whists[half.index()][d] += v * i64::from(contract.quota()) / 2 * ws;
+            }
+            return;
+        };
+        let t = |s: Seat| i64::from(tricks[s.index()]);
+        // The defenders' tricks (a four-player dealer takes none in a trick contract).
+        let defence = 10 - t(declarer);
+        let undertricks = (i64::from(contract.level()) - t(declarer)).max(0);
+        let failed = undertricks > 0;
+        if failed {
+            // R8.2: remise and consolation, by every other seat (R11.2: the dealer too).
+            self.mountain[d] += v * undertricks * i64::from(profile.mountain_scale);
+            let consolation = v * undertricks * ws;
+            for s in 0..outcome.players {
+                let writer = match defenders {
+                    // R8.7: the returner writes the half-whister's consolation too.
+                    Defenders::Lone {
+                        whister,
+                        partner,
+                        returned: true,
+                    } if Seat(s) == partner => whister,
+                    _ => Seat(s),
+                };
+                if s as usize != d {
+                    self.whists[writer.index()][d] += consolation;
+                }
+            }
+        } else {
+            self.pool[d] += v;
+        }
+        // R8.3: trick whists.
+        match defenders {
+            Defenders::Both { first, second } => {
+                self.whists[first.index()][d] += v * t(first) * ws;
+                self.whists[second.index()][d] += v * t(second) * ws;
+            }
+            Defenders::Lone {
+                whister, partner, ..
+            } => {
+                let all = v * defence * ws;
+                if failed && profile.whist_split == WhistSplit::Gentleman {
+                    // `v` is even, so the halves are whole.
+                    self.whists[whister.index()][d] += all / 2;
+                    self.whists[partner.index()][d] += all / 2;
+                } else {
+                    self.whists[whister.index()][d] += all;
+                }
+            }
+            Defenders::Dealer { dealer } => {
+                self.whists[dealer.index()][d] += v * defence * ws;
+            }
+            Defenders::Unwhisted | Defenders::Refused | Defenders::HalfStands { .. } => {}
+        }
+        self.shortfall(profile, contract, defenders, &tricks, defence);
+    }
+
+    /// R8.4: the defence's responsibility for the quota.
+    fn shortfall(
+        &mut self,
+        profile: &Profile,
+        contract: Contract,
+        defenders: Defenders,
+        tricks: &[u8; 4],
+        defence: i64,
+    ) {
+        let v = i64::from(contract.value());
+        let q = i64::from(contract.quota());
+        let t = |s: Seat| i64::from(tricks[s.index()]);
+        if defence >= q {
+            return;
+        }
+        let divisor = match profile.whist_responsibility {
+            Responsibility::Full => 1,
+            Responsibility::Half => 2,
+        };
+        // `v` is even, so a half entry is whole.
+        let entry = |x: i64| v * x / divisor * i64::from(profile.mountain_scale);
+        match defenders {
+            Defenders::Lone { whister, .. } | Defenders::Dealer { dealer: whister } => {
+                self.mountain[whister.index()] += entry(q - defence);
+            }
+            Defenders::Both { first, second } => match contract.level() {
+                6 => {
+                    for s in [first, second] {
+                        self.mountain[s.index()] += entry((2 - t(s)).max(0));
+                    }
+                }
+                7 => {
+                    for s in [first, second] {
+                        if t(s) == 0 {
+                            self.mountain[s.index()] += entry(1);
+                        }
+                    }
+                }
+                _ => self.mountain[second.index()] += entry(1),
+            },
+            Defenders::Unwhisted | Defenders::Refused | Defenders::HalfStands { .. } => {}
+        }
+    }
+
+    /// R8.9 (and R11.3 for the four-player dealer's talon tricks).
+    fn raspasy(&mut self, profile: &Profile, players: u8, tricks: [u8; 4], streak: u32) {
+        let n = players as usize;
+        let price = i64::from(profile.raspasy_price_for(streak.saturating_add(1)));
+        let amnesty = if profile.raspasy_amnesty {
+            tricks[..n].iter().copied().min().unwrap_or(0)
+        } else {
+            0
+        };
+        for (s, &taken) in tricks[..n].iter().enumerate() {
+            let charged = i64::from(taken - amnesty);
+            if charged > 0 {
+                self.mountain[s] += price * charged * i64::from(profile.mountain_scale);
+            }
+            // Amnesty never creates a zero bonus: only a true zero earns it.
+            if taken == 0 {
+                self.pool[s] += i64::from(profile.raspasy_zero_bonus);
+            }
+        }
+    }
+}

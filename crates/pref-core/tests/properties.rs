@@ -1,0 +1,239 @@
+//! Properties of the sheet under every preset, for random games: outcomes written by hand
+//! (through the consistency check) and deals played with random legal actions.
+//! R10.1: the settlement sums to exactly zero; R9.3: a mountain is never negative;
+//! R9.2: with help on no pool passes the target; nobody writes whists on himself.
+#![allow(missing_docs)]
+
+use num_rational::Ratio;
+use pref_core::{
+    Action, Card, Contract, Game, GameError, Outcome, OutcomeKind, PRESETS, Profile, Seat, Strain,
+    WhistCall,
+};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+/// One random deal, read against the game's state when it is entered.
+#[derive(Clone, Debug)]
+struct RawDeal {
+    kind: u8,
+    declarer: u8,
+    level: u8,
+    strain: u8,
+    pattern: u8,
+    owners: [u8; 10],
+}
+
+fn raw_deal() -> impl Strategy<Value = RawDeal> {
+    (
+        0u8..8,
+        0u8..4,
+        6u8..=10,
+        0u8..5,
+        0u8..8,
+        prop::array::uniform10(0u8..4),
+    )
+        .prop_map(|(kind, declarer, level, strain, pattern, owners)| RawDeal {
+            kind,
+            declarer,
+            level,
+            strain,
+            pattern,
+            owners,
+        })
+}
+
+fn strain(i: u8) -> Strain {
+    [
+        Strain::Spades,
+        Strain::Clubs,
+        Strain::Diamonds,
+        Strain::Hearts,
+        Strain::NoTrump,
+    ][i as usize % 5]
+}
+
+/// Makes `raw` into an outcome for the deal `game` expects next.
+fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
+    let players = game.profile().players;
+    let dealer = game.dealer();
+    let active: Vec<Seat> = (0..players)
+        .map(Seat)
+        .filter(|&s| !(players == 4 && s == dealer))
+        .collect();
+    let raspasy = raw.kind < 2;
+    let mut tricks = [0u8; 4];
+    for (i, &o) in raw.owners.iter().enumerate() {
+        // On four-player raspasy the dealer's talon cards may win tricks 1 and 2 (R11.3).
+        let seat = if raspasy && players == 4 && i < 2 && o == 3 {
+            dealer
+        } else {
+            active[o as usize % active.len()]
+        };
+        tricks[seat.index()] += 1;
+    }
+    let declarer = active[raw.declarer as usize % active.len()];
+    let kind = match raw.kind {
+        0 | 1 => OutcomeKind::Raspasy,
+        2 => OutcomeKind::Misere { declarer },
+        _ => {
+            let first = next(players, dealer, declarer);
+            let second = next(players, dealer, first);
+            use WhistCall::{Half, Pass, Whist};
+            let (a, b, by_dealer) = [
+                (Whist, Whist, None),
+                (Whist, Pass, None),
+                (Pass, Whist, None),
+                (Whist, Half, None),
+                (Pass, Pass, None),
+                (Pass, Half, None),
+                (Pass, Pass, Some(Whist)),
+                (Pass, Half, Some(Whist)),
+            ][raw.pattern as usize];
+            let mut whist = [None; 4];
+            whist[first.index()] = Some(a);
+            whist[second.index()] = Some(b);
+            if players == 4 {
+                whist[dealer.index()] = by_dealer;
+            }
+            let plays = by_dealer.is_some() || !matches!((a, b), (Pass, Pass) | (Pass, Half));
+            return Outcome {
+                players,
+                dealer,
+                kind: OutcomeKind::Game {
+                    declarer,
+                    contract: Contract::new(raw.level, strain(raw.strain)).unwrap(),
+                    whist,
+                    defence: None,
+                },
+                tricks: plays.then_some(tricks),
+            };
+        }
+    };
+    Outcome {
+        players,
+        dealer,
+        kind,
+        tricks: Some(tricks),
+    }
+}
+
+fn next(players: u8, dealer: Seat, s: Seat) -> Seat {
+    let n = s.next(players);
+    if players == 4 && n == dealer {
+        n.next(players)
+    } else {
+        n
+    }
+}
+
+fn check_invariants(game: &Game) -> Result<(), TestCaseError> {
+    let p = game.profile();
+    let sheet = game.sheet();
+    let zero = Ratio::from_integer(0);
+    prop_assert_eq!(game.agreed_settlement().iter().sum::<Ratio<i64>>(), zero);
+    if let Some(s) = game.settlement() {
+        prop_assert_eq!(s.iter().sum::<Ratio<i64>>(), zero);
+    }
+    prop_assert!(
+        sheet.mountain().iter().all(|&m| m >= 0),
+        "{:?}",
+        sheet.mountain()
+    );
+    if p.mountain_as_whists > 0 {
+        prop_assert!(sheet.mountain().iter().all(|&m| m == 0));
+    }
+    if p.pool_help {
+        let t = i64::from(p.pool_target);
+        prop_assert!(sheet.pool().iter().all(|&x| x <= t), "{:?}", sheet.pool());
+    }
+    let w = sheet.whist_matrix();
+    for (i, row) in w.iter().enumerate() {
+        prop_assert_eq!(row[i], 0);
+        prop_assert!(row.iter().all(|&x| x >= 0));
+    }
+    prop_assert_eq!(game.is_over(), game.settlement().is_some());
+    Ok(())
+}
+
+/// Every preset, with a small pool so that games end within the generated deals.
+fn preset_with_target(i: usize, target: u32) -> Profile {
+    Profile {
+        pool_target: target,
+        ..Profile::preset(PRESETS[i]).unwrap()
+    }
+}
+
+proptest! {
+    #[test]
+    fn outcome_sequences_keep_the_sheet_sound(
+        preset in 0..PRESETS.len(),
+        target in 1u32..12,
+        first_dealer in 0u8..4,
+        deals in prop::collection::vec(raw_deal(), 1..40),
+    ) {
+        let profile = preset_with_target(preset, target);
+        let first = Seat(first_dealer % profile.players);
+        let mut game = Game::new(profile, first).unwrap();
+        let mut scored = 0;
+        for raw in &deals {
+            let o = outcome(&game, raw);
+            let before = game.sheet().clone();
+            let dealer = game.dealer();
+            match game.record_outcome(o) {
+                Ok(()) => {
+                    scored += 1;
+                    prop_assert_eq!(game.dealer(), dealer.next(game.profile().players));
+                }
+                Err(GameError::GameOver) => {
+                    prop_assert!(game.is_over());
+                    break;
+                }
+                Err(GameError::Outcome(_)) => {
+                    prop_assert_eq!(game.sheet(), &before);
+                    prop_assert_eq!(game.dealer(), dealer);
+                }
+                Err(e) => prop_assert!(false, "unexpected {e}"),
+            }
+            check_invariants(&game)?;
+        }
+        prop_assert_eq!(game.history().len(), scored);
+    }
+
+    #[test]
+    fn random_played_deals_keep_the_sheet_sound(
+        preset in 0..PRESETS.len(),
+        target in 1u32..8,
+        seed in any::<u64>(),
+    ) {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let profile = preset_with_target(preset, target);
+        let first = Seat(rng.gen_range(0..profile.players));
+        let mut game = Game::new(profile.clone(), first).unwrap();
+        // The same deals entered in outcome form must pass the consistency check and give
+        // the same sheet.
+        let mut scorekeeper = Game::new(profile, first).unwrap();
+        for _ in 0..6 {
+            if game.is_over() {
+                break;
+            }
+            let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+            deck.shuffle(&mut rng);
+            game.start_deal(&deck.try_into().unwrap()).unwrap();
+            while let Some(deal) = game.deal() {
+                let player = deal.to_act().unwrap();
+                let legal = deal.legal_actions_for(player);
+                prop_assert!(!legal.is_empty());
+                let action: Action = *legal.choose(&mut rng).unwrap();
+                game.act(player, action).unwrap();
+            }
+            let o = *game.history().last().unwrap().outcome().unwrap();
+            if let Some(e) = scorekeeper.record_outcome(o).err() {
+                prop_assert!(false, "{o:?} refused: {e}");
+            }
+            prop_assert_eq!(scorekeeper.sheet(), game.sheet());
+            check_invariants(&game)?;
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! Test helpers: a server on a free port with its own data directory, a minimal HTTP/1.1
+//! client, WebSocket clients, and the hidden-card oracle that judges every message.
+#![allow(dead_code, unreachable_pub)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use pref_core::{Action, Card, CardSet, Deal, DealView, Event, Profile, Seat, ViewEvent, Viewer};
+use pref_server::config::Config;
+use serde_json::{Value, json};
+use sqlx::Row;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A fresh, empty directory under the system's temp directory.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "pref-server-test-{tag}-{}-{}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A server in this process with `tweak` applied to the default settings.
+pub async fn server(tag: &str, tweak: impl FnOnce(&mut Config)) -> (String, PathBuf) {
+    let dir = temp_dir(tag);
+    let mut config = Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.clone(),
+        web_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
+        ..Config::default()
+    };
+    tweak(&mut config);
+    let running = pref_server::start(config).await.unwrap();
+    (running.addr.to_string(), dir)
+}
+
+/// One HTTP request; returns the status and the JSON body (`Null` if not JSON).
+pub async fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    bearer: Option<&str>,
+) -> (u16, Value) {
+    let (status, text) = http_text(addr, method, path, body, bearer).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// One HTTP request; returns the status and the body text.
+pub async fn http_text(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    bearer: Option<&str>,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let auth = bearer
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status: u16 = text[9..12].parse().unwrap();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+/// A created table.
+#[derive(Clone, Debug)]
+pub struct TableInfo {
+    pub id: String,
+    pub host: String,
+    pub tokens: Vec<String>,
+}
+
+/// Creates a table with `profile`, fills every seat and (if `start`) starts it.
+pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> TableInfo {
+    let (status, created) = http(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({ "profile": profile })),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let host = created["host_token"].as_str().unwrap().to_owned();
+    let mut tokens = Vec::new();
+    for i in 0..players {
+        let (status, seat) = http(
+            addr,
+            "POST",
+            &format!("/api/tables/{id}/seats"),
+            Some(&json!({ "name": format!("player {i}") })),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{seat}");
+        assert_eq!(seat["seat"], json!(i));
+        tokens.push(seat["token"].as_str().unwrap().to_owned());
+    }
+    if start {
+        let (status, body) = http(
+            addr,
+            "POST",
+            &format!("/api/tables/{id}/start"),
+            None,
+            Some(&host),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    TableInfo { id, host, tokens }
+}
+
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens a socket to table `id` with an optional seat token and query suffix.
+pub async fn connect(addr: &str, id: &str, token: Option<&str>, extra: &str) -> Ws {
+    let q = token.map(|t| format!("token={t}")).unwrap_or_default();
+    let url = format!("ws://{addr}/api/tables/{id}/ws?{q}{extra}");
+    let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    ws
+}
+
+/// The next text message as JSON; `None` when the socket closes. Fails after 20 s.
+pub async fn next_json(ws: &mut Ws) -> Option<Value> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("no message within 20 s");
+        match msg {
+            Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+/// Reads until a message satisfies `pred`; returns it.
+pub async fn until(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let m = next_json(ws).await.expect("socket closed");
+        if pred(&m) {
+            return m;
+        }
+    }
+}
+
+pub async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+/// Reads the database the server writes, as an independent witness of the truth.
+pub struct Truth {
+    pool: sqlx::SqlitePool,
+    no: i64,
+    profile: Profile,
+}
+
+impl Truth {
+    pub async fn open(dir: &Path, id: &str, profile: Profile) -> Truth {
+        let url = format!("sqlite://{}?mode=ro", dir.join("pref.sqlite3").display());
+        let pool = sqlx::sqlite::SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
+            .await
+            .unwrap();
+        let no: i64 = sqlx::query("SELECT no FROM tables WHERE id = ?")
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+            .get(0);
+        Truth { pool, no, profile }
+    }
+
+    /// The deck and the stored actions of deal `deal_no`.
+    pub async fn deal(&self, deal_no: u32) -> ([Card; 32], Vec<(Seat, Action)>) {
+        let deck: String = sqlx::query("SELECT deck FROM deals WHERE table_no = ? AND deal_no = ?")
+            .bind(self.no)
+            .bind(i64::from(deal_no))
+            .fetch_one(&self.pool)
+            .await
+            .unwrap()
+            .get(0);
+        let deck: Vec<Card> = deck.split(' ').map(|c| c.parse().unwrap()).collect();
+        let rows = sqlx::query(
+            "SELECT player, action FROM actions WHERE table_no = ? AND deal_no = ? ORDER BY seq",
+        )
+        .bind(self.no)
+        .bind(i64::from(deal_no))
+        .fetch_all(&self.pool)
+        .await
+        .unwrap();
+        let actions = rows
+            .iter()
+            .map(|r| {
+                (
+                    Seat(r.get::<i64, _>(0) as u8),
+                    serde_json::from_str(&r.get::<String, _>(1)).unwrap(),
+                )
+            })
+            .collect();
+        (deck.try_into().unwrap(), actions)
+    }
+
+    /// The deal after its first `k` actions and every event so far.
+    pub fn replay(
+        &self,
+        dealer: Seat,
+        deck: &[Card; 32],
+        actions: &[(Seat, Action)],
+        k: usize,
+    ) -> (Deal, Vec<Event>) {
+        let mut deal = Deal::new(&self.profile, dealer, deck, 0).unwrap();
+        let mut events = vec![deal.deal_event()];
+        for &(p, a) in &actions[..k] {
+            events.extend(deal.act(p, a).unwrap());
+        }
+        (deal, events)
+    }
+}
+
+/// The cards `viewer` may have seen, by the rules, given every event of the deal so far:
+/// own hand as dealt, the turned talon, a declarer's own discard, opened hands, played cards,
+/// and everything once revealed.
+pub fn allowed(viewer: Viewer, events: &[Event]) -> CardSet {
+    let mut ok = CardSet::EMPTY;
+    for e in events {
+        match *e {
+            Event::Dealt { hands, .. } => {
+                if let Viewer::Seat(s) = viewer {
+                    ok = ok.or(hands[s.index()]);
+                }
+            }
+            Event::TalonTurned { cards } => ok = ok.with(cards[0]).with(cards[1]),
+            Event::Discarded { seat, cards } => {
+                if viewer == Viewer::Seat(seat) {
+                    ok = ok.or(cards);
+                }
+            }
+            Event::HandOpened { hand, .. } => ok = ok.or(hand),
+            Event::TalonCardTurned { card, .. } | Event::Played { card, .. } => ok = ok.with(card),
+            Event::Revealed {
+                hands,
+                talon,
+                discard,
+            } => {
+                for h in hands {
+                    ok = ok.or(h);
+                }
+                ok = ok.with(talon[0]).with(talon[1]).or(discard);
+            }
+            Event::Called { .. }
+            | Event::AuctionWon { .. }
+            | Event::AllPassed
+            | Event::Declared { .. }
+            | Event::Whisted { .. }
+            | Event::DefenceChosen { .. }
+            | Event::TrickTaken { .. }
+            | Event::DealOver => {}
+        }
+    }
+    ok
+}
+
+/// Every card in a deal view.
+pub fn view_cards(v: &DealView) -> CardSet {
+    let mut c = CardSet::EMPTY;
+    if let Some(h) = v.hand {
+        c = c.or(h);
+    }
+    for h in v.open_hands.iter().flatten() {
+        c = c.or(*h);
+    }
+    for t in v.talon.iter().flatten() {
+        c = c.with(*t);
+    }
+    if let Some(d) = v.discard {
+        c = c.or(d);
+    }
+    for sc in &v.trick {
+        c = c.with(sc.card);
+    }
+    if let Some(t) = &v.last_trick {
+        for sc in &t.cards {
+            c = c.with(sc.card);
+        }
+    }
+    if let Some(r) = &v.revealed {
+        for h in &r.hands {
+            c = c.or(*h);
+        }
+        c = c.with(r.talon[0]).with(r.talon[1]).or(r.discard);
+    }
+    c
+}
+
+/// Every card in a projected event.
+pub fn event_cards(e: &ViewEvent) -> CardSet {
+    match e {
+        ViewEvent::Dealt { hand, .. } => hand.unwrap_or(CardSet::EMPTY),
+        ViewEvent::TalonTurned { cards } => CardSet::EMPTY.with(cards[0]).with(cards[1]),
+        ViewEvent::Discarded { cards, .. } => cards.unwrap_or(CardSet::EMPTY),
+        ViewEvent::HandOpened { hand, .. } => *hand,
+        ViewEvent::TalonCardTurned { card, .. } | ViewEvent::Played { card, .. } => {
+            CardSet::EMPTY.with(*card)
+        }
+        ViewEvent::Revealed(r) => {
+            let mut c = CardSet::EMPTY;
+            for h in &r.hands {
+                c = c.or(*h);
+            }
+            c.with(r.talon[0]).with(r.talon[1]).or(r.discard)
+        }
+        ViewEvent::Called { .. }
+        | ViewEvent::AuctionWon { .. }
+        | ViewEvent::AllPassed
+        | ViewEvent::Declared { .. }
+        | ViewEvent::Whisted { .. }
+        | ViewEvent::DefenceChosen { .. }
+        | ViewEvent::TrickTaken { .. }
+        | ViewEvent::DealOver => CardSet::EMPTY,
+    }
+}
+
+/// Every card in a list of legal actions.
+pub fn action_cards(legal: &[Action]) -> CardSet {
+    let mut c = CardSet::EMPTY;
+    for a in legal {
+        match a {
+            Action::Play(card) => c = c.with(*card),
+            Action::Discard(cards) => c = c.or(*cards),
+            Action::Bid(_) | Action::Declare(_) | Action::Whist(_) | Action::Defence(_) => {}
+        }
+    }
+    c
+}
+
+/// Parses `v` as `T` and checks that nothing in `v` was left out of `T` (no extra fields).
+pub fn strict<T: serde::de::DeserializeOwned + serde::Serialize>(v: &Value) -> T {
+    let t: T = serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{e}: {v}"));
+    assert_eq!(&serde_json::to_value(&t).unwrap(), v, "unexpected fields");
+    t
+}
+
+/// Keys that the table's card-free news may carry, per kind.
+pub fn public_keys() -> HashMap<&'static str, Vec<&'static str>> {
+    HashMap::from([
+        ("seat_taken", vec!["kind", "seat", "name"]),
+        ("seat_freed", vec!["kind", "seat"]),
+        ("presence", vec!["kind", "seat", "connected"]),
+        ("chat", vec!["kind", "from", "text"]),
+        ("profile_changed", vec!["kind", "profile"]),
+        ("started", vec!["kind", "first_dealer"]),
+        ("deal_finished", vec!["kind", "deal_no"]),
+        ("game_over", vec!["kind", "agreed"]),
+    ])
+}

@@ -1,0 +1,310 @@
+//! Complete games over real WebSockets with random legal actions: every preset, three and
+//! four players, a spectator attached. After every message each client checks that it
+//! holds no card it could not see at that moment, judged against the deck and the actions
+//! the server stored (an independent replay through the rules, not the server's projection).
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use pref_core::{Action, CardSet, DealView, Seat, ViewEvent, Viewer};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+/// Per-client bookkeeping.
+struct Client {
+    ws: Ws,
+    viewer: Viewer,
+    truth: Arc<Truth>,
+    rng: StdRng,
+    /// Last version seen.
+    version: u64,
+    /// The deal being watched, its dealer, and action batches completed in it.
+    deal: Option<(u32, Seat, usize)>,
+    /// Seat 0 starts each next deal and reports when the last one ends.
+    driver: Option<(u32, mpsc::UnboundedSender<()>)>,
+    /// Messages checked.
+    checked: usize,
+}
+
+impl Client {
+    fn check(&self, what: &str, cards: CardSet, allowed: CardSet, m: &Value) {
+        let extra = CardSet(cards.0 & !allowed.0);
+        assert!(
+            extra.is_empty(),
+            "{:?} received {extra} in a {what} it could not see: {m}",
+            self.viewer
+        );
+    }
+
+    async fn allowed_after(&self, deal_no: u32, dealer: Seat, k: usize) -> CardSet {
+        let (deck, actions) = self.truth.deal(deal_no).await;
+        assert!(
+            k <= actions.len(),
+            "item of action {k} before it was stored"
+        );
+        let (_, events) = self.truth.replay(dealer, &deck, &actions, k);
+        allowed(self.viewer, &events)
+    }
+
+    fn turn(&self, m: &Value) -> (Option<Seat>, Vec<Action>) {
+        let t = &m["turn"];
+        let to_act: Option<Seat> = serde_json::from_value(t["to_act"].clone()).unwrap();
+        let legal: Vec<Action> = serde_json::from_value(t["legal"].clone()).unwrap();
+        if Some(self.viewer) != to_act.map(Viewer::Seat) {
+            assert!(
+                legal.is_empty(),
+                "legal actions sent to a viewer not to act: {m}"
+            );
+        }
+        (to_act, legal)
+    }
+
+    /// Plays until the game is over; returns the number of messages checked.
+    async fn run(mut self) -> usize {
+        loop {
+            let Some(m) = next_json(&mut self.ws).await else {
+                panic!("{:?}: socket closed before the game ended", self.viewer)
+            };
+            self.checked += 1;
+            match m["type"].as_str().unwrap() {
+                "snapshot" => self.snapshot(&m).await,
+                "event" => {
+                    if self.event(&m).await {
+                        return self.checked;
+                    }
+                }
+                "ack" => {}
+                other => panic!("{:?}: unexpected {other}: {m}", self.viewer),
+            }
+        }
+    }
+
+    async fn snapshot(&mut self, m: &Value) {
+        self.version = m["version"].as_u64().unwrap();
+        if m["deal"].is_null() {
+            assert!(m["turn"]["legal"].as_array().unwrap().is_empty());
+            return;
+        }
+        let view: DealView = strict(&m["deal"]);
+        let deal_no = m["deal_no"].as_u64().unwrap() as u32;
+        let (deck, actions) = self.truth.deal(deal_no).await;
+        // The snapshot must be the core's view of the deal after some prefix of the stored
+        // actions; the cards it may hold are judged at that prefix.
+        let k = (0..=actions.len())
+            .find(|&k| {
+                self.truth
+                    .replay(view.dealer, &deck, &actions, k)
+                    .0
+                    .view(self.viewer)
+                    == view
+            })
+            .unwrap_or_else(|| panic!("snapshot matches no stored state: {m}"));
+        let (_, events) = self.truth.replay(view.dealer, &deck, &actions, k);
+        let ok = allowed(self.viewer, &events);
+        self.check("snapshot", view_cards(&view), ok, m);
+        let (_, legal) = self.turn(m);
+        self.check("snapshot's legal actions", action_cards(&legal), ok, m);
+        self.deal = Some((deal_no, view.dealer, k));
+        self.act(&legal).await;
+    }
+
+    /// Handles one event; `true` once the game is over.
+    async fn event(&mut self, m: &Value) -> bool {
+        let version = m["version"].as_u64().unwrap();
+        assert_eq!(
+            version,
+            self.version + 1,
+            "{:?}: gap before {m}",
+            self.viewer
+        );
+        self.version = version;
+        let has_turn = m.get("turn").is_some();
+        let e = &m["event"];
+        if e.is_null() {
+            assert_eq!(self.viewer, Viewer::Spectator, "stub to a player: {m}");
+            assert!(!has_turn);
+            return false;
+        }
+        let mut over = false;
+        if e["kind"] == "deal" {
+            let event: ViewEvent = strict(&e["event"]);
+            let deal_no = e["deal_no"].as_u64().unwrap() as u32;
+            let k = if let ViewEvent::Dealt { dealer, .. } = event {
+                self.deal = Some((deal_no, dealer, 0));
+                0
+            } else {
+                let (d, dealer, done) = self.deal.expect("deal event before the deal");
+                assert_eq!(d, deal_no);
+                if has_turn {
+                    self.deal = Some((d, dealer, done + 1));
+                }
+                done + 1
+            };
+            let (_, dealer, _) = self.deal.unwrap();
+            let ok = self.allowed_after(deal_no, dealer, k).await;
+            self.check("deal event", event_cards(&event), ok, m);
+        } else {
+            let kind = e["kind"].as_str().unwrap();
+            let keys = public_keys();
+            let allowed_keys = keys.get(kind).unwrap_or_else(|| panic!("unknown kind {m}"));
+            for k in e.as_object().unwrap().keys() {
+                assert!(
+                    allowed_keys.contains(&k.as_str()),
+                    "unexpected field in {m}"
+                );
+            }
+            if has_turn && let Some((d, dealer, done)) = self.deal {
+                self.deal = Some((d, dealer, done + 1));
+            }
+            match kind {
+                "deal_finished" => {
+                    if let Some((target, done)) = &self.driver {
+                        let deal_no = e["deal_no"].as_u64().unwrap() as u32;
+                        if deal_no + 1 < *target {
+                            let id = format!("next-{deal_no}");
+                            send(
+                                &mut self.ws,
+                                json!({"type": "next_deal", "id": id, "version": self.version}),
+                            )
+                            .await;
+                        } else {
+                            done.send(()).unwrap();
+                        }
+                    }
+                }
+                "game_over" => over = true,
+                _ => {}
+            }
+        }
+        if has_turn {
+            let (_, legal) = self.turn(m);
+            if let Some((d, dealer, done)) = self.deal {
+                let ok = self.allowed_after(d, dealer, done).await;
+                self.check("legal actions", action_cards(&legal), ok, m);
+            }
+            self.act(&legal).await;
+        }
+        over
+    }
+
+    async fn act(&mut self, legal: &[Action]) {
+        if let Some(a) = legal.choose(&mut self.rng) {
+            let id = format!("a{}", self.version);
+            send(
+                &mut self.ws,
+                json!({"type": "action", "id": id, "version": self.version, "action": a}),
+            )
+            .await;
+            if self.rng.gen_ratio(1, 20) {
+                send(&mut self.ws, json!({"type": "chat", "text": "hm"})).await;
+            }
+        }
+    }
+}
+
+/// Plays `deals` deals at one table and ends the game by agreement.
+async fn play(
+    addr: &str,
+    dir: &std::path::Path,
+    profile: Value,
+    deals: u32,
+    connect_late: bool,
+    seed: u64,
+) -> usize {
+    let p = pref_server::house::from_json(&profile).unwrap();
+    let players = p.players;
+    let info = table(addr, profile, players, connect_late).await;
+    let truth = Arc::new(Truth::open(dir, &info.id, p).await);
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+    let mut tasks = Vec::new();
+    let mut viewers: Vec<(Viewer, Option<String>)> = info
+        .tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (Viewer::Seat(Seat(i as u8)), Some(t.clone())))
+        .collect();
+    viewers.push((Viewer::Spectator, None));
+    for (i, (viewer, token)) in viewers.into_iter().enumerate() {
+        let ws = connect(addr, &info.id, token.as_deref(), "").await;
+        let client = Client {
+            ws,
+            viewer,
+            truth: truth.clone(),
+            rng: StdRng::seed_from_u64(seed * 10 + i as u64),
+            version: 0,
+            deal: None,
+            driver: (i == 0).then(|| (deals, done_tx.clone())),
+            checked: 0,
+        };
+        tasks.push(tokio::spawn(client.run()));
+    }
+    drop(done_tx);
+    if !connect_late {
+        let (status, body) = http(
+            addr,
+            "POST",
+            &format!("/api/tables/{}/start", info.id),
+            None,
+            Some(&info.host),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // A client that panics drops its sender; the game then ends here instead of hanging.
+    assert!(
+        done_rx.recv().await.is_some(),
+        "a client failed before the last deal ended"
+    );
+    let (status, body) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{}/end", info.id),
+        None,
+        Some(&info.host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let mut checked = 0;
+    for t in tasks {
+        checked += t.await.unwrap();
+    }
+    checked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_games_leak_no_card() {
+    let (addr, dir) = server("random", |_| {}).await;
+    let configs = [
+        (json!("sochi"), false),
+        (json!("leningrad"), false),
+        (json!("rostov"), true),
+        (json!("sochi4"), false),
+        (
+            json!({"preset": "sochi4", "reveal_after_deal": false, "must_overtake": true}),
+            true,
+        ),
+        (
+            json!({"preset": "sochi", "reveal_after_deal": false, "stalingrad": true}),
+            false,
+        ),
+    ];
+    let mut games = Vec::new();
+    for (i, (profile, late)) in configs.into_iter().enumerate() {
+        let addr = addr.clone();
+        let dir = dir.clone();
+        games.push(tokio::spawn(async move {
+            play(&addr, &dir, profile, 5, late, i as u64).await
+        }));
+    }
+    let mut total = 0;
+    for g in games {
+        total += g.await.unwrap();
+    }
+    assert!(total > 1000, "only {total} messages checked");
+    eprintln!("checked {total} messages");
+}
