@@ -1,12 +1,13 @@
 //! The pulka as the table needs it: deals in sequence, the dealer's rotation and the count
 //! of consecutive raspasy deals.
 //!
-//! This mirrors the shape of the core's coming `Game` (deals owned by the game, actions in
-//! player semantics, the dealer rotating when a deal ends) so that the table can switch to
-//! it by changing one import; until then no score sheet is kept.
+//! This mirrors the shape of the core's `Game` (deals owned by the game, actions in player
+//! semantics, the dealer rotating when a deal ends) so that the table can switch to it by
+//! changing one import. Each finished deal is written on the core's [`Sheet`], which the
+//! snapshots carry to the players.
 
 use pref_core::{
-    Action, Card, Deal, DealError, Event, Events, OutcomeKind, Profile, RuleError, Seat,
+    Action, Card, Deal, DealError, Event, Events, OutcomeKind, Profile, RuleError, Seat, Sheet,
 };
 
 /// Why the game refused something.
@@ -39,6 +40,8 @@ pub struct Game {
     deal: Option<Deal>,
     /// Deals finished so far.
     finished: u32,
+    /// The score sheet: every finished deal recorded (R8, R9).
+    sheet: Sheet,
 }
 
 impl Game {
@@ -50,12 +53,14 @@ impl Game {
         if first_dealer.0 >= profile.players {
             return Err(GameError::Deal(DealError::Dealer(first_dealer.0)));
         }
+        let sheet = Sheet::new(profile.players);
         Ok(Game {
             profile,
             dealer: first_dealer,
             raspasy_streak: 0,
             deal: None,
             finished: 0,
+            sheet,
         })
     }
 
@@ -75,6 +80,12 @@ impl Game {
     #[must_use]
     pub fn deal(&self) -> Option<&Deal> {
         self.deal.as_ref()
+    }
+
+    /// The score sheet after the deals finished so far.
+    #[must_use]
+    pub fn sheet(&self) -> &Sheet {
+        &self.sheet
     }
 
     /// Deals finished so far.
@@ -106,6 +117,8 @@ impl Game {
         let deal = self.deal.as_mut().ok_or(GameError::NoDeal)?;
         let events = deal.act(player, action)?;
         if let Some(outcome) = deal.outcome() {
+            self.sheet
+                .record(&self.profile, &outcome, self.raspasy_streak);
             self.raspasy_streak = match outcome.kind {
                 OutcomeKind::Raspasy => self.raspasy_streak + 1,
                 OutcomeKind::Game { .. } | OutcomeKind::Misere { .. } => 0,

@@ -22,7 +22,8 @@ use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
 use crate::wire::{
-    News, Outgoing, Phase, Public, Reason, SeatInfo, Snapshot, Speaker, Stamped, Summary, Turn,
+    News, Outgoing, Phase, Public, Reason, SeatInfo, SheetView, Snapshot, Speaker, Stamped,
+    Summary, Turn,
 };
 
 /// What a connecting socket starts with.
@@ -498,6 +499,10 @@ impl Table {
             deal_no,
             deal,
             turn: self.turn().view(viewer),
+            sheet: self
+                .game
+                .as_ref()
+                .map(|g| SheetView::of(g.sheet(), &self.profile, self.phase == Phase::Over)),
         }
     }
 

@@ -62,6 +62,43 @@ pub struct TurnView {
     pub legal: Vec<Action>,
 }
 
+/// The score sheet as everybody sees it (it holds no card).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SheetView {
+    /// Pool per seat.
+    pub pool: Vec<i64>,
+    /// Mountain per seat.
+    pub mountain: Vec<i64>,
+    /// `whists[a][b]`: whists seat `a` wrote on seat `b`.
+    pub whists: Vec<Vec<i64>>,
+    /// Whether every pool is closed (R9.4).
+    pub closed: bool,
+    /// Once every pool is closed or the game ended by agreement: each seat's result in
+    /// whists (R10), exact, as `"n"` or `"n/d"`.
+    pub settlement: Option<Vec<String>>,
+}
+
+impl SheetView {
+    /// The sheet of `game`; `over` asks for the settlement even with pools open (R10.3).
+    #[must_use]
+    pub fn of(sheet: &pref_core::Sheet, profile: &pref_core::Profile, over: bool) -> SheetView {
+        let closed = sheet.all_closed(profile);
+        SheetView {
+            pool: sheet.pool().to_vec(),
+            mountain: sheet.mountain().to_vec(),
+            whists: sheet.whist_matrix(),
+            closed,
+            settlement: (closed || over).then(|| {
+                sheet
+                    .settlement(profile, !closed)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
+            }),
+        }
+    }
+}
+
 /// The full picture for one viewer: sent first, after a gap, and on request.
 #[derive(Clone, Debug, Serialize)]
 pub struct Snapshot {
@@ -80,6 +117,8 @@ pub struct Snapshot {
     pub deal: Option<DealView>,
     /// The turn.
     pub turn: TurnView,
+    /// The score sheet, once the game has started.
+    pub sheet: Option<SheetView>,
 }
 
 /// Who wrote a chat line.
