@@ -167,9 +167,8 @@ async fn until(c: &Client, what: &str, script: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let v = js(c, script).await;
-        let truthy = !matches!(&v, Value::Null | Value::Bool(false))
-            && v != json!("")
-            && v != json!(0);
+        let truthy =
+            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
         if truthy {
             return v;
         }
@@ -198,7 +197,11 @@ async fn body(c: &Client, key: &str) -> String {
 
 fn codes(v: &Value) -> BTreeSet<String> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -281,11 +284,7 @@ async fn step(c: &Client, stage: &str, bid_made: &mut bool, whists: &mut u32) {
                 click(c, "#bidbox button.pass").await;
             } else {
                 *bid_made = true;
-                click(
-                    c,
-                    "#bidbox .grid button[data-action=bid]:not([disabled])",
-                )
-                .await;
+                click(c, "#bidbox .grid button[data-action=bid]:not([disabled])").await;
             }
         }
         "discard" => {
@@ -329,10 +328,20 @@ async fn a_full_deal_in_three_browsers() {
 
     // The host creates a table from the start page.
     host.goto(&base).await.expect("start page");
-    until(&host, "the options", "return document.querySelectorAll('.option').length >= 19").await;
+    until(
+        &host,
+        "the options",
+        "return document.querySelectorAll('.option').length >= 19",
+    )
+    .await;
     shot(&host, "01-start").await;
     click(&host, "#create").await;
-    let invite = until(&host, "the invite link", "return document.querySelector('#link-invite')?.value").await;
+    let invite = until(
+        &host,
+        "the invite link",
+        "return document.querySelector('#link-invite')?.value",
+    )
+    .await;
     let invite = invite.as_str().expect("link").to_owned();
     let watch = js(&host, "return document.querySelector('#link-watch').value").await;
     let watch = watch.as_str().expect("link").to_owned();
@@ -344,16 +353,31 @@ async fn a_full_deal_in_three_browsers() {
     sit(&cleo, &invite, "Cleo").await;
     no_horizontal_overflow(&cleo, "lobby").await;
     watcher.goto(&watch).await.expect("spectator link");
-    until(&host, "every seat taken", "return !!document.querySelector('#start-game:not([disabled])')").await;
+    until(
+        &host,
+        "every seat taken",
+        "return !!document.querySelector('#start-game:not([disabled])')",
+    )
+    .await;
     shot(&host, "03-lobby").await;
     click(&host, "#start-game").await;
 
     // Chat reaches the others.
-    until(&bob, "the table", "return document.body.dataset.phase === 'playing'").await;
+    until(
+        &bob,
+        "the table",
+        "return document.body.dataset.phase === 'playing'",
+    )
+    .await;
     let input = bob.find(Locator::Css("#chat-input")).await.expect("chat");
     input.send_keys("good luck").await.expect("type");
     click(&bob, ".chat-form button").await;
-    until(&host, "the chat line", "return document.querySelector('#chat-lines')?.textContent.includes('good luck')").await;
+    until(
+        &host,
+        "the chat line",
+        "return document.querySelector('#chat-lines')?.textContent.includes('good luck')",
+    )
+    .await;
 
     let players = [host, bob, cleo];
     let mut bid_made = false;
@@ -402,7 +426,11 @@ async fn a_full_deal_in_three_browsers() {
             let hand = codes(&js(&players[1], OWN_HAND).await);
             players[1].refresh().await.expect("reload");
             until(&players[1], "the seat after reload", &format!("return document.body.dataset.seat === {seat:?} && document.querySelectorAll('.hand.own .card').length === {}", hand.len())).await;
-            assert_eq!(codes(&js(&players[1], OWN_HAND).await), hand, "the hand after reload");
+            assert_eq!(
+                codes(&js(&players[1], OWN_HAND).await),
+                hand,
+                "the hand after reload"
+            );
             shot(&players[1], "13-after-reload").await;
         }
         if !acted {
@@ -419,17 +447,28 @@ async fn a_full_deal_in_three_browsers() {
         until(p, "the summary", "return !!document.querySelector('#summary') && !!document.querySelector('#sheet svg.pulka')").await;
     }
     let revealed = codes(&js(&watcher, ALL_CARDS).await);
-    assert!(revealed.len() >= 30, "every hand is shown after the deal: {revealed:?}");
+    assert!(
+        revealed.len() >= 30,
+        "every hand is shown after the deal: {revealed:?}"
+    );
     shot(&players[0], "20-deal-over").await;
     shot(&players[2], "21-phone-deal-over").await;
     no_horizontal_overflow(&players[2], "deal over").await;
-    let sheet = players[0].find(Locator::Css("#sheet")).await.expect("sheet");
+    let sheet = players[0]
+        .find(Locator::Css("#sheet"))
+        .await
+        .expect("sheet");
     let png = sheet.screenshot().await.expect("sheet screenshot");
     std::fs::write(screenshots_dir().join("22-score-sheet.png"), png).expect("saved");
 
     // The next deal starts from any seat.
     click(&players[1], "#next-deal").await;
-    until(&players[0], "the next deal", "return document.body.dataset.stage === 'auction'").await;
+    until(
+        &players[0],
+        "the next deal",
+        "return document.body.dataset.stage === 'auction'",
+    )
+    .await;
     shot(&watcher, "23-spectator-next-deal").await;
     spectator_sees_no_hidden_card(&players, &watcher).await;
 
@@ -448,7 +487,12 @@ async fn phone_width_start_and_lobby_fit() {
     let mut driver = Driver::start().await;
     let phone = driver.browser(true).await;
     phone.goto(&base).await.expect("start page");
-    until(&phone, "the options", "return document.querySelectorAll('.option').length >= 19").await;
+    until(
+        &phone,
+        "the options",
+        "return document.querySelectorAll('.option').length >= 19",
+    )
+    .await;
     no_horizontal_overflow(&phone, "start").await;
     shot(&phone, "30-phone-start").await;
     // Switching the language redraws the page in it.
@@ -463,7 +507,12 @@ async fn phone_width_start_and_lobby_fit() {
     no_horizontal_overflow(&phone, "start, ru").await;
     shot(&phone, "31-phone-start-ru").await;
     click(&phone, "#create").await;
-    let invite = until(&phone, "the invite link", "return document.querySelector('#link-invite')?.value").await;
+    let invite = until(
+        &phone,
+        "the invite link",
+        "return document.querySelector('#link-invite')?.value",
+    )
+    .await;
     no_horizontal_overflow(&phone, "created").await;
     sit(&phone, invite.as_str().expect("link"), "Дмитрий").await;
     no_horizontal_overflow(&phone, "lobby").await;

@@ -24,13 +24,20 @@ fn every_language_has_every_key() {
         let w = words(code);
         let missing: Vec<&String> = en.keys().filter(|k| !w.contains_key(*k)).collect();
         let extra: Vec<&String> = w.keys().filter(|k| !en.contains_key(*k)).collect();
-        let empty: Vec<&String> = w.iter().filter(|(_, v)| v.trim().is_empty()).map(|(k, _)| k).collect();
+        let empty: Vec<&String> = w
+            .iter()
+            .filter(|(_, v)| v.trim().is_empty())
+            .map(|(k, _)| k)
+            .collect();
         assert!(missing.is_empty(), "{code}: missing keys {missing:?}");
         assert!(extra.is_empty(), "{code}: keys not in en.json {extra:?}");
         assert!(empty.is_empty(), "{code}: empty keys {empty:?}");
         for (k, v) in &en {
             let holes = |s: &str| {
-                let mut h: Vec<String> = s.match_indices('{').filter_map(|(i, _)| s[i..].find('}').map(|j| s[i..i + j + 1].to_owned())).collect();
+                let mut h: Vec<String> = s
+                    .match_indices('{')
+                    .filter_map(|(i, _)| s[i..].find('}').map(|j| s[i..i + j + 1].to_owned()))
+                    .collect();
                 h.sort();
                 h
             };
@@ -58,7 +65,11 @@ fn every_key_asked_for_exists() {
         }
         if path.ends_with("options.js") {
             for line in text.lines().filter(|l| l.trim_start().starts_with("['")) {
-                let key = line.trim_start()[2..].split('\'').next().unwrap_or_default().to_owned();
+                let key = line.trim_start()[2..]
+                    .split('\'')
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
                 asked.push((path.clone(), format!("opt.{key}")));
                 asked.push((path.clone(), format!("opt.{key}.help")));
             }
@@ -66,5 +77,8 @@ fn every_key_asked_for_exists() {
     }
     assert!(asked.len() > 50, "found the keys: {}", asked.len());
     let missing: Vec<_> = asked.iter().filter(|(_, k)| !en.contains_key(k)).collect();
-    assert!(missing.is_empty(), "keys the modules use but en.json lacks: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "keys the modules use but en.json lacks: {missing:?}"
+    );
 }
