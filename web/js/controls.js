@@ -6,6 +6,9 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { bidLabel } from './cards.js';
+import { api } from './api.js';
+import { saved } from './store.js';
+import { toast } from './dom.js';
 
 const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
 
@@ -84,12 +87,16 @@ export function controls(state) {
   const phase = state.table.phase;
   if (phase === 'lobby') return null;
   if (!d || d.stage === 'finished') {
-    if (phase === 'between_deals' && state.seat !== null) {
-      return h('div', { class: 'controls' }, h('button', {
+    if (phase !== 'between_deals') return null;
+    const host = saved.host(state.id);
+    return h('div', { class: 'controls row' },
+      state.seat !== null ? h('button', {
         type: 'button', class: 'primary', id: 'next-deal', disabled: state.busy, onclick: () => state.nextDeal(),
-      }, t('deal.next')));
-    }
-    return null;
+      }, t('deal.next')) : null,
+      host ? h('button', {
+        type: 'button', class: 'secondary', id: 'end-game',
+        onclick: async () => { try { await api.end(state.id, host); } catch (e) { toast(e.message); } },
+      }, t('deal.end_game')) : null);
   }
   const legal = legalSets(state);
   const mine = state.seat !== null && d.to_act === state.seat && (state.snap.turn.legal || []).length > 0;

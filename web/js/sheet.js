@@ -47,6 +47,7 @@ function cell(history, key, value) {
   const list = history.get(key) || [];
   if (list.length === 0 || list[list.length - 1] !== value) list.push(value);
   history.set(key, list);
+  if (list.length === 1 && value === 0) return '';
   const shown = list.filter((v, i) => v !== 0 || i === list.length - 1);
   const tail = shown.slice(-4).join('.');
   return shown.length > 4 ? `…${tail}` : tail;
@@ -115,8 +116,8 @@ export function pulka(state) {
       }
       const at = scale(along(path, (f0 + f1) / 2), 0.85);
       const v = data.whists[s][o];
-      g.append(text(at, v ? cell(state.sheetHistory, `w${s}-${o}`, v) : '', 'num whists'));
-      g.append(text({ x: at.x, y: at.y + 17 }, t('sheet.on', { name: names(o) }), 'hint'));
+      g.append(text({ x: at.x, y: at.y - 8 }, v ? cell(state.sheetHistory, `w${s}-${o}`, v) : '', 'num whists'));
+      g.append(text({ x: at.x, y: at.y + 16 }, t('sheet.on', { name: names(o) }), 'hint'));
     });
     const label = scale(mid, 1.0);
     const dx = label.x - C.x; const dy = label.y - C.y; const l = Math.hypot(dx, dy) || 1;
@@ -128,6 +129,12 @@ export function pulka(state) {
   return out;
 }
 
+/** An exact result sent as "n" or "n/d", as a number for display. */
+function ratio(text) {
+  const [n, d] = String(text).split('/').map(Number);
+  return d ? n / d : n;
+}
+
 function settlementTable(state) {
   const data = sheetData(state);
   if (!data.settlement) return null;
@@ -136,7 +143,7 @@ function settlementTable(state) {
   for (let s = 0; s < n; s++) {
     const wrote = data.whists[s].reduce((a, b) => a + b, 0);
     const on = data.whists.reduce((a, row) => a + row[s], 0);
-    const r = Number(data.settlement[s]);
+    const r = ratio(data.settlement[s]);
     rows.push(h('tr', {},
       h('th', { scope: 'row' }, (state.table.seats[s] && state.table.seats[s].name) || ''),
       h('td', {}, data.pool[s]), h('td', {}, data.mountain[s]), h('td', {}, wrote), h('td', {}, on),

@@ -79,11 +79,13 @@ function render(state) {
   const main = [];
   if (tb.phase === 'lobby') {
     main.push(lobby(state));
+  } else if (tb.phase === 'over') {
+    main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), sheetPanel(state));
   } else {
-    if (tb.phase === 'over') main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')));
     main.push(felt(state));
   }
-  const side = h('aside', { class: 'side' }, tb.phase === 'lobby' ? null : sheetPanel(state), chatPanel(state));
+  const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
+  const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state));
   root.replaceChildren(h('div', { class: `table-screen ${state.status}` }, h('div', { class: 'main' }, main), side));
   state.afterRender();
 }
@@ -138,8 +140,10 @@ export function tablePage(root, id) {
       },
       event: (msg) => {
         if (msg.event && msg.event.kind !== 'deal') applyPublic(state, msg.event);
-        // A deal changed: its picture and the legal actions come whole in a snapshot.
-        if (msg.turn !== undefined) state.socket.resync();
+        // A deal or the game changed: the picture, the legal actions and the sheet come
+        // whole in a snapshot.
+        const phaseNews = msg.event && ['started', 'game_over'].includes(msg.event.kind);
+        if (msg.turn !== undefined || phaseNews) state.socket.resync();
         else state.redraw();
       },
       error: (e) => { if (e.code !== 'lagged') toast(e.message); },
