@@ -7,7 +7,8 @@ import { h, copy, toast } from './dom.js';
 import { t } from './i18n.js';
 import { saved } from './store.js';
 
-function linkRow(label, url, name) {
+/** A link to hand out, with a copy button. */
+export function linkRow(label, url, name) {
   const input = h('input', { type: 'text', readonly: true, value: url, id: `link-${name}`, onclick: (e) => e.target.select() });
   return h('div', { class: 'link-row' }, h('label', { for: `link-${name}` }, label), input,
     h('button', { type: 'button', class: 'secondary', onclick: async () => { await copy(url, input); toast(t('start.copied')); } }, t('start.copy')));

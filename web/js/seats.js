@@ -39,6 +39,7 @@ function cards(state, s, playable, selectable) {
   const mine = state.seat === s && d.hand;
   const open = d.open_hands[s];
   const shown = mine ? d.hand : open;
+  if (shown && shown.length === 0) return null;
   if (shown) {
     const sorted = sortHand(shown);
     return h('div', { class: `hand ${mine ? 'own' : 'open'}`, style: `--n:${sorted.length}`, dataset: { seat: s } },

@@ -3,7 +3,8 @@
 // invite and spectator links to hand out.
 
 import { api, links } from './api.js';
-import { h, copy, toast } from './dom.js';
+import { h, toast } from './dom.js';
+import { linkRow } from './lobby.js';
 import { t } from './i18n.js';
 import { OPTIONS, overrides, readList, show } from './options.js';
 import { saved } from './store.js';
@@ -41,16 +42,11 @@ function optionsTable() {
 function createdPanel(root) {
   const { id } = form.created;
   const l = links(id);
-  const row = (label, url, name) => {
-    const input = h('input', { type: 'text', readonly: true, value: url, id: `link-${name}`, onclick: (e) => e.target.select() });
-    return h('div', { class: 'link-row' }, h('label', { for: `link-${name}` }, label), input,
-      h('button', { type: 'button', class: 'secondary', onclick: async () => { await copy(url, input); toast(t('start.copied')); } }, t('start.copy')));
-  };
   return h('section', { class: 'panel created' },
     h('h2', {}, t('start.created')),
     h('p', {}, t('start.share')),
-    row(t('start.invite'), l.invite, 'invite'),
-    row(t('start.watch_link'), l.watch, 'watch'),
+    linkRow(t('start.invite'), l.invite, 'invite'),
+    linkRow(t('start.watch_link'), l.watch, 'watch'),
     h('p', {}, h('a', { class: 'button primary', href: `/t/${id}`, id: 'go-table' }, t('start.go'))));
 }
 

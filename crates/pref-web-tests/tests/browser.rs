@@ -274,6 +274,17 @@ async fn no_horizontal_overflow(c: &Client, screen: &str) {
     );
 }
 
+/// Opens the start page and waits for every option to be listed.
+async fn open_start_page(c: &Client, base: &str) {
+    c.goto(base).await.expect("start page");
+    until(
+        c,
+        "the options",
+        "return document.querySelectorAll('.option').length >= 19",
+    )
+    .await;
+}
+
 /// Takes a seat by the invite link under `name`.
 async fn sit(c: &Client, invite: &str, name: &str) {
     c.goto(invite).await.expect("invite opens");
@@ -345,13 +356,7 @@ async fn a_full_deal_in_three_browsers() {
     let watcher = driver.browser(false).await;
 
     // The host creates a table from the start page.
-    host.goto(&base).await.expect("start page");
-    until(
-        &host,
-        "the options",
-        "return document.querySelectorAll('.option').length >= 19",
-    )
-    .await;
+    open_start_page(&host, &base).await;
     shot(&host, "01-start").await;
     click(&host, "#create").await;
     let invite = until(
@@ -524,13 +529,7 @@ async fn phone_width_start_and_lobby_fit() {
     let base = server().await;
     let mut driver = Driver::start().await;
     let phone = driver.browser(true).await;
-    phone.goto(&base).await.expect("start page");
-    until(
-        &phone,
-        "the options",
-        "return document.querySelectorAll('.option').length >= 19",
-    )
-    .await;
+    open_start_page(&phone, &base).await;
     no_horizontal_overflow(&phone, "start").await;
     shot(&phone, "30-phone-start").await;
     // Switching the language redraws the page in it.
