@@ -8,6 +8,8 @@
 //!   a [`RuleError`] and leaves the deal unchanged.
 //! - [`Game`] (`game.rs`): the pulka, deal after deal: dealer rotation, raspasy streak,
 //!   history, scoring of every finished deal, settlement.
+//! - [`Record`] (`record.rs`, with `json.rs`): game records in `pref-record/1`, read strictly
+//!   and replayed through [`Game`], and written back.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet.
 //! - [`profile`]: house profiles, their validation and the presets of `config/profiles/`.
@@ -32,9 +34,11 @@ mod deal;
 pub mod error;
 pub mod event;
 pub mod game;
+mod json;
 pub mod outcome;
 mod play;
 pub mod profile;
+pub mod record;
 mod scoring;
 mod settlement;
 pub mod sheet;
@@ -51,5 +55,6 @@ pub use event::Event;
 pub use game::{DealEntry, Game, GameError};
 pub use outcome::{Outcome, OutcomeKind, PlayedTrick};
 pub use profile::{PRESETS, Profile, ProfileError, Responsibility, WhistSplit};
+pub use record::{Location, Reason, Record, RecordDeal, RecordError};
 pub use sheet::Sheet;
 pub use view::{DealView, ViewEvent, Viewer};

@@ -6,9 +6,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use crate::house::ProfileError;
 use crate::metrics::METRICS;
 use crate::store::StoreError;
+use pref_core::ProfileError;
 
 /// Everything an HTTP request can be refused for.
 #[derive(Debug, thiserror::Error)]

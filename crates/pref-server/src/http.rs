@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
-use pref_core::Seat;
+use pref_core::{PRESETS, Profile, Seat};
 use rand::Rng;
 use rand::rngs::OsRng;
 use serde::Deserialize;
@@ -19,7 +19,6 @@ use tower_http::services::{ServeDir, ServeFile};
 
 use crate::config::Config;
 use crate::error::ApiError;
-use crate::house;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::registry::Registry;
@@ -58,6 +57,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/ws", get(websocket))
+        .route("/api/tables/{id}/record", get(record))
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(body_limit))
@@ -83,9 +83,9 @@ async fn protocol_doc() -> impl IntoResponse {
 }
 
 async fn presets() -> Json<Value> {
-    let all: serde_json::Map<String, Value> = house::PRESETS
+    let all: serde_json::Map<String, Value> = PRESETS
         .iter()
-        .filter_map(|&n| house::preset(n).map(|p| (n.to_owned(), house::to_json(&p))))
+        .filter_map(|&n| Profile::preset(n).map(|p| (n.to_owned(), p.to_json())))
         .collect();
     Json(Value::Object(all))
 }
@@ -133,7 +133,7 @@ async fn create_table(
 ) -> Result<Response, ApiError> {
     let req: CreateTable = body(&bytes)?;
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
-    let profile = house::from_json(&request)?;
+    let profile = Profile::from_json(&request)?;
     if s.tables.len() >= s.config.limits.max_tables {
         return Err(ApiError::Full);
     }
@@ -181,6 +181,12 @@ async fn summary(
     let handle = s.tables.get(&table_id(&id)?)?;
     let summary = handle.ask(Command::Summary).await?;
     Ok(Json(json!(summary)))
+}
+
+async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let handle = s.tables.get(&table_id(&id)?)?;
+    let text = handle.ask(Command::Record).await??;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
 
 /// `POST /api/tables/{id}/seats` body.

@@ -2,8 +2,6 @@
 //!
 //! - [`config`]: `config/server.toml` and `PREF_*` overrides.
 //! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted).
-//! - [`house`]: a preset plus option overrides → a validated profile.
-//! - [`game`]: the sequence of deals a table plays.
 //! - [`store`]: SQLite: tables, seats, decks, accepted actions; the source of restores.
 //! - [`table`]: one task per table owning its game; commands arrive on its inbox.
 //! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table.
@@ -16,8 +14,6 @@
 
 pub mod config;
 pub mod error;
-pub mod game;
-pub mod house;
 pub mod http;
 pub mod ids;
 pub mod metrics;

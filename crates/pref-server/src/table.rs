@@ -9,21 +9,19 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Action, Card, Deal, Profile, RuleError, Seat, Viewer};
+use pref_core::{Action, Card, Deal, Game, GameError, Profile, Record, RuleError, Seat, Viewer};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::game::{Game, GameError};
-use crate::house;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
 use crate::wire::{
-    News, Outgoing, Phase, Public, Reason, SeatInfo, SheetView, Snapshot, Speaker, Stamped,
-    Summary, Turn,
+    News, Outgoing, Phase, Public, Reason, SeatInfo, Settlement, SheetView, Snapshot, Speaker,
+    Stamped, Summary, Turn,
 };
 
 /// What a connecting socket starts with.
@@ -55,6 +53,8 @@ pub struct Session {
 pub enum Command {
     /// The public summary.
     Summary(oneshot::Sender<Summary>),
+    /// The game record (`pref-record/1`) as far as everybody may see it.
+    Record(oneshot::Sender<Result<String, ApiError>>),
     /// Take a seat (`host` is required once the game has started).
     Claim {
         /// The player's name.
@@ -194,6 +194,8 @@ pub struct Table {
     seq: u32,
     /// The last finished deal, shown between deals.
     last_deal: Option<Deal>,
+    /// The settlement once the game is over.
+    settlement: Option<Settlement>,
     /// The last version handed out.
     version: u64,
     /// The version of the last change to the game; actions made before it are stale.
@@ -248,7 +250,7 @@ pub fn check_name(name: &str) -> Result<String, ApiError> {
 }
 
 fn profile_json(profile: &Profile) -> serde_json::Value {
-    house::to_json(profile)
+    profile.to_json()
 }
 
 impl Table {
@@ -271,6 +273,7 @@ impl Table {
             deals_started: 0,
             seq: 0,
             last_deal: None,
+            settlement: None,
             version: 0,
             state_version: 0,
             epoch: Secret::random().expose()[..16].to_owned(),
@@ -284,7 +287,7 @@ impl Table {
     /// # Errors
     /// A message if the stored profile or a stored action no longer replays.
     pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
-        let profile = house::from_json(&row.profile).map_err(|e| e.to_string())?;
+        let profile = Profile::from_json(&row.profile).map_err(|e| e.to_string())?;
         let mut table = Table::new(
             NewTable {
                 no: row.no,
@@ -329,6 +332,15 @@ impl Table {
             } else {
                 Phase::BetweenDeals
             };
+            // A crash between the last action and the state change leaves a finished game
+            // stored as playing; the replay knows better.
+            if let Some(balance) = game.settlement() {
+                table.phase = Phase::Over;
+                table.settlement = Some(Settlement {
+                    agreed: false,
+                    balance: balance.iter().map(ToString::to_string).collect(),
+                });
+            }
             table.game = Some(game);
         }
         Ok(table)
@@ -349,6 +361,9 @@ impl Table {
         match cmd {
             Command::Summary(reply) => {
                 let _ = reply.send(self.summary());
+            }
+            Command::Record(reply) => {
+                let _ = reply.send(self.record());
             }
             Command::Claim {
                 name,
@@ -441,7 +456,36 @@ impl Table {
             deals_finished: self.finished_deals(),
             spectator_chat: self.spectator_chat,
             version: self.version,
+            sheet: self.game.as_ref().map(|g| SheetView::of(g.sheet())),
+            settlement: self.settlement.clone(),
         }
+    }
+
+    /// The record of the finished deals: all of them once the game is over; during the
+    /// game only where `reveal_after_deal` shows finished deals to everybody anyway.
+    fn record(&self) -> Result<String, ApiError> {
+        let game = self
+            .game
+            .as_ref()
+            .ok_or_else(|| ApiError::Conflict("the game has not started".into()))?;
+        if self.phase != Phase::Over && !self.profile.reveal_after_deal {
+            return Err(ApiError::Conflict(
+                "this table keeps hands hidden (reveal_after_deal = false): \
+                 the record is available once the game is over"
+                    .into(),
+            ));
+        }
+        let names: Vec<String> = (0..self.players())
+            .map(|s| match &self.seats[s as usize] {
+                Some(o) => o.name.clone(),
+                None => format!("seat {s}"),
+            })
+            .collect();
+        let agreed = self.settlement.as_ref().is_some_and(|s| s.agreed);
+        let record = Record::from_game(game, &names)
+            .map_err(|e| ApiError::Internal(e.to_string()))?
+            .with_agreed_stop(agreed);
+        Ok(record.to_json_string())
     }
 
     fn finished_deals(&self) -> u32 {
@@ -499,10 +543,6 @@ impl Table {
             deal_no,
             deal,
             turn: self.turn().view(viewer),
-            sheet: self
-                .game
-                .as_ref()
-                .map(|g| SheetView::of(g.sheet(), &self.profile, self.phase == Phase::Over)),
         }
     }
 
@@ -681,7 +721,7 @@ impl Table {
                         "the profile is frozen once the game has started".into(),
                     ));
                 }
-                let profile = house::from_json(&request)?;
+                let profile = Profile::from_json(&request)?;
                 if (profile.players..4).any(|s| self.seats[s as usize].is_some()) {
                     return Err(ApiError::Conflict(
                         "a seat beyond the new number of players is taken".into(),
@@ -709,10 +749,25 @@ impl Table {
                     ));
                 }
                 self.store.set_state(self.no, Stored::Over).await?;
+                let balance = self
+                    .game
+                    .as_ref()
+                    .map(|g| {
+                        g.agreed_settlement()
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let settlement = Settlement {
+                    agreed: true,
+                    balance,
+                };
                 self.phase = Phase::Over;
+                self.settlement = Some(settlement.clone());
                 self.state_version = self.version + 1;
                 tracing::info!(table = self.no, "game ended by agreement");
-                self.publish(vec![News::Public(Public::GameOver { agreed: true })], None);
+                self.publish(vec![News::Public(Public::GameOver(settlement))], None);
                 Ok(())
             }
         }
@@ -776,6 +831,7 @@ impl Table {
                 return reject(Reason::NotYourTurn, e.to_string(), None);
             }
             Err(GameError::Rule(e)) => return reject(Reason::Rule, e.to_string(), e.rule()),
+            Err(e @ GameError::GameOver) => return reject(Reason::GameOver, e.to_string(), None),
             Err(e) => return reject(Reason::NoDeal, e.to_string(), None),
         };
         let deal_no = self.deals_started - 1;
@@ -803,7 +859,29 @@ impl Table {
             let _ = finished.act(seat, action);
             self.last_deal = Some(finished);
             self.phase = Phase::BetweenDeals;
-            news.push(News::Public(Public::DealFinished { deal_no }));
+            let (sheet, over) = match &self.game {
+                Some(g) => (SheetView::of(g.sheet()), g.settlement()),
+                None => return reject(Reason::Internal, "no game".into(), None),
+            };
+            news.push(News::Public(Public::DealFinished {
+                deal_no,
+                sheet,
+                game_over: over.is_some(),
+            }));
+            if let Some(balance) = over {
+                let settlement = Settlement {
+                    agreed: false,
+                    balance: balance.iter().map(ToString::to_string).collect(),
+                };
+                if let Err(e) = self.store.set_state(self.no, Stored::Over).await {
+                    // The replay at the next start finds the game over by itself.
+                    tracing::error!(table = self.no, error = %e, "game over not stored");
+                }
+                self.phase = Phase::Over;
+                self.settlement = Some(settlement.clone());
+                tracing::info!(table = self.no, "game over");
+                news.push(News::Public(Public::GameOver(settlement)));
+            }
         }
         self.state_version = self.version + 1;
         let turn = self.turn();

@@ -6,7 +6,7 @@
 //! may hold a full [`Event`] and is deliberately not `Serialize`; [`News::visible`] is the one
 //! way out.
 
-use pref_core::{Action, DealView, Event, Seat, ViewEvent, Viewer};
+use pref_core::{Action, DealView, Event, Seat, Sheet, ViewEvent, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// Where a table stands.
@@ -51,6 +51,42 @@ pub struct Summary {
     pub spectator_chat: bool,
     /// The current event version.
     pub version: u64,
+    /// The score sheet, once the game has started.
+    pub sheet: Option<SheetView>,
+    /// The settlement (R10), once the game is over.
+    pub settlement: Option<Settlement>,
+}
+
+/// The score sheet: public to everybody at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SheetView {
+    /// Pool per seat.
+    pub pool: Vec<i64>,
+    /// Mountain per seat.
+    pub mountain: Vec<i64>,
+    /// Whists, `[writer][on]`.
+    pub whists: Vec<Vec<i64>>,
+}
+
+impl SheetView {
+    /// The sheet as sent.
+    #[must_use]
+    pub fn of(sheet: &Sheet) -> SheetView {
+        SheetView {
+            pool: sheet.pool().to_vec(),
+            mountain: sheet.mountain().to_vec(),
+            whists: sheet.whist_matrix(),
+        }
+    }
+}
+
+/// How the game was settled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Settlement {
+    /// Ended by agreement (R10.3) rather than by closing every pool.
+    pub agreed: bool,
+    /// Each seat's balance in whists, exact (`"35/3"` where it is not whole); sums to zero.
+    pub balance: Vec<String>,
 }
 
 /// Whose turn it is, and for the player to act the legal actions.
@@ -60,43 +96,6 @@ pub struct TurnView {
     pub to_act: Option<Seat>,
     /// The viewer's legal actions; empty unless the viewer is to act.
     pub legal: Vec<Action>,
-}
-
-/// The score sheet as everybody sees it (it holds no card).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SheetView {
-    /// Pool per seat.
-    pub pool: Vec<i64>,
-    /// Mountain per seat.
-    pub mountain: Vec<i64>,
-    /// `whists[a][b]`: whists seat `a` wrote on seat `b`.
-    pub whists: Vec<Vec<i64>>,
-    /// Whether every pool is closed (R9.4).
-    pub closed: bool,
-    /// Once every pool is closed or the game ended by agreement: each seat's result in
-    /// whists (R10), exact, as `"n"` or `"n/d"`.
-    pub settlement: Option<Vec<String>>,
-}
-
-impl SheetView {
-    /// The sheet of `game`; `over` asks for the settlement even with pools open (R10.3).
-    #[must_use]
-    pub fn of(sheet: &pref_core::Sheet, profile: &pref_core::Profile, over: bool) -> SheetView {
-        let closed = sheet.all_closed(profile);
-        SheetView {
-            pool: sheet.pool().to_vec(),
-            mountain: sheet.mountain().to_vec(),
-            whists: sheet.whist_matrix(),
-            closed,
-            settlement: (closed || over).then(|| {
-                sheet
-                    .settlement(profile, !closed)
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect()
-            }),
-        }
-    }
 }
 
 /// The full picture for one viewer: sent first, after a gap, and on request.
@@ -117,8 +116,6 @@ pub struct Snapshot {
     pub deal: Option<DealView>,
     /// The turn.
     pub turn: TurnView,
-    /// The score sheet, once the game has started.
-    pub sheet: Option<SheetView>,
 }
 
 /// Who wrote a chat line.
@@ -171,16 +168,18 @@ pub enum Public {
         /// Dealer of the first deal.
         first_dealer: Seat,
     },
-    /// A deal ended; the next one waits for `next_deal`.
+    /// A deal ended and was scored; unless the game is over, the next one waits for
+    /// `next_deal`.
     DealFinished {
         /// The deal's number.
         deal_no: u32,
+        /// The sheet after it.
+        sheet: SheetView,
+        /// Whether this deal closed the last pool.
+        game_over: bool,
     },
     /// The game is over.
-    GameOver {
-        /// Ended by agreement (R10.3) rather than by closing the pools.
-        agreed: bool,
-    },
+    GameOver(Settlement),
 }
 
 /// One versioned item as a viewer may see it.

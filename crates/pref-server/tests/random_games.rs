@@ -25,8 +25,9 @@ struct Client {
     version: u64,
     /// The deal being watched, its dealer, and action batches completed in it.
     deal: Option<(u32, Seat, usize)>,
-    /// Seat 0 starts each next deal and reports when the last one ends.
-    driver: Option<(u32, mpsc::UnboundedSender<()>)>,
+    /// Seat 0 starts each next deal up to a cap and reports how the game ended: `true`
+    /// when the last pool closed, `false` when the cap was reached.
+    driver: Option<(u32, mpsc::UnboundedSender<bool>)>,
     /// Messages checked.
     checked: usize,
 }
@@ -165,7 +166,9 @@ impl Client {
                 "deal_finished" => {
                     if let Some((target, done)) = &self.driver {
                         let deal_no = e["deal_no"].as_u64().unwrap() as u32;
-                        if deal_no + 1 < *target {
+                        if e["game_over"] == true {
+                            done.send(true).unwrap();
+                        } else if deal_no + 1 < *target {
                             let id = format!("next-{deal_no}");
                             send(
                                 &mut self.ws,
@@ -173,7 +176,7 @@ impl Client {
                             )
                             .await;
                         } else {
-                            done.send(()).unwrap();
+                            done.send(false).unwrap();
                         }
                     }
                 }
@@ -215,8 +218,8 @@ async fn play(
     deals: u32,
     connect_late: bool,
     seed: u64,
-) -> usize {
-    let p = pref_server::house::from_json(&profile).unwrap();
+) -> (usize, bool) {
+    let p = pref_core::Profile::from_json(&profile).unwrap();
     let players = p.players;
     let info = table(addr, profile, players, connect_late).await;
     let truth = Arc::new(Truth::open(dir, &info.id, p).await);
@@ -256,40 +259,71 @@ async fn play(
         assert_eq!(status, 200, "{body}");
     }
     // A client that panics drops its sender; the game then ends here instead of hanging.
-    assert!(
-        done_rx.recv().await.is_some(),
-        "a client failed before the last deal ended"
-    );
-    let (status, body) = http(
-        addr,
-        "POST",
-        &format!("/api/tables/{}/end", info.id),
-        None,
-        Some(&info.host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    let natural = done_rx
+        .recv()
+        .await
+        .expect("a client failed before the last deal ended");
+    if !natural {
+        let path = format!("/api/tables/{}/end", info.id);
+        let (status, body) = http(addr, "POST", &path, None, Some(&info.host)).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["settlement"]["agreed"], true, "{body}");
+    }
     let mut checked = 0;
     for t in tasks {
         checked += t.await.unwrap();
     }
-    checked
+    // The whole game as a record, read back strictly by the core.
+    let (status, text) = http_text(
+        addr,
+        "GET",
+        &format!("/api/tables/{}/record", info.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let record = pref_core::Record::from_json_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert!(!record.deals().is_empty());
+    assert_eq!(record.agreed_stop(), !natural);
+    (checked, natural)
+}
+
+/// Small pools so that random play closes them within a few deals.
+fn short(preset: &str, extra: Value) -> Value {
+    let mut v = json!({"preset": preset, "pool_target": 1});
+    for (k, x) in extra.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    v
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_games_leak_no_card() {
     let (addr, dir) = server("random", |_| {}).await;
+    let none = json!({});
     let configs = [
-        (json!("sochi"), false),
-        (json!("leningrad"), false),
-        (json!("rostov"), true),
-        (json!("sochi4"), false),
+        (short("sochi", none.clone()), false),
+        (short("leningrad", none.clone()), false),
+        (short("rostov", none.clone()), true),
+        (short("sochi4", none.clone()), false),
         (
-            json!({"preset": "sochi4", "reveal_after_deal": false, "must_overtake": true}),
+            short(
+                "sochi4",
+                json!({"reveal_after_deal": false, "must_overtake": true}),
+            ),
             true,
         ),
         (
-            json!({"preset": "sochi", "reveal_after_deal": false, "stalingrad": true}),
+            short(
+                "sochi",
+                json!({"reveal_after_deal": false, "stalingrad": true}),
+            ),
+            false,
+        ),
+        (short("leningrad", json!({"players": 4})), false),
+        (
+            short("rostov", json!({"half_whist": false, "ten_whisted": false})),
             false,
         ),
     ];
@@ -298,13 +332,15 @@ async fn random_games_leak_no_card() {
         let addr = addr.clone();
         let dir = dir.clone();
         games.push(tokio::spawn(async move {
-            play(&addr, &dir, profile, 5, late, i as u64).await
+            play(&addr, &dir, profile, 10, late, i as u64).await
         }));
     }
-    let mut total = 0;
+    let (mut total, mut natural) = (0, 0);
     for g in games {
-        total += g.await.unwrap();
+        let (checked, ended) = g.await.unwrap();
+        total += checked;
+        natural += usize::from(ended);
     }
+    eprintln!("checked {total} messages; {natural} games closed their pools");
     assert!(total > 1000, "only {total} messages checked");
-    eprintln!("checked {total} messages");
 }

@@ -390,7 +390,10 @@ pub fn public_keys() -> HashMap<&'static str, Vec<&'static str>> {
         ("chat", vec!["kind", "from", "text"]),
         ("profile_changed", vec!["kind", "profile"]),
         ("started", vec!["kind", "first_dealer"]),
-        ("deal_finished", vec!["kind", "deal_no"]),
-        ("game_over", vec!["kind", "agreed"]),
+        (
+            "deal_finished",
+            vec!["kind", "deal_no", "sheet", "game_over"],
+        ),
+        ("game_over", vec!["kind", "agreed", "balance"]),
     ])
 }

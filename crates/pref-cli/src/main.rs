@@ -1,0 +1,66 @@
+//! `pref`, the project's command line.
+//!
+//! - `pref replay FILE`: reads a game record (`pref-record/1`), checks every deal against the
+//!   rules and prints the score sheet after each deal, then the settlement.
+//! - `pref replay --json FILE`: the same as one JSON object (the spec's replay summary).
+//!
+//! A record that cannot be read or breaks a rule prints one line on stderr saying where and
+//! why, nothing on stdout, and exits with status 2. The commands live in their own files;
+//! this one only parses the arguments and turns results into exit codes.
+
+mod replay;
+mod summary;
+mod table;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Preferans tools.
+#[derive(Parser)]
+#[command(name = "pref", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Replay a game record: check every deal and print the score sheet after each.
+    Replay {
+        /// Print one JSON object (deals, pool, mountain, whists, finished, settlement).
+        #[arg(long)]
+        json: bool,
+        /// The record file (`pref-record/1` JSON).
+        file: PathBuf,
+    },
+}
+
+/// Exit status for a record that cannot be replayed (and for bad arguments, as clap does).
+const INVALID: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Replay { json, file } => replay::run(&file, json),
+    };
+    match result {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`pref replay x | head`) is not worth a panic or a message.
+            match stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            }
+        }
+        Err(line) => {
+            let _ = writeln!(std::io::stderr(), "{line}");
+            ExitCode::from(INVALID)
+        }
+    }
+}

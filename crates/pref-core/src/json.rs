@@ -1,0 +1,202 @@
+//! Strict JSON for game records: a document is read into a [`serde_json::Value`] that
+//! refuses a key given twice in one object (plain `serde_json` keeps the last one silently),
+//! and values are written back in a compact, line-per-item layout a person can read and diff.
+
+use std::fmt::Write as _;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// Parses `text` as one JSON document whose objects never repeat a key.
+///
+/// # Errors
+/// The `serde_json` error, with its line and column, for broken JSON or a repeated key.
+pub(crate) fn parse_strict(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str::<Strict>(text).map(|s| s.0)
+}
+
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(de::Error::custom(format_args!("key {key:?} given twice")));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// A JSON value to write, objects in the order given (a [`Map`] would sort the keys).
+#[derive(Clone, Debug)]
+pub(crate) enum Out {
+    /// A scalar, already in JSON form.
+    Raw(String),
+    /// An array.
+    List(Vec<Out>),
+    /// An object, keys in writing order.
+    Object(Vec<(String, Out)>),
+}
+
+impl Out {
+    /// A JSON string.
+    pub(crate) fn str(s: impl AsRef<str>) -> Out {
+        Out::Raw(Value::String(s.as_ref().to_owned()).to_string())
+    }
+
+    /// Any scalar or small value that `serde_json` prints; objects keep their sorted keys.
+    pub(crate) fn value(v: &Value) -> Out {
+        match v {
+            Value::Array(a) => Out::List(a.iter().map(Out::value).collect()),
+            Value::Object(m) => {
+                Out::Object(m.iter().map(|(k, v)| (k.clone(), Out::value(v))).collect())
+            }
+            other => Out::Raw(other.to_string()),
+        }
+    }
+
+    /// Writes the value with `indent` spaces before nested lines: anything that fits on one
+    /// line of [`WIDTH`] characters stays on one line, larger lists and objects get a line
+    /// per item.
+    pub(crate) fn write(&self, indent: usize, out: &mut String) {
+        let flat = self.flat();
+        if indent + flat.len() <= WIDTH {
+            out.push_str(&flat);
+            return;
+        }
+        let pad = " ".repeat(indent + 2);
+        match self {
+            Out::Raw(s) => out.push_str(s),
+            Out::List(items) => {
+                out.push_str("[\n");
+                for (i, item) in items.iter().enumerate() {
+                    out.push_str(&pad);
+                    item.write(indent + 2, out);
+                    out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+                }
+                let _ = write!(out, "{}]", " ".repeat(indent));
+            }
+            Out::Object(fields) => {
+                out.push_str("{\n");
+                for (i, (k, v)) in fields.iter().enumerate() {
+                    let key = Value::String(k.clone()).to_string();
+                    let _ = write!(out, "{pad}{key}: ");
+                    v.write(indent + 2, out);
+                    out.push_str(if i + 1 < fields.len() { ",\n" } else { "\n" });
+                }
+                let _ = write!(out, "{}}}", " ".repeat(indent));
+            }
+        }
+    }
+
+    /// The value on one line, with a space after each `,` and `:`.
+    fn flat(&self) -> String {
+        match self {
+            Out::Raw(s) => s.clone(),
+            Out::List(items) => {
+                let parts: Vec<String> = items.iter().map(Out::flat).collect();
+                format!("[{}]", parts.join(", "))
+            }
+            Out::Object(fields) => {
+                let parts: Vec<String> = fields
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), v.flat()))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// The line width the writer keeps to where it can.
+const WIDTH: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_a_repeated_key_anywhere() {
+        assert!(parse_strict(r#"{"a": 1, "b": [{"c": 1}]}"#).is_ok());
+        let e = parse_strict(r#"{"a": 1, "b": [{"c": 1, "c": 2}]}"#).unwrap_err();
+        assert!(e.to_string().contains(r#"key "c" given twice"#), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(parse_strict(&deep).is_err());
+    }
+
+    #[test]
+    fn writes_short_values_on_one_line() {
+        let v = Out::Object(vec![
+            (
+                "a".into(),
+                Out::List(vec![Out::Raw("1".into()), Out::str("x")]),
+            ),
+            ("b".into(), Out::Raw("null".into())),
+        ]);
+        let mut s = String::new();
+        v.write(0, &mut s);
+        assert_eq!(s, r#"{"a": [1, "x"], "b": null}"#);
+    }
+}

@@ -1,0 +1,164 @@
+//! Game records (`shared/spec/game-record.md`): strict reading, exact error locations and
+//! messages, and write-then-read giving the same record.
+#![allow(missing_docs)]
+
+use pref_core::{Location, Reason, Record};
+
+fn worked() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/records/worked-deal.json"
+    ))
+    .unwrap()
+}
+
+fn err(text: &str) -> String {
+    Record::from_json_str(text).unwrap_err().to_string()
+}
+
+#[test]
+fn the_worked_deal_reads_and_round_trips() {
+    let r = Record::from_json_str(&worked()).unwrap();
+    assert_eq!(r.deals().len(), 1);
+    assert_eq!(r.players(), ["A", "B", "C"]);
+    let written = r.to_json_string();
+    let again = Record::from_json_str(&written).unwrap();
+    assert_eq!(again, r);
+    assert_eq!(again.to_json_string(), written);
+}
+
+#[test]
+fn a_revoke_names_deal_action_and_reason() {
+    // Trick 2: B plays ♣K instead of following ♥ with ♥9 (R6.2).
+    let text = worked().replacen(
+        r#"{"seat": 1, "play": "9H"}"#,
+        r#"{"seat": 1, "play": "KC"}"#,
+        1,
+    );
+    assert_eq!(err(&text), "deal 0, action 17: seat 1 must follow ♥");
+    let e = Record::from_json_str(&text).unwrap_err();
+    assert_eq!(
+        e.location,
+        Location::Action {
+            deal: 0,
+            action: 17
+        }
+    );
+    assert_eq!(e.rule(), Some("R6.2"));
+}
+
+#[test]
+fn out_of_turn_and_unfinished_deals() {
+    let text = worked().replacen(
+        r#"{"seat": 1, "bid": "6C"}"#,
+        r#"{"seat": 2, "bid": "6C"}"#,
+        1,
+    );
+    assert_eq!(
+        err(&text),
+        "deal 0, action 1: it is not seat 2's turn: seat 1 is to act"
+    );
+    let text = worked().replacen(",\n        {\"seat\": 2, \"play\": \"TS\"}", "", 1);
+    assert_eq!(err(&text), "deal 0, action 42: the deal is not finished");
+}
+
+#[test]
+fn deal_set_up_errors_name_the_deal() {
+    let text = worked().replacen(r#""talon": ["AH", "9C"]"#, r#""talon": ["AH", "QS"]"#, 1);
+    assert_eq!(err(&text), "deal 0: talon repeats QS");
+    let text = worked().replacen(r#""7C"]"#, r#""7C", "AH"]"#, 1);
+    assert_eq!(err(&text), "deal 0: seat 0 has 11 cards, not 10");
+    let text = worked().replacen(r#""TH""#, r#""XH""#, 1);
+    assert_eq!(err(&text), r#"deal 0: unknown card "XH""#);
+}
+
+#[test]
+fn unknown_keys_verbs_and_options() {
+    let text = worked().replacen(
+        r#""profile": "sochi""#,
+        r#""profile": {"preset": "sochi", "pool_size": 10}"#,
+        1,
+    );
+    assert_eq!(err(&text), r#"record: unknown option "pool_size""#);
+    let text = worked().replacen(
+        r#""profile": "sochi""#,
+        r#""profile": {"pool_target": 10}"#,
+        1,
+    );
+    assert_eq!(err(&text), r#"record: missing key "preset""#);
+    let text = worked().replacen(
+        r#"{"seat": 2, "bid": "pass"}"#,
+        r#"{"seat": 2, "claim": "pass"}"#,
+        1,
+    );
+    assert_eq!(err(&text), r#"deal 0, action 2: unknown verb "claim""#);
+    let text = worked().replacen(
+        r#""first_dealer": 2"#,
+        r#""first_dealer": 2, "date": "today""#,
+        1,
+    );
+    assert_eq!(err(&text), r#"record: unknown key "date""#);
+    let text = worked().replacen(r#""talon""#, r#""comment": 1, "talon""#, 1);
+    assert_eq!(err(&text), r#"deal 0: unknown key "comment""#);
+    let text = worked().replacen("pref-record/1", "pref-record/2", 1);
+    assert_eq!(
+        err(&text),
+        r#"record: format "pref-record/2" is not "pref-record/1""#
+    );
+}
+
+#[test]
+fn broken_json_and_repeated_keys() {
+    let e = Record::from_json_str(&worked()[..200]).unwrap_err();
+    assert_eq!(e.location, Location::Record);
+    assert!(matches!(e.reason, Reason::Json(_)));
+    assert!(err("{").starts_with("record: not valid JSON: "));
+    let text = worked().replacen(
+        r#""first_dealer": 2"#,
+        r#""first_dealer": 2, "first_dealer": 1"#,
+        1,
+    );
+    assert!(
+        err(&text).contains(r#"key "first_dealer" given twice"#),
+        "{}",
+        err(&text)
+    );
+}
+
+#[test]
+fn an_earlier_illegal_action_comes_before_a_later_malformed_one() {
+    let text = worked()
+        .replacen(
+            r#"{"seat": 1, "bid": "6C"}"#,
+            r#"{"seat": 2, "bid": "6C"}"#,
+            1,
+        )
+        .replacen(
+            r#"{"seat": 0, "play": "AH"}"#,
+            r#"{"seat": 0, "play": "ZZ"}"#,
+            1,
+        );
+    assert_eq!(
+        err(&text),
+        "deal 0, action 1: it is not seat 2's turn: seat 1 is to act"
+    );
+    let text = worked().replacen(
+        r#"{"seat": 0, "play": "AH"}"#,
+        r#"{"seat": 0, "play": "ZZ"}"#,
+        1,
+    );
+    assert_eq!(err(&text), r#"deal 0, action 13: unknown card "ZZ""#);
+}
+
+#[test]
+fn a_game_exports_to_the_record_it_was_read_from() {
+    use pref_core::{Card, Record};
+    let (record, mut game) = Record::read(&worked()).unwrap();
+    let names: Vec<String> = record.players().to_vec();
+    assert_eq!(Record::from_game(&game, &names).unwrap(), record);
+    // A deal in progress is left out; the first dealer stays the first deal's.
+    let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+    game.start_deal(&deck.try_into().unwrap()).unwrap();
+    assert_eq!(Record::from_game(&game, &names).unwrap(), record);
+    assert!(Record::from_game(&game, &names[..2]).is_err());
+}

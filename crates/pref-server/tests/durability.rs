@@ -1,0 +1,205 @@
+//! Kill the server hard in the middle of a deal, start a new one on the same data
+//! directory, reconnect with the old tokens and finish the same deal with the same cards.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use common::*;
+use pref_core::{Action, CardSet, DealView, ViewEvent};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use serde_json::{Value, json};
+
+/// Starts the real binary on `dir`; returns the child and its address.
+fn spawn(dir: &Path) -> (Child, String) {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pref-server"))
+        .env("PREF_CONFIG", dir.join("no-such-config.toml"))
+        .env("PREF_BIND", "127.0.0.1:0")
+        .env("PREF_DATA_DIR", dir)
+        .env("PREF_WEB_DIR", web)
+        .env("PREF_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim()
+        .trim_end_matches('/')
+        .to_owned();
+    (child, addr)
+}
+
+/// The players' sockets and what they know.
+struct Players {
+    ws: Vec<Ws>,
+    version: u64,
+    to_act: Option<usize>,
+    legal: Vec<Action>,
+    /// Cards each seat played, as everybody saw them.
+    played: Vec<CardSet>,
+    /// Hands as revealed after the deal.
+    revealed: Option<Vec<CardSet>>,
+    finished: bool,
+}
+
+impl Players {
+    /// Reads every socket up to the last item of the current batch.
+    async fn settle(&mut self) {
+        for (i, ws) in self.ws.iter_mut().enumerate() {
+            loop {
+                let m = next_json(ws).await.expect("socket closed");
+                if m["type"] != "event" {
+                    continue;
+                }
+                let e = &m["event"];
+                if i == 0 && e["kind"] == "deal" {
+                    match serde_json::from_value::<ViewEvent>(e["event"].clone()).unwrap() {
+                        ViewEvent::Played { seat, card } => {
+                            self.played[seat.index()] = self.played[seat.index()].with(card);
+                        }
+                        ViewEvent::Revealed(r) => self.revealed = Some(r.hands),
+                        _ => {}
+                    }
+                }
+                if e["kind"] == "deal_finished" {
+                    self.finished = true;
+                }
+                if let Some(turn) = m.get("turn") {
+                    self.version = m["version"].as_u64().unwrap();
+                    if let Some(p) = turn["to_act"].as_u64() {
+                        self.to_act = Some(p as usize);
+                        if p as usize == i {
+                            self.legal = serde_json::from_value(turn["legal"].clone()).unwrap();
+                        }
+                    } else {
+                        self.to_act = None;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    async fn step(&mut self, rng: &mut StdRng) {
+        let p = self.to_act.expect("nobody to act");
+        let a = *self.legal.choose(rng).expect("no legal action");
+        let id = format!("d{}", self.version);
+        send(
+            &mut self.ws[p],
+            json!({"type": "action", "id": id, "version": self.version, "action": a}),
+        )
+        .await;
+        self.settle().await;
+    }
+}
+
+/// Each player's snapshot after asking for one.
+async fn snapshots(ws: &mut [Ws]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for w in ws.iter_mut() {
+        send(w, json!({"type": "resync"})).await;
+        out.push(until(w, |m| m["type"] == "snapshot").await);
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_mid_deal_restart_and_finish_the_same_deal() {
+    let dir = temp_dir("durability");
+    let (mut child, addr) = spawn(&dir);
+    let info = table(&addr, json!("sochi"), 3, true).await;
+    let mut ws = Vec::new();
+    let mut dealt = Vec::new();
+    let mut players = Players {
+        ws: Vec::new(),
+        version: 0,
+        to_act: None,
+        legal: Vec::new(),
+        played: vec![CardSet::EMPTY; 3],
+        revealed: None,
+        finished: false,
+    };
+    for (i, t) in info.tokens.iter().enumerate() {
+        let mut w = connect(&addr, &info.id, Some(t), "").await;
+        let snap = until(&mut w, |m| m["type"] == "snapshot").await;
+        let view: DealView = serde_json::from_value(snap["deal"].clone()).unwrap();
+        dealt.push(view.hand.unwrap());
+        if let Some(p) = snap["turn"]["to_act"].as_u64() {
+            players.to_act = Some(p as usize);
+            if p as usize == i {
+                players.legal = serde_json::from_value(snap["turn"]["legal"].clone()).unwrap();
+            }
+        }
+        players.version = players.version.max(snap["version"].as_u64().unwrap());
+        ws.push(w);
+    }
+    players.ws = ws;
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..6 {
+        players.step(&mut rng).await;
+    }
+    assert!(!players.finished);
+    let before = snapshots(&mut players.ws).await;
+    let epoch = before[0]["epoch"].as_str().unwrap().to_owned();
+    let since = before[0]["version"].as_u64().unwrap();
+
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (mut child, addr) = spawn(&dir);
+
+    let (status, health) = http(&addr, "GET", "/health", None, None).await;
+    assert_eq!((status, health["tables"].clone()), (200, json!(1)));
+    let mut ws = Vec::new();
+    for (i, t) in info.tokens.iter().enumerate() {
+        let extra = format!("&since={since}&epoch={epoch}");
+        let mut w = connect(&addr, &info.id, Some(t), &extra).await;
+        let snap = until(&mut w, |m| m["type"] == "snapshot").await;
+        assert_ne!(
+            snap["epoch"].as_str().unwrap(),
+            epoch,
+            "a restart starts a new epoch"
+        );
+        assert_eq!(
+            snap["deal"], before[i]["deal"],
+            "seat {i} sees another deal"
+        );
+        assert_eq!(snap["turn"], before[i]["turn"]);
+        if snap["turn"]["to_act"].as_u64() == Some(i as u64) {
+            players.legal = serde_json::from_value(snap["turn"]["legal"].clone()).unwrap();
+        }
+        players.version = snap["version"].as_u64().unwrap();
+        ws.push(w);
+    }
+    players.ws = ws;
+    // The others see each reconnect as presence; drain up to a quiet point.
+    let _ = snapshots(&mut players.ws).await;
+    while !players.finished {
+        players.step(&mut rng).await;
+    }
+    for (seat, (played, hand)) in players.played.iter().zip(&dealt).enumerate() {
+        let extra = CardSet(played.0 & !hand.0);
+        // A declarer may play talon cards he took; nobody else plays a card not dealt to him.
+        assert!(
+            extra.len() <= 2,
+            "seat {seat} played {extra}, not dealt to it"
+        );
+    }
+    assert_eq!(
+        players.revealed.expect("sochi reveals after the deal"),
+        dealt
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
