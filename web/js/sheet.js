@@ -61,16 +61,16 @@ function text(p, value, cls, rotate = 0) {
   }, value);
 }
 
-/** The sheet data from the snapshot, zeros when the server has not sent one yet. */
+/** The sheet from the table summary, zeros before the game starts. */
 export function sheetData(state) {
   const n = state.table.players;
-  const s = state.snap.sheet;
+  const s = state.table.sheet;
   const zeros = () => Array(n).fill(0);
   return {
     pool: (s && s.pool) || zeros(),
     mountain: (s && s.mountain) || zeros(),
     whists: (s && s.whists) || Array.from({ length: n }, zeros),
-    settlement: (s && s.settlement) || null,
+    settlement: state.table.settlement ? state.table.settlement.balance : null,
   };
 }
 
@@ -155,11 +155,23 @@ function settlementTable(state) {
     h('tbody', {}, rows));
 }
 
-/** The sheet panel: pulka, legend, settlement when the game is over. */
+/** The game record, where the server hands it out: at the end, or after each deal when
+ * the hands are shown after the deal anyway. */
+function recordLink(state) {
+  const tb = state.table;
+  const ready = tb.phase === 'over' || (tb.deals_finished > 0 && tb.profile.reveal_after_deal);
+  if (!ready) return null;
+  return h('p', {}, h('a', {
+    class: 'button secondary', id: 'record', href: `/api/tables/${state.id}/record`, download: `preferans-${state.id.slice(0, 8)}.json`,
+  }, t('sheet.record')));
+}
+
+/** The sheet panel: pulka, legend, settlement when the game is over, the record. */
 export function sheetPanel(state) {
   return h('section', { class: 'sheet', id: 'sheet' },
     h('h2', {}, t('sheet.title')),
     pulka(state),
     h('p', { class: 'legend' }, t('sheet.legend')),
-    settlementTable(state));
+    settlementTable(state),
+    recordLink(state));
 }

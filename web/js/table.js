@@ -32,8 +32,16 @@ function applyPublic(state, e) {
     case 'presence': seats[e.seat] = { ...seats[e.seat], connected: e.connected }; break;
     case 'chat': state.chat.push({ from: speaker(state, e.from), text: e.text }); break;
     case 'profile_changed': state.table.profile = e.profile; break;
-    case 'started': case 'deal_finished': state.table.phase = 'between_deals'; break;
-    case 'game_over': state.table.phase = 'over'; break;
+    case 'started': state.table.phase = 'between_deals'; break;
+    case 'deal_finished':
+      state.table.sheet = e.sheet;
+      state.table.deals_finished = e.deal_no + 1;
+      state.table.phase = e.game_over ? 'over' : 'between_deals';
+      break;
+    case 'game_over':
+      state.table.settlement = { agreed: e.agreed, balance: e.balance };
+      state.table.phase = 'over';
+      break;
     default: break;
   }
 }
