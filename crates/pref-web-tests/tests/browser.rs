@@ -512,6 +512,15 @@ async fn a_full_deal_in_three_browsers() {
         .await;
     }
     shot(&players[0], "24-settlement").await;
+    let record = js(
+        &players[0],
+        "const a = document.querySelector('#record'); return fetch(a.href).then(r => r.text())",
+    )
+    .await;
+    assert!(
+        record.as_str().is_some_and(|r| r.contains("pref-record")),
+        "the record downloads: {record}"
+    );
     shot(&players[2], "25-phone-settlement").await;
     no_horizontal_overflow(&players[2], "settlement").await;
 
