@@ -150,10 +150,12 @@ impl Driver {
 
 /// The server, in this process, serving `web/`.
 async fn server() -> String {
-    let mut config = pref_server::config::Config::default();
-    config.bind = "127.0.0.1:0".parse().expect("address");
-    config.data_dir = temp_dir("data");
-    config.web_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    let config = pref_server::config::Config {
+        bind: "127.0.0.1:0".parse().expect("address"),
+        data_dir: temp_dir("data"),
+        web_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
+        ..Default::default()
+    };
     let running = pref_server::start(config).await.expect("server starts");
     format!("http://{}", running.addr)
 }
