@@ -97,5 +97,6 @@ export function centre(state) {
   const d = state.snap.deal;
   if (!d) return h('div', { class: 'centre' }, h('p', { class: 'headline' }, t('table.waiting_deal')));
   if (d.stage === 'finished') return h('div', { class: 'centre' }, summary(state));
-  return h('div', { class: 'centre' }, headline(state), talon(state), trick(state), lastTrickButton(state));
+  const playing = d.stage === 'play';
+  return h('div', { class: 'centre' }, headline(state), talon(state), playing ? trick(state) : null, lastTrickButton(state));
 }

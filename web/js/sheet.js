@@ -102,7 +102,10 @@ export function pulka(state) {
     const s = (base + i) % n;
     const path = ps[pos[i]];
     const g = svg('g', { class: `sector ${state.seat === s ? 'mine' : ''}`, 'data-seat': s });
-    const mid = along(path, 0.5);
+    // The middle of the sector's long side: on a three-player sheet the side sectors bend
+    // round a corner, and their pool and mountain sit beside the long edge.
+    const midAt = n === 3 && pos[i] === 'left' ? 0.3 : n === 3 && pos[i] === 'right' ? 0.7 : 0.5;
+    const mid = along(path, midAt);
     const closed = data.pool[s] >= target;
     g.append(text(scale(mid, 0.3), cell(state.sheetHistory, `p${s}`, data.pool[s]), `num pool ${closed ? 'closed' : ''}`));
     g.append(text(scale(mid, 0.56), cell(state.sheetHistory, `m${s}`, data.mountain[s]), 'num mountain'));
