@@ -430,6 +430,9 @@ async fn a_full_deal_in_three_browsers() {
             let first = stages.insert(stage.clone());
             if first {
                 shot(p, &format!("10-{stage}")).await;
+                if stage == "auction" {
+                    shot(&players[2], "11-phone-auction").await;
+                }
                 if stage == "play" {
                     shot(&players[2], "11-phone-play").await;
                     shot(&watcher, "12-spectator").await;
