@@ -151,3 +151,55 @@ impl Registry {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::table::test_table;
+
+    #[tokio::test]
+    async fn a_panicking_table_is_rebuilt_and_others_go_on() {
+        let dir = std::env::temp_dir().join(format!("pref-panic-{}", Secret::random().expose()));
+        let store = Store::open(&dir).await.unwrap();
+        let registry = Registry::new(store.clone(), Limits::default());
+        let mut handles = Vec::new();
+        for _ in 0..2 {
+            let (id, no, table) = test_table(&store, &Limits::default()).await;
+            registry.spawn(id, no, table);
+            handles.push(id);
+        }
+        let first = registry.get(&handles[0]).unwrap();
+        let claimed = first
+            .ask(|reply| Command::Claim {
+                name: "Anna".into(),
+                seat: None,
+                host: None,
+                reply,
+            })
+            .await
+            .unwrap();
+        assert!(claimed.is_ok());
+        first.tell(Command::Panic).await;
+        // The other table never notices.
+        let other = registry.get(&handles[1]).unwrap();
+        assert!(other.ask(Command::Summary).await.is_ok());
+        // The panicked one comes back from the database, seat and all.
+        let mut summary = None;
+        for _ in 0..50 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            if let Ok(s) = registry
+                .get(&handles[0])
+                .unwrap()
+                .ask(Command::Summary)
+                .await
+            {
+                summary = Some(s);
+                break;
+            }
+        }
+        let summary = summary.expect("the table was not rebuilt");
+        assert_eq!(summary.seats[0].name.as_deref(), Some("Anna"));
+    }
+}

@@ -385,3 +385,120 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::sync::Arc;
+    use std::task::{Context, Poll};
+
+    use futures_util::stream::BoxStream;
+    use pref_core::Seat;
+    use tokio::sync::{Semaphore, mpsc};
+
+    use super::*;
+    use crate::ids::Secret;
+    use crate::registry::Registry;
+    use crate::store::Store;
+    use crate::table::test_table;
+
+    type BoxSink = Pin<Box<dyn Sink<Message, Error = axum::Error> + Send>>;
+
+    /// A socket in memory whose writes wait for a gate, to hold the socket back.
+    struct Fake {
+        sink: BoxSink,
+        stream: BoxStream<'static, Result<Message, axum::Error>>,
+    }
+
+    impl Sink<Message> for Fake {
+        type Error = axum::Error;
+        fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            self.get_mut().sink.as_mut().poll_ready(cx)
+        }
+        fn start_send(self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+            self.get_mut().sink.as_mut().start_send(item)
+        }
+        fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            self.get_mut().sink.as_mut().poll_flush(cx)
+        }
+        fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+            self.get_mut().sink.as_mut().poll_close(cx)
+        }
+    }
+
+    impl Stream for Fake {
+        type Item = Result<Message, axum::Error>;
+        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            self.get_mut().stream.as_mut().poll_next(cx)
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lagging_socket_gets_a_snapshot_not_a_gap() {
+        let dir = std::env::temp_dir().join(format!("pref-lag-{}", Secret::random().expose()));
+        let store = Store::open(&dir).await.unwrap();
+        let limits = Limits {
+            queue: 2,
+            ..Limits::default()
+        };
+        let (id, no, table) = test_table(&store, &limits).await;
+        let registry = Registry::new(store, limits.clone());
+        registry.spawn(id, no, table);
+        let handle = registry.get(&id).unwrap();
+        let session = handle
+            .ask(|reply| Command::Connect {
+                token: None,
+                resume: None,
+                reply,
+            })
+            .await
+            .unwrap()
+            .unwrap();
+
+        let gate = Arc::new(Semaphore::new(0));
+        let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Message>();
+        let g = gate.clone();
+        let sink = futures_util::sink::unfold(out_tx, move |tx, msg: Message| {
+            let g = g.clone();
+            async move {
+                g.acquire().await.map_err(axum::Error::new)?.forget();
+                tx.send(msg).map_err(axum::Error::new)?;
+                Ok::<_, axum::Error>(tx)
+            }
+        });
+        let fake = Fake {
+            sink: Box::pin(sink),
+            stream: Box::pin(futures_util::stream::pending()),
+        };
+        tokio::spawn(run(fake, handle.clone(), session, limits));
+        // The socket is stuck writing its snapshot while ten items go out on a queue of two.
+        for i in 0..10 {
+            let text = format!("line {i}");
+            let viewer = Viewer::Seat(Seat(0));
+            assert!(
+                handle
+                    .ask(|reply| Command::Chat {
+                        viewer,
+                        text,
+                        reply
+                    })
+                    .await
+                    .unwrap()
+            );
+        }
+        gate.add_permits(100);
+        let mut kinds = Vec::new();
+        while let Some(Message::Text(t)) = out_rx.recv().await {
+            let v: serde_json::Value = serde_json::from_str(t.as_str()).unwrap();
+            let kind = match v["type"].as_str().unwrap() {
+                "error" => v["code"].as_str().unwrap().to_owned(),
+                other => format!("{other} {}", v["version"]),
+            };
+            kinds.push(kind);
+            if v["type"] == "snapshot" && v["version"] == 10 {
+                break;
+            }
+        }
+        assert_eq!(kinds, ["snapshot 0", "lagged", "snapshot 10"]);
+    }
+}

@@ -129,6 +129,9 @@ pub enum Command {
         /// Ack or rejection.
         reply: oneshot::Sender<Outgoing>,
     },
+    /// Makes the task panic, to test that a panic stays inside its table.
+    #[cfg(test)]
+    Panic,
     /// A chat line (already length-checked).
     Chat {
         /// Who writes.
@@ -418,6 +421,8 @@ impl Table {
             } => {
                 let _ = reply.send(self.next_deal(seat, id, version).await);
             }
+            #[cfg(test)]
+            Command::Panic => panic!("a table task panics on request"),
             Command::Chat {
                 viewer,
                 text,
@@ -926,4 +931,28 @@ impl Table {
             }
         }
     }
+}
+
+/// A sochi table in the lobby, stored in `store`, for the crate's own tests.
+#[cfg(test)]
+pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Table) {
+    let (id, host) = (Secret::random(), Secret::random());
+    let request = serde_json::json!("sochi");
+    let no = store
+        .create_table(&id, &host, &request, false, 0)
+        .await
+        .expect("a test table is stored");
+    let table = Table::new(
+        NewTable {
+            no,
+            host,
+            profile: Profile::sochi(),
+            profile_request: request,
+            spectator_chat: false,
+            first_dealer: Seat(0),
+        },
+        store.clone(),
+        limits.clone(),
+    );
+    (id, no, table)
 }
