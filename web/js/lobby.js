@@ -19,7 +19,10 @@ export function lobby(state) {
   const host = saved.host(state.id);
   const full = tb.seats.every((s) => s.name);
   const canTake = state.seat === null && (tb.phase === 'lobby' || host);
-  const nameInput = h('input', { type: 'text', id: 'name', maxlength: 32, value: saved.name(), placeholder: t('lobby.name'), 'aria-label': t('lobby.name') });
+  const nameInput = h('input', {
+    type: 'text', id: 'name', maxlength: 32, value: state.nameDraft ?? saved.name(), placeholder: t('lobby.name'), 'aria-label': t('lobby.name'),
+    oninput: (e) => { state.nameDraft = e.target.value; },
+  });
   const take = async (seat) => {
     const name = nameInput.value.trim();
     if (!name) { toast(t('lobby.need_name')); nameInput.focus(); return; }

@@ -94,7 +94,17 @@ function render(state) {
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
   const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state));
+  // A redraw replaces the page; a field being typed in keeps its focus and caret (its text
+  // is kept in the state as it is typed).
+  const active = document.activeElement;
+  const typing = active instanceof HTMLInputElement && active.id
+    ? { id: active.id, start: active.selectionStart, end: active.selectionEnd } : null;
   root.replaceChildren(h('div', { class: `table-screen ${state.status}` }, h('div', { class: 'main' }, main), side));
+  const again = typing && document.getElementById(typing.id);
+  if (again) {
+    again.focus({ preventScroll: true });
+    again.setSelectionRange(typing.start, typing.end);
+  }
   state.afterRender();
 }
 
