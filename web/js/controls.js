@@ -29,7 +29,7 @@ export function legalSets(state) {
 
 function actButton(state, action, label, attrs = {}) {
   return h('button', {
-    type: 'button', class: attrs.class || 'call', disabled: attrs.disabled || state.busy,
+    type: 'button', class: attrs.class || 'call', disabled: attrs.disabled || state.busy || state.syncing,
     dataset: { action: Object.keys(action)[0], value: JSON.stringify(Object.values(action)[0]) },
     onclick: () => state.act(action),
   }, label);
@@ -62,7 +62,7 @@ function discardBox(state, legal) {
   return h('div', { class: 'choice' },
     h('p', {}, t('discard.help', { n: pick.length })),
     h('button', {
-      type: 'button', class: 'primary', id: 'discard-ok', disabled: !ok || state.busy,
+      type: 'button', class: 'primary', id: 'discard-ok', disabled: !ok || state.busy || state.syncing,
       onclick: () => state.act({ discard: pick }),
     }, t('discard.ok')));
 }

@@ -81,8 +81,8 @@ function render(state) {
   const d = state.snap && state.snap.deal;
   const mine = d && state.seat !== null && d.to_act === state.seat && (state.snap.turn.legal || []).length > 0;
   Object.assign(document.body.dataset, {
-    phase: tb.phase, stage: d ? d.stage : '', myturn: mine && !state.busy ? 'true' : 'false', seat: state.seat ?? 'spectator',
-    version: state.socket.version ?? '',
+    phase: tb.phase, stage: d ? d.stage : '', myturn: mine && !state.busy && !state.syncing ? 'true' : 'false', seat: state.seat ?? 'spectator',
+    version: state.snap.version, toact: d && d.stage !== 'finished' && d.to_act !== null ? d.to_act : '',
   });
   const main = [];
   if (tb.phase === 'lobby') {
@@ -134,6 +134,7 @@ export function tablePage(root, id) {
     try { await state.socket.nextDeal(); } catch (e) { toast(e.message); }
   };
   state.onCard = (c) => {
+    if (state.busy || state.syncing) return;
     const d = state.snap.deal;
     if (d.stage === 'discard') {
       if (state.selected.has(c)) state.selected.delete(c);
@@ -149,6 +150,7 @@ export function tablePage(root, id) {
     state.socket = new TableSocket(id, state.token, {
       status: (s) => { status(state, s); if (state.snap) state.redraw(); },
       snapshot: (snap) => {
+        state.syncing = false;
         state.snap = snap;
         state.table = snap.table;
         state.seat = snap.you && typeof snap.you === 'object' ? snap.you.seat : null;
@@ -161,8 +163,10 @@ export function tablePage(root, id) {
         // A deal or the game changed: the picture, the legal actions and the sheet come
         // whole in a snapshot.
         const phaseNews = msg.event && ['started', 'game_over'].includes(msg.event.kind);
-        if (msg.turn !== undefined || phaseNews) state.socket.resync();
-        else state.redraw();
+        if (msg.turn !== undefined || phaseNews) {
+          state.syncing = state.socket.resync();
+        }
+        state.redraw();
       },
       error: (e) => { if (e.code !== 'lagged') toast(e.message); },
       seatFreed: () => { saved.dropSeat(id); state.token = null; toast(t('lobby.freed')); connect(); },
