@@ -99,7 +99,7 @@ impl Driver {
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts");
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(Instant::now() < deadline, "chromedriver did not listen");
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -236,7 +236,7 @@ const ALL_CARDS: &str =
 /// Every card in the spectator's DOM is one that some player other than its holder sees too.
 /// The pages update independently, so a mismatch is retried for a moment before it fails.
 async fn spectator_sees_no_hidden_card(players: &[Client], spectator: &Client) {
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let seen = codes(&js(spectator, ALL_CARDS).await);
         let mut public = BTreeSet::new();
