@@ -8,6 +8,21 @@
 //! Every error says where it is, in the spec's words: `record: …` for anything outside the
 //! deals, `deal 3: …` for a deal that is wrong before its first action (hands, talon,
 //! outcome, a deal after the end), `deal 3, action 17: …` for an action (0-based indices).
+//!
+//! ```
+//! use pref_core::Record;
+//!
+//! let text = r#"{"format": "pref-record/1", "profile": {"preset": "sochi", "pool_target": 6},
+//!   "players": ["Anna", "Boris", "Vera"], "first_dealer": 2, "deals": [
+//!   {"outcome": {"kind": "raspasy", "tricks": [0, 5, 5]}}]}"#;
+//! let (record, game) = Record::read(text).unwrap();
+//! assert_eq!(game.sheet().mountain(), [0, 5, 5]);
+//! assert_eq!(Record::from_json_str(&record.to_json_string()), Ok(record));
+//!
+//! let bad = text.replace("[0, 5, 5]", "[0, 5, 6]");
+//! let e = Record::from_json_str(&bad).unwrap_err();
+//! assert_eq!(e.to_string(), "deal 0: the tricks add up to 11, not 10");
+//! ```
 
 use std::fmt;
 use std::str::FromStr;
@@ -273,50 +288,14 @@ impl Record {
     pub fn read(text: &str) -> Result<(Record, Game)> {
         let top = |reason| RecordError::at(Location::Record, reason);
         let doc = parse_strict(text).map_err(|e| top(Reason::Json(e.to_string())))?;
-        let Value::Object(doc) = doc else {
-            return Err(top(Reason::NotAnObject));
-        };
-        match doc.get("format") {
-            None => return Err(top(Reason::Missing("format"))),
-            Some(Value::String(s)) if s == FORMAT => {}
-            Some(Value::String(s)) => return Err(top(Reason::Format(s.clone()))),
-            Some(_) => return Err(top(wrong("format", "the string \"pref-record/1\""))),
-        }
-        known_keys(
-            &doc,
-            &[
-                "format",
-                "profile",
-                "players",
-                "first_dealer",
-                "deals",
-                "stop",
-            ],
-        )
-        .map_err(top)?;
-        let (preset, profile) = read_profile(need(&doc, "profile").map_err(top)?).map_err(top)?;
-        let players =
-            read_names(need(&doc, "players").map_err(top)?, profile.players).map_err(top)?;
-        let first_dealer = read_seat(
-            need(&doc, "first_dealer").map_err(top)?,
-            "first_dealer",
-            profile.players,
-        )
-        .map_err(top)?;
-        let agreed = match doc.get("stop") {
-            None => false,
-            Some(Value::String(s)) if s == "agreed" => true,
-            Some(Value::String(s)) => return Err(top(Reason::Stop(s.clone()))),
-            Some(_) => return Err(top(wrong("stop", "the string \"agreed\""))),
-        };
-        let Value::Array(raw_deals) = need(&doc, "deals").map_err(top)? else {
-            return Err(top(wrong("deals", "a list of deals")));
-        };
-        let mut game = new_game(&profile, first_dealer)?;
-        let mut deals = Vec::with_capacity(raw_deals.len());
+        let (mut record, raw_deals) = read_header(&doc).map_err(top)?;
+        let mut game = new_game(&record.profile, record.first_dealer)?;
         for (i, raw) in raw_deals.iter().enumerate() {
-            let (mut deal, malformed) = read_deal(raw, &profile)
-                .map_err(|reason| RecordError::at(Location::Deal(i), reason))?;
+            let at_deal = |reason| RecordError::at(Location::Deal(i), reason);
+            if game.is_over() {
+                return Err(at_deal(Reason::AfterEnd));
+            }
+            let (mut deal, malformed) = read_deal(raw, &record.profile).map_err(at_deal)?;
             if let RecordDeal::Scored(o) = &mut deal {
                 o.dealer = game.dealer();
             }
@@ -327,16 +306,8 @@ impl Record {
                     reason,
                 ));
             }
-            deals.push(deal);
+            record.deals.push(deal);
         }
-        let record = Record {
-            preset,
-            profile,
-            players,
-            first_dealer,
-            deals,
-            agreed,
-        };
         Ok((record, game))
     }
 
@@ -574,6 +545,52 @@ fn written_hand(hand: CardSet) -> Vec<Card> {
     let mut cards: Vec<Card> = hand.iter().collect();
     cards.sort_by_key(|c| (c.suit(), std::cmp::Reverse(c.rank())));
     cards
+}
+
+/// Reads everything outside the deals; the record comes back with no deals yet, beside
+/// the list of raw deals.
+fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
+    let Value::Object(doc) = doc else {
+        return Err(Reason::NotAnObject);
+    };
+    match doc.get("format") {
+        None => return Err(Reason::Missing("format")),
+        Some(Value::String(s)) if s == FORMAT => {}
+        Some(Value::String(s)) => return Err(Reason::Format(s.clone())),
+        Some(_) => return Err(wrong("format", "the string \"pref-record/1\"")),
+    }
+    known_keys(
+        doc,
+        &[
+            "format",
+            "profile",
+            "players",
+            "first_dealer",
+            "deals",
+            "stop",
+        ],
+    )?;
+    let (preset, profile) = read_profile(need(doc, "profile")?)?;
+    let players = read_names(need(doc, "players")?, profile.players)?;
+    let first_dealer = read_seat(need(doc, "first_dealer")?, "first_dealer", profile.players)?;
+    let agreed = match doc.get("stop") {
+        None => false,
+        Some(Value::String(s)) if s == "agreed" => true,
+        Some(Value::String(s)) => return Err(Reason::Stop(s.clone())),
+        Some(_) => return Err(wrong("stop", "the string \"agreed\"")),
+    };
+    let Value::Array(raw_deals) = need(doc, "deals")? else {
+        return Err(wrong("deals", "a list of deals"));
+    };
+    let record = Record {
+        preset,
+        profile,
+        players,
+        first_dealer,
+        deals: Vec::with_capacity(raw_deals.len()),
+        agreed,
+    };
+    Ok((record, raw_deals))
 }
 
 fn wrong(key: &'static str, expected: &'static str) -> Reason {

@@ -6,9 +6,11 @@
 use pref_core::{Location, Record};
 use proptest::prelude::*;
 
-const SEEDS: [&str; 2] = [
+const SEEDS: [&str; 4] = [
     include_str!("../../../tests/records/worked-deal.json"),
     include_str!("../../../tests/records/spec-replay.json"),
+    include_str!("../../../tests/records/half-whist-returned.json"),
+    include_str!("../../../tests/records/four-players-dealer-whist.json"),
 ];
 
 /// Characters an edit may insert: JSON punctuation, digits, card letters, and a few that
@@ -116,7 +118,10 @@ fn check(text: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    // PROPTEST_CASES=100000 for a long run; 2000 keep the test suite quick.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000)
+    ))]
 
     #[test]
     fn mutated_records_are_read_or_refused(seed in 0..SEEDS.len(), edits in proptest::collection::vec(edit(), 1..6)) {

@@ -279,11 +279,15 @@ where
     S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     METRICS.connections(1);
-    let viewer = session.viewer;
-    if let Viewer::Seat(seat) = viewer {
+    let seated = match (session.viewer, session.token) {
+        (Viewer::Seat(seat), Some(token)) => Some((seat, token)),
+        _ => None,
+    };
+    if let Some((seat, token)) = seated {
         table
             .tell(Command::Presence {
                 seat,
+                token,
                 connected: true,
             })
             .await;
@@ -302,10 +306,11 @@ where
         };
         let _ = tokio::time::timeout(SEND_TIMEOUT, conn.ws.send(Message::Close(Some(frame)))).await;
     }
-    if let Viewer::Seat(seat) = viewer {
+    if let Some((seat, token)) = seated {
         table
             .tell(Command::Presence {
                 seat,
+                token,
                 connected: false,
             })
             .await;

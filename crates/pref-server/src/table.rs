@@ -46,6 +46,8 @@ pub struct Session {
     pub players: u8,
     /// Whether spectators take part in the chat.
     pub spectator_chat: bool,
+    /// The seat token the session was opened with: presence counts for that occupant only.
+    pub token: Option<Secret>,
 }
 
 /// A request to a table's task; each carries the channel for its answer.
@@ -102,6 +104,9 @@ pub enum Command {
     Presence {
         /// The seat.
         seat: Seat,
+        /// The socket's seat token; a socket of a player who has since been replaced counts
+        /// for nobody.
+        token: Secret,
         /// Opened or closed.
         connected: bool,
     },
@@ -399,7 +404,11 @@ impl Table {
             Command::Resync { viewer, reply } => {
                 let _ = reply.send(self.session(viewer, None));
             }
-            Command::Presence { seat, connected } => self.presence(seat, connected),
+            Command::Presence {
+                seat,
+                token,
+                connected,
+            } => self.presence(seat, &token, connected),
             Command::Act {
                 seat,
                 id,
@@ -574,6 +583,7 @@ impl Table {
             rx: self.tx.subscribe(),
             players: self.players(),
             spectator_chat: self.spectator_chat,
+            token: None,
         }
     }
 
@@ -601,13 +611,18 @@ impl Table {
                 "the seat token is not valid at this table (the seat may have been freed)",
             ))?)),
         };
-        Ok(self.session(viewer, resume))
+        let mut session = self.session(viewer, resume);
+        session.token = token;
+        Ok(session)
     }
 
-    fn presence(&mut self, seat: Seat, connected: bool) {
+    fn presence(&mut self, seat: Seat, token: &Secret, connected: bool) {
         let Some(o) = self.seats.get_mut(seat.index()).and_then(Option::as_mut) else {
             return;
         };
+        if !o.token.matches(token) {
+            return;
+        }
         let before = o.sockets > 0;
         if connected {
             o.sockets += 1;

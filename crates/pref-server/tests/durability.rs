@@ -55,6 +55,18 @@ struct Players {
 }
 
 impl Players {
+    fn new() -> Players {
+        Players {
+            ws: Vec::new(),
+            version: 0,
+            to_act: None,
+            legal: Vec::new(),
+            played: vec![CardSet::EMPTY; 3],
+            revealed: None,
+            finished: false,
+        }
+    }
+
     /// Reads every socket up to the last item of the current batch.
     async fn settle(&mut self) {
         for (i, ws) in self.ws.iter_mut().enumerate() {
@@ -122,15 +134,7 @@ async fn kill_mid_deal_restart_and_finish_the_same_deal() {
     let info = table(&addr, json!("sochi"), 3, true).await;
     let mut ws = Vec::new();
     let mut dealt = Vec::new();
-    let mut players = Players {
-        ws: Vec::new(),
-        version: 0,
-        to_act: None,
-        legal: Vec::new(),
-        played: vec![CardSet::EMPTY; 3],
-        revealed: None,
-        finished: false,
-    };
+    let mut players = Players::new();
     for (i, t) in info.tokens.iter().enumerate() {
         let mut w = connect(&addr, &info.id, Some(t), "").await;
         let snap = until(&mut w, |m| m["type"] == "snapshot").await;
@@ -202,4 +206,106 @@ async fn kill_mid_deal_restart_and_finish_the_same_deal() {
     );
     let _ = child.kill();
     let _ = child.wait();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_replaces_a_player_between_deals() {
+    let (addr, _) = server("replace", |_| {}).await;
+    let info = table(&addr, json!("sochi"), 3, true).await;
+    let mut players = Players::new();
+    for t in &info.tokens {
+        let mut w = connect(&addr, &info.id, Some(t), "").await;
+        until(&mut w, |m| m["type"] == "snapshot").await;
+        players.ws.push(w);
+    }
+    // Fresh snapshots, after which each socket's stream is all new.
+    let snaps = snapshots(&mut players.ws).await;
+    for (i, s) in snaps.iter().enumerate() {
+        if s["turn"]["to_act"].as_u64() == Some(i as u64) {
+            players.to_act = Some(i);
+            players.legal = serde_json::from_value(s["turn"]["legal"].clone()).unwrap();
+        }
+        players.version = s["version"].as_u64().unwrap();
+    }
+    let mut rng = StdRng::seed_from_u64(11);
+    while !players.finished {
+        players.step(&mut rng).await;
+    }
+    let base = format!("/api/tables/{}", info.id);
+    let (status, record) = http(&addr, "GET", &format!("{base}/record"), None, None).await;
+    assert_eq!(status, 200);
+    assert_eq!(record["deals"].as_array().unwrap().len(), 1, "{record}");
+
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("{base}/seats/1/remove"),
+        None,
+        Some(&info.host),
+    )
+    .await;
+    assert_eq!(
+        (status, body["seats"][1]["name"].clone()),
+        (200, Value::Null),
+        "{body}"
+    );
+    let old = &mut players.ws[1];
+    let freed = until(old, |m| m["event"]["kind"] == "seat_freed").await;
+    assert_eq!(freed["event"]["seat"], 1);
+    assert!(
+        next_json(old).await.is_none(),
+        "the removed player's socket stays open"
+    );
+    let url = format!(
+        "ws://{addr}/api/tables/{}/ws?token={}",
+        info.id, info.tokens[1]
+    );
+    assert!(
+        tokio_tungstenite::connect_async(url).await.is_err(),
+        "the old token still works"
+    );
+
+    let version =
+        until(&mut players.ws[0], |m| m["event"]["kind"] == "seat_freed").await["version"]
+            .as_u64()
+            .unwrap();
+    send(
+        &mut players.ws[0],
+        json!({"type": "next_deal", "id": "n", "version": version}),
+    )
+    .await;
+    let m = until(&mut players.ws[0], |m| m["type"] == "rejected").await;
+    assert_eq!(m["reason"], "seats_free");
+
+    let seat = json!({"name": "Gleb", "seat": 1});
+    let (status, _) = http(&addr, "POST", &format!("{base}/seats"), Some(&seat), None).await;
+    assert_eq!(
+        status, 403,
+        "only the host seats a player once the game has started"
+    );
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("{base}/seats"),
+        Some(&seat),
+        Some(&info.host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let mut gleb = connect(&addr, &info.id, body["token"].as_str(), "").await;
+    let snap = until(&mut gleb, |m| m["type"] == "snapshot").await;
+    assert_eq!(snap["table"]["seats"][1]["name"], "Gleb");
+    let version = snap["version"].as_u64().unwrap();
+    send(
+        &mut players.ws[0],
+        json!({"type": "next_deal", "id": "n2", "version": version}),
+    )
+    .await;
+    until(&mut players.ws[0], |m| m["type"] == "ack").await;
+    let dealt = until(&mut gleb, |m| m["event"]["event"]["type"] == "dealt").await;
+    assert_eq!(dealt["event"]["deal_no"], 1);
+    assert_eq!(
+        dealt["event"]["event"]["hand"].as_array().unwrap().len(),
+        10
+    );
 }
