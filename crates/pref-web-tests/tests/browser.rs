@@ -436,7 +436,7 @@ async fn a_full_deal_in_three_browsers() {
     let mut plays = 0;
     let mut reloaded = false;
     let mut stages = BTreeSet::new();
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let deadline = Instant::now() + Duration::from_secs(600);
     loop {
         if Instant::now() > deadline {
             for (i, p) in players.iter().chain([&watcher]).enumerate() {
