@@ -1,0 +1,35 @@
+// Why: the HTTP side of the protocol (create a table, seats, host actions) in one place,
+// with the server's `{error, message}` answers turned into thrown errors.
+
+async function call(method, path, body, bearer) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  const res = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = new Error((data && data.message) || `HTTP ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+export const api = {
+  presets: () => call('GET', '/api/presets'),
+  create: (profile, spectatorChat) =>
+    call('POST', '/api/tables', { profile, spectator_chat: spectatorChat }),
+  summary: (id) => call('GET', `/api/tables/${id}`),
+  claim: (id, name, seat, host) => call('POST', `/api/tables/${id}/seats`, { name, seat }, host),
+  leave: (id, token) => call('POST', `/api/tables/${id}/leave`, undefined, token),
+  start: (id, host) => call('POST', `/api/tables/${id}/start`, undefined, host),
+  end: (id, host) => call('POST', `/api/tables/${id}/end`, undefined, host),
+};
+
+/** The links a host hands out. */
+export function links(id) {
+  const base = `${location.origin}/t/${id}`;
+  return { invite: base, watch: `${base}?watch` };
+}

@@ -1,0 +1,102 @@
+// Why: the middle of the table: what is being played (contract, whists, defence), the talon,
+// the trick in progress placed toward each player, the last trick on demand, and when the
+// deal ends a summary with every hand if the profile reveals them.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { face, back, bidLabel, sortHand } from './cards.js';
+import { positions, baseSeat } from './seats.js';
+
+const nameOf = (state, s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
+
+function posOf(state, s) {
+  const n = state.table.players;
+  return positions(n)[(s - baseSeat(state) + n) % n];
+}
+
+/** One line saying what the deal is. */
+function headline(state) {
+  const d = state.snap.deal;
+  if (d.kind === 'raspasy') return h('p', { class: 'headline' }, t('deal.raspasy'));
+  if (d.kind === 'misere') return h('p', { class: 'headline' }, t('deal.misere', { name: nameOf(state, d.declarer) }));
+  if (d.declarer !== null && d.declarer !== undefined) {
+    const code = d.contract || (d.highest && d.highest.bid);
+    return h('p', { class: 'headline' }, t('deal.declarer', { name: nameOf(state, d.declarer) }), ' ',
+      code ? bidLabel(code) : null,
+      d.defence ? h('span', { class: 'defence' }, ' · ', t(`defence.${d.defence}`)) : null);
+  }
+  if (d.highest) return h('p', { class: 'headline' }, t('deal.highest', { name: nameOf(state, d.highest.seat) }), ' ', bidLabel(d.highest.bid));
+  return h('p', { class: 'headline' }, t('deal.auction'));
+}
+
+function talon(state) {
+  const d = state.snap.deal;
+  const showBacks = d.stage === 'auction';
+  if (!showBacks && !d.talon.some(Boolean)) return null;
+  if (d.stage === 'play' && d.kind !== 'raspasy') return null;
+  return h('div', { class: 'talon', 'aria-label': t('deal.talon') },
+    h('span', { class: 'label' }, t('deal.talon')),
+    d.talon.map((c) => (c ? face(c, { cls: 'small' }) : back('small'))));
+}
+
+function trick(state) {
+  const d = state.snap.deal;
+  const cards = state.showLast && d.last_trick ? d.last_trick.cards : d.trick;
+  return h('div', { class: `trick ${state.showLast ? 'last' : ''}`, id: 'trick' },
+    cards.map((sc) => h('div', { class: `played pos-${posOf(state, sc.seat)}` }, face(sc.card))));
+}
+
+function lastTrickButton(state) {
+  const d = state.snap.deal;
+  if (!d.last_trick || d.stage === 'finished') return null;
+  return h('button', {
+    type: 'button', class: 'secondary small', id: 'last-trick', 'aria-pressed': String(state.showLast),
+    onclick: () => { state.showLast = !state.showLast; state.redraw(); },
+  }, t(state.showLast ? 'deal.hide_last' : 'deal.last_trick'));
+}
+
+/** The result line of a finished deal, from the view's contract and tricks. */
+function result(state) {
+  const d = state.snap.deal;
+  const tr = d.tricks_taken;
+  if (d.kind === 'raspasy') return t('result.raspasy');
+  if (d.kind === 'misere') {
+    const n = tr[d.declarer];
+    return n === 0 ? t('result.misere_made', { name: nameOf(state, d.declarer) }) : t('result.misere_failed', { name: nameOf(state, d.declarer), n });
+  }
+  const level = Number.parseInt(d.contract, 10);
+  const played = tr.some((x) => x > 0);
+  if (!played) return t('result.conceded', { name: nameOf(state, d.declarer) });
+  const took = tr[d.declarer];
+  return took >= level ? t('result.made', { name: nameOf(state, d.declarer), n: took })
+    : t('result.failed', { name: nameOf(state, d.declarer), n: took, u: level - took });
+}
+
+function summary(state) {
+  const d = state.snap.deal;
+  const n = state.table.players;
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const hand = d.revealed ? d.revealed.hands[s] : null;
+    rows.push(h('div', { class: 'sum-row' },
+      h('span', { class: 'name' }, nameOf(state, s)),
+      h('span', { class: 'tricks' }, t('seat.tricks_n', { n: d.tricks_taken[s] })),
+      hand && hand.length ? h('div', { class: 'mini-hand' }, sortHand(hand).map((c) => face(c, { cls: 'tiny' }))) : null));
+  }
+  return h('section', { class: 'summary', id: 'summary' },
+    h('h2', {}, t('deal.over')),
+    h('p', { class: 'result' }, result(state)),
+    rows,
+    d.revealed ? h('div', { class: 'sum-row' }, h('span', { class: 'name' }, t('deal.talon')),
+      h('div', { class: 'mini-hand' }, d.revealed.talon.map((c) => face(c, { cls: 'tiny' }))),
+      d.revealed.discard.length ? h('span', { class: 'name' }, t('deal.discard')) : null,
+      h('div', { class: 'mini-hand' }, d.revealed.discard.map((c) => face(c, { cls: 'tiny' })))) : null);
+}
+
+export function centre(state) {
+  const d = state.snap.deal;
+  if (!d) return h('div', { class: 'centre' }, h('p', { class: 'headline' }, t('table.waiting_deal')));
+  if (d.stage === 'finished') return h('div', { class: 'centre' }, summary(state));
+  const playing = d.stage === 'play';
+  return h('div', { class: 'centre' }, headline(state), talon(state), playing ? trick(state) : null, lastTrickButton(state));
+}

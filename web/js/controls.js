@@ -1,0 +1,118 @@
+// Why: what the viewer may do now, and nothing else. Every button comes from the legal
+// actions the server sent with the turn: the bidding box (a legal repeat of the standing bid
+// is *here*), the discard of two, the contract, whist / pass / half-whist, open or closed,
+// and between deals the next deal. Cards to play are enabled in the hands (seats.js).
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { bidLabel } from './cards.js';
+import { api } from './api.js';
+import { saved } from './store.js';
+import { toast } from './dom.js';
+
+const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
+
+/** The legal actions split by verb. */
+export function legalSets(state) {
+  const legal = (state.snap.turn && state.snap.turn.legal) || [];
+  const out = { bid: new Set(), play: new Set(), discard: [], declare: new Set(), whist: new Set(), defence: new Set() };
+  for (const a of legal) {
+    if ('bid' in a) out.bid.add(a.bid);
+    else if ('play' in a) out.play.add(a.play);
+    else if ('discard' in a) out.discard.push(a.discard);
+    else if ('declare' in a) out.declare.add(a.declare);
+    else if ('whist' in a) out.whist.add(a.whist);
+    else if ('defence' in a) out.defence.add(a.defence);
+  }
+  return out;
+}
+
+function actButton(state, action, label, attrs = {}) {
+  return h('button', {
+    type: 'button', class: attrs.class || 'call', disabled: attrs.disabled || state.busy || state.syncing,
+    dataset: { action: Object.keys(action)[0], value: JSON.stringify(Object.values(action)[0]) },
+    onclick: () => state.act(action),
+  }, label);
+}
+
+function bidBox(state, legal) {
+  const d = state.snap.deal;
+  const here = d.highest ? d.highest.bid : null;
+  const grid = [];
+  for (let level = 6; level <= 10; level++) {
+    for (const s of STRAINS) {
+      const code = `${level}${s}`;
+      const ok = legal.bid.has(code);
+      const isHere = ok && code === here;
+      grid.push(actButton(state, { bid: code },
+        isHere ? [bidLabel(code), h('small', {}, t('call.here'))] : bidLabel(code),
+        { disabled: !ok, class: `call ${isHere ? 'here' : ''}` }));
+    }
+  }
+  return h('div', { class: 'bidbox', id: 'bidbox' },
+    h('div', { class: 'grid' }, grid),
+    h('div', { class: 'row' },
+      actButton(state, { bid: 'misere' }, bidLabel('misere'), { disabled: !legal.bid.has('misere'), class: 'call wide' }),
+      actButton(state, { bid: 'pass' }, t('call.pass'), { disabled: !legal.bid.has('pass'), class: 'call wide pass' })));
+}
+
+function discardBox(state, legal) {
+  const pick = [...state.selected];
+  const ok = pick.length === 2 && legal.discard.some((p) => p.length === 2 && p.includes(pick[0]) && p.includes(pick[1]));
+  return h('div', { class: 'choice' },
+    h('p', {}, t('discard.help', { n: pick.length })),
+    h('button', {
+      type: 'button', class: 'primary', id: 'discard-ok', disabled: !ok || state.busy || state.syncing,
+      onclick: () => state.act({ discard: pick }),
+    }, t('discard.ok')));
+}
+
+function declareBox(state, legal) {
+  const codes = [];
+  for (let level = 6; level <= 10; level++) for (const s of STRAINS) if (legal.declare.has(`${level}${s}`)) codes.push(`${level}${s}`);
+  return h('div', { class: 'choice', id: 'declare' },
+    h('p', {}, t('declare.help')),
+    h('div', { class: 'grid' }, codes.map((c) => actButton(state, { declare: c }, bidLabel(c)))));
+}
+
+function pickBox(state, id, verb, values, help) {
+  return h('div', { class: 'choice', id },
+    h('p', {}, t(help)),
+    h('div', { class: 'row' }, values.map((v) => actButton(state, { [verb]: v }, t(`${verb}.${v}`), { class: `call wide ${verb}-${v}` }))));
+}
+
+/** The panel above the viewer's hand. */
+export function controls(state) {
+  const d = state.snap.deal;
+  const phase = state.table.phase;
+  if (phase === 'lobby') return null;
+  if (!d || d.stage === 'finished') {
+    if (phase !== 'between_deals') return null;
+    const host = saved.host(state.id);
+    return h('div', { class: 'controls row' },
+      state.seat !== null ? h('button', {
+        type: 'button', class: 'primary', id: 'next-deal', disabled: state.busy, onclick: () => state.nextDeal(),
+      }, t('deal.next')) : null,
+      host ? h('button', {
+        type: 'button', class: 'secondary', id: 'end-game',
+        onclick: async () => { try { await api.end(state.id, host); } catch (e) { toast(e.message); } },
+      }, t('deal.end_game')) : null);
+  }
+  const legal = legalSets(state);
+  const mine = state.seat !== null && d.to_act === state.seat && (state.snap.turn.legal || []).length > 0;
+  if (!mine) {
+    const who = d.to_act !== null && d.to_act !== undefined ? state.table.seats[d.to_act] : null;
+    return h('div', { class: 'controls waiting' }, h('p', {}, who ? t('turn.waiting', { name: who.name || '' }) : ''));
+  }
+  let body;
+  switch (d.stage) {
+    case 'auction': body = bidBox(state, legal); break;
+    case 'discard': body = discardBox(state, legal); break;
+    case 'declare': body = declareBox(state, legal); break;
+    case 'whist': body = pickBox(state, 'whist', 'whist', ['whist', 'half', 'pass'].filter((v) => legal.whist.has(v)), 'whist.help'); break;
+    case 'defence': body = pickBox(state, 'defence', 'defence', ['open', 'closed'].filter((v) => legal.defence.has(v)), 'defence.help'); break;
+    case 'play': body = h('p', { class: 'your-turn' }, t('turn.play')); break;
+    default: body = null;
+  }
+  return h('div', { class: 'controls mine' }, h('p', { class: 'your-turn-title' }, t('turn.yours')), body);
+}

@@ -1,0 +1,51 @@
+// Why: the client speaks English, Russian, French, Portuguese and Italian. Words live in
+// /lang/CODE.json (one flat key → text map per language, checked for completeness by the
+// tests); this module picks the browser's language, lets the player switch, and formats.
+
+import { saved } from './store.js';
+
+export const LANGS = { en: 'English', ru: 'Русский', fr: 'Français', pt: 'Português', it: 'Italiano' };
+
+let words = {};
+let fallback = {};
+let current = 'en';
+const listeners = [];
+
+async function load(code) {
+  const res = await fetch(`/lang/${code}.json`);
+  return res.json();
+}
+
+/** The language to start with: the stored choice, else the browser's first known one. */
+function initial() {
+  const stored = saved.lang();
+  if (stored && LANGS[stored]) return stored;
+  for (const l of navigator.languages || [navigator.language || 'en']) {
+    const code = l.slice(0, 2).toLowerCase();
+    if (LANGS[code]) return code;
+  }
+  return 'en';
+}
+
+export async function init() {
+  fallback = await load('en');
+  await use(initial(), false);
+}
+
+/** Switches language and redraws whoever listens. */
+export async function use(code, remember = true) {
+  words = code === 'en' ? fallback : await load(code);
+  current = code;
+  document.documentElement.lang = code;
+  if (remember) saved.setLang(code);
+  listeners.forEach((f) => f());
+}
+
+export const lang = () => current;
+export const onChange = (f) => listeners.push(f);
+
+/** The text for `key`, with `{name}` placeholders filled from `vars`. */
+export function t(key, vars = {}) {
+  const s = words[key] ?? fallback[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
+}

@@ -1,0 +1,111 @@
+// Why: one WebSocket to a table, kept alive. It remembers the last version and epoch so a
+// dropped connection resumes with `?since=&epoch=` (the server replays what was missed or sends
+// a snapshot), retries with a growing delay, reports "connected / reconnecting" for the screen,
+// and matches acks and rejections to the actions that asked for them.
+
+export class TableSocket {
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.h = handlers;
+    this.version = null;
+    this.epoch = null;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.retry = 0;
+    this.closed = false;
+    this.open();
+  }
+
+  url() {
+    const q = new URLSearchParams();
+    if (this.token) q.set('token', this.token);
+    if (this.version !== null && this.epoch) {
+      q.set('since', String(this.version));
+      q.set('epoch', this.epoch);
+    }
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    return `${proto}://${location.host}/api/tables/${this.tableId}/ws?${q}`;
+  }
+
+  open() {
+    this.h.status(this.version === null ? 'connecting' : 'reconnecting');
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => { this.retry = 0; this.opened = true; this.h.status('online'); };
+    ws.onmessage = (e) => this.receive(JSON.parse(e.data));
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      for (const p of this.pending.values()) p.reject(new Error('connection lost'));
+      this.pending.clear();
+      if (e.code === 4000) { this.h.seatFreed(); return; }
+      if (this.closed) return;
+      // A token the table no longer knows is refused at the upgrade, before any open.
+      if (this.token && !this.opened && this.retry >= 2 && this.h.tokenRefused) {
+        this.h.tokenRefused();
+        return;
+      }
+      this.h.status('reconnecting');
+      const delay = Math.min(8000, 300 * 2 ** this.retry++);
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  receive(msg) {
+    switch (msg.type) {
+      case 'snapshot':
+        this.version = msg.version;
+        this.epoch = msg.epoch;
+        this.h.snapshot(msg);
+        break;
+      case 'event':
+        if (this.version !== null && msg.version <= this.version) return;
+        this.version = msg.version;
+        this.h.event(msg);
+        break;
+      case 'ack':
+      case 'rejected': {
+        const p = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        if (p) (msg.type === 'ack' ? p.resolve(msg) : p.reject(Object.assign(new Error(msg.message), msg)));
+        break;
+      }
+      case 'error':
+        this.h.error(msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  /** Sends an action (or `next_deal`) and resolves on its ack, rejects on its refusal. */
+  request(type, extra = {}) {
+    const id = `m${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      if (!this.send({ type, id, version: this.version ?? 0, ...extra })) {
+        reject(new Error('not connected'));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+    });
+  }
+
+  act(action) { return this.request('action', { action }); }
+  nextDeal() { return this.request('next_deal'); }
+  chat(text) { return this.send({ type: 'chat', text }); }
+  resync() { return this.send({ type: 'resync' }); }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,90 @@
+// Why: the start page. The host picks a preset, sees every option with a plain explanation
+// and the preset's value, overrides what the table agreed, creates the table and gets the
+// invite and spectator links to hand out.
+
+import { api, links } from './api.js';
+import { h, toast } from './dom.js';
+import { linkRow } from './lobby.js';
+import { t } from './i18n.js';
+import { OPTIONS, overrides, readList, show } from './options.js';
+import { saved } from './store.js';
+
+const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
+let presets = null;
+const form = { preset: 'sochi', profile: null, spectatorChat: false, created: null };
+
+function control(key, spec) {
+  const value = form.profile[key];
+  const set = (v) => { form.profile[key] = v; };
+  const id = `opt-${key}`;
+  if (spec.choices) {
+    return h('select', { id, name: key, onchange: (e) => set(typeof value === 'number' ? Number(e.target.value) : e.target.value) },
+      spec.choices.map((c) => h('option', { value: c, selected: c === value }, t(`opt.${key}.${c}`))));
+  }
+  if (typeof value === 'boolean') {
+    return h('input', { id, name: key, type: 'checkbox', checked: value, onchange: (e) => set(e.target.checked) });
+  }
+  if (spec.list) {
+    return h('input', { id, name: key, type: 'text', value: show(value), inputmode: 'numeric', size: 8, onchange: (e) => set(readList(e.target.value)) });
+  }
+  return h('input', { id, name: key, type: 'number', value, min: spec.min, step: spec.step || 1, onchange: (e) => set(Number(e.target.value)) });
+}
+
+function optionsTable() {
+  const base = presets[form.preset];
+  return h('div', { class: 'options' }, OPTIONS.map(([key, spec]) => h('div', { class: 'option' },
+    h('label', { for: `opt-${key}`, class: 'opt-name' }, t(`opt.${key}`)),
+    h('div', { class: 'opt-control' }, control(key, spec)),
+    h('p', { class: 'opt-help' }, t(`opt.${key}.help`), ' ',
+      h('span', { class: 'opt-default' }, t('start.default', { value: spec.choices ? t(`opt.${key}.${base[key]}`) : typeof base[key] === 'boolean' ? t(base[key] ? 'yes' : 'no') : show(base[key]) }))))));
+}
+
+function createdPanel(root) {
+  const { id } = form.created;
+  const l = links(id);
+  return h('section', { class: 'panel created' },
+    h('h2', {}, t('start.created')),
+    h('p', {}, t('start.share')),
+    linkRow(t('start.invite'), l.invite, 'invite'),
+    linkRow(t('start.watch_link'), l.watch, 'watch'),
+    h('p', {}, h('a', { class: 'button primary', href: `/t/${id}`, id: 'go-table' }, t('start.go'))));
+}
+
+async function create(root) {
+  const base = presets[form.preset];
+  const profile = { preset: form.preset, ...overrides(form.profile, base) };
+  try {
+    const res = await api.create(profile, form.spectatorChat);
+    saved.setHost(res.id, res.host_token);
+    form.created = res;
+    render(root);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function render(root) {
+  root.replaceChildren();
+  if (form.created) { root.append(createdPanel(root)); return; }
+  root.append(h('section', { class: 'panel start' },
+    h('h1', {}, t('start.title')),
+    h('p', { class: 'lead' }, t('start.lead')),
+    h('h2', {}, t('start.preset')),
+    h('div', { class: 'presets', role: 'radiogroup' }, PRESET_ORDER.filter((n) => presets[n]).map((name) =>
+      h('label', { class: `preset ${name === form.preset ? 'on' : ''}` },
+        h('input', { type: 'radio', name: 'preset', value: name, checked: name === form.preset,
+          onchange: () => { form.preset = name; form.profile = structuredClone(presets[name]); render(root); } }),
+        h('b', {}, t(`preset.${name}`)), h('span', {}, t(`preset.${name}.help`))))),
+    h('details', { class: 'rules', open: true },
+      h('summary', {}, t('start.options')),
+      optionsTable()),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
+    h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))));
+}
+
+export async function startPage(root) {
+  if (!presets) presets = await api.presets();
+  if (!form.profile) form.profile = structuredClone(presets[form.preset]);
+  render(root);
+  return () => render(root);
+}

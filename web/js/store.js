@@ -1,0 +1,21 @@
+// Why: a seat token must survive a reload or a new tab, so a player returns to his seat;
+// the host token and the last name used are kept the same way. Nothing else is stored.
+
+const key = (table, what) => `pref:${table}:${what}`;
+
+export const saved = {
+  seat(table) {
+    const raw = localStorage.getItem(key(table, 'seat'));
+    try { return raw ? JSON.parse(raw) : null; } catch { return null; }
+  },
+  setSeat(table, seat, token) {
+    localStorage.setItem(key(table, 'seat'), JSON.stringify({ seat, token }));
+  },
+  dropSeat(table) { localStorage.removeItem(key(table, 'seat')); },
+  host(table) { return localStorage.getItem(key(table, 'host')); },
+  setHost(table, token) { localStorage.setItem(key(table, 'host'), token); },
+  name() { return localStorage.getItem('pref:name') || ''; },
+  setName(name) { localStorage.setItem('pref:name', name); },
+  lang() { return localStorage.getItem('pref:lang'); },
+  setLang(lang) { localStorage.setItem('pref:lang', lang); },
+};
