@@ -11,10 +11,12 @@ use pref_server::config::Config;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_tables_play_without_loss() {
     let dir = std::env::temp_dir().join(format!("pref-load-quick-{}", std::process::id()));
-    let mut config = Config::default();
-    config.bind = "127.0.0.1:0".parse().unwrap();
-    config.data_dir = dir.clone();
-    config.web_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    let config = Config {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.clone(),
+        web_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
+        ..Config::default()
+    };
     let server = pref_server::start(config).await.unwrap();
 
     let plan = Plan {
