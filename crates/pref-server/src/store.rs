@@ -229,24 +229,25 @@ async fn write_group(pool: &SqlitePool, rows: &[Queued]) -> Result<(), sqlx::Err
     });
     let has_deals = deal_rows.clone().next().is_some();
     let has_actions = action_rows.clone().next().is_some();
-    deals.push_values(deal_rows, |mut b, (no, deal_no, deck)| {
-        b.push_bind(no)
-            .push_bind(i64::from(deal_no))
-            .push_bind(deck.as_str());
-    });
-    actions.push_values(action_rows, |mut b, (no, deal_no, seq, player, action)| {
-        b.push_bind(no)
-            .push_bind(i64::from(deal_no))
-            .push_bind(i64::from(seq))
-            .push_bind(i64::from(player))
-            .push_bind(action.as_str());
-    });
     let mut tx = pool.begin().await?;
+    // An empty VALUES list is not SQL: each statement is built only when it has rows.
     if has_deals {
+        deals.push_values(deal_rows, |mut b, (no, deal_no, deck)| {
+            b.push_bind(no)
+                .push_bind(i64::from(deal_no))
+                .push_bind(deck.as_str());
+        });
         // Not kept prepared: the statement's shape changes with the group's size.
         deals.build().persistent(false).execute(&mut *tx).await?;
     }
     if has_actions {
+        actions.push_values(action_rows, |mut b, (no, deal_no, seq, player, action)| {
+            b.push_bind(no)
+                .push_bind(i64::from(deal_no))
+                .push_bind(i64::from(seq))
+                .push_bind(i64::from(player))
+                .push_bind(action.as_str());
+        });
         actions.build().persistent(false).execute(&mut *tx).await?;
     }
     tx.commit().await
