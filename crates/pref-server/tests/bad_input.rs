@@ -408,7 +408,11 @@ async fn http_lifecycle_and_refusals() {
     assert!(text.contains("# TYPE pref_tables gauge"), "{text}");
     let (status, text) = http_text(&addr, "GET", "/", None, None).await;
     assert_eq!(status, 200);
-    assert!(text.contains("server runs"), "{text}");
+    // The browser client's page, which loads its ES modules.
+    assert!(
+        text.contains(r#"<script type="module" src="/js/main.js">"#),
+        "{text}"
+    );
     let (status, text) = http_text(&addr, "GET", &format!("/t/{}", info.id), None, None).await;
     assert_eq!(status, 200, "{text}");
 }
