@@ -132,7 +132,7 @@ fn allowed(d: &Deal, viewer: Viewer) -> CardSet {
         let misere_open = d.is_misere()
             && defender
             && playing
-            && (d.declarer() != Some(d.first_hand()) || ok.contains_any_played_by(d));
+            && (d.declarer() != Some(d.first_hand()) || declarer_has_played(d));
         let open_defence = d.defence() == Some(Defence::Open) && defender && playing;
         if own || misere_open || open_defence {
             ok = ok.or(d.hand(s));
@@ -146,20 +146,13 @@ fn allowed(d: &Deal, viewer: Viewer) -> CardSet {
     ok
 }
 
-trait PlayedBy {
-    fn contains_any_played_by(&self, d: &Deal) -> bool;
-}
-
-impl PlayedBy for CardSet {
-    /// Whether the misère declarer has played a card yet.
-    fn contains_any_played_by(&self, d: &Deal) -> bool {
-        let dec = d.declarer();
-        d.completed_tricks()
-            .iter()
-            .flat_map(|t| t.cards().to_vec())
-            .any(|(s, _)| Some(s) == dec)
-            || d.current_trick().iter().any(|&(s, _)| Some(s) == dec)
-    }
+/// Whether the misère declarer has played a card yet (R6.5).
+fn declarer_has_played(d: &Deal) -> bool {
+    let dec = d.declarer();
+    d.completed_tricks()
+        .iter()
+        .any(|t| t.cards().iter().any(|&(s, _)| Some(s) == dec))
+        || d.current_trick().iter().any(|&(s, _)| Some(s) == dec)
 }
 
 fn view_cards(v: &pref_core::DealView) -> CardSet {

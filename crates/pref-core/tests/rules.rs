@@ -74,6 +74,16 @@ fn a_declares(profile: &Profile, contract: &str) -> Deal {
     d
 }
 
+/// As [`a_declares`], then both defenders whist: closed play begins (R5.4).
+fn a_declares_both_whist(profile: &Profile, contract: &str) -> Deal {
+    let mut d = a_declares(profile, contract);
+    run(
+        &mut d,
+        &[(1, whist(WhistCall::Whist)), (2, whist(WhistCall::Whist))],
+    );
+    d
+}
+
 #[test]
 fn r3_2_first_hand_speaks_first() {
     let mut d = deal();
@@ -533,11 +543,7 @@ fn r5_7_stalingrad_forces_whist_against_six_spades() {
 #[test]
 fn r6_2_follow_then_trump_then_anything() {
     // 7♥ by A, both whist: B on a spade lead must follow ♠.
-    let mut d = a_declares(&Profile::sochi(), "7H");
-    run(
-        &mut d,
-        &[(1, whist(WhistCall::Whist)), (2, whist(WhistCall::Whist))],
-    );
+    let mut d = a_declares_both_whist(&Profile::sochi(), "7H");
     run(&mut d, &[(0, Action::Play(card("♠7")))]);
     assert_eq!(
         refused(&mut d, 1, Action::Play(card("♥9"))),
@@ -993,11 +999,7 @@ fn r6_1_first_hand_leads_whoever_declares() {
 
 #[test]
 fn r6_3_r6_4_trumps_win_and_no_trumps_in_nt() {
-    let mut d = a_declares(&Profile::sochi(), "6H");
-    run(
-        &mut d,
-        &[(1, whist(WhistCall::Whist)), (2, whist(WhistCall::Whist))],
-    );
+    let mut d = a_declares_both_whist(&Profile::sochi(), "6H");
     // A leads ♠7, B ♠A, C ♠9: B wins and leads ♠K, C ♠J; A, now void in ♠, must trump
     // (R6.2) and ♥10 wins the trick (R6.3).
     run(
@@ -1016,11 +1018,7 @@ fn r6_3_r6_4_trumps_win_and_no_trumps_in_nt() {
         seat: Seat(0)
     }));
     // In 6NT the same discard of a heart on a spade lead does not win (R6.4).
-    let mut d = a_declares(&Profile::sochi(), "6NT");
-    run(
-        &mut d,
-        &[(1, whist(WhistCall::Whist)), (2, whist(WhistCall::Whist))],
-    );
+    let mut d = a_declares_both_whist(&Profile::sochi(), "6NT");
     run(
         &mut d,
         &[
