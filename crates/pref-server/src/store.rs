@@ -75,6 +75,8 @@ pub struct SeatRow {
     pub name: String,
     /// The seat token.
     pub token: Secret,
+    /// The bot's level (`easy`, `normal`, `strong`) when a bot holds the seat.
+    pub bot: Option<String>,
 }
 
 /// A deal as stored.
@@ -123,6 +125,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     token TEXT NOT NULL,
+    bot TEXT,
     PRIMARY KEY (table_no, seat)
 );
 CREATE TABLE IF NOT EXISTS deals (
@@ -274,6 +277,17 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::raw_sql(SCHEMA).execute(&pool).await?;
+        // Databases made before bots could hold seats lack the column.
+        let has_bot: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pragma_table_info('seats') WHERE name = 'bot'",
+        )
+        .fetch_one(&pool)
+        .await?;
+        if has_bot == 0 {
+            sqlx::raw_sql("ALTER TABLE seats ADD COLUMN bot TEXT")
+                .execute(&pool)
+                .await?;
+        }
         let (hot, rx) = mpsc::channel(QUEUE);
         tokio::spawn(group_commit(pool.clone(), rx));
         Ok(Store { pool, hot })
@@ -349,7 +363,7 @@ impl Store {
         Ok(())
     }
 
-    /// Gives `seat` to a player.
+    /// Gives `seat` to a player, or to a bot of level `bot`.
     ///
     /// # Errors
     /// [`StoreError::Db`].
@@ -359,14 +373,16 @@ impl Store {
         seat: u8,
         name: &str,
         token: &Secret,
+        bot: Option<&str>,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT OR REPLACE INTO seats (table_no, seat, name, token) VALUES (?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO seats (table_no, seat, name, token, bot) VALUES (?, ?, ?, ?, ?)",
         )
         .bind(no)
         .bind(i64::from(seat))
         .bind(name)
         .bind(token.expose())
+        .bind(bot)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -455,16 +471,18 @@ impl Store {
                 _ => Stored::Playing,
             };
             let mut seats = Vec::new();
-            for s in
-                sqlx::query("SELECT seat, name, token FROM seats WHERE table_no = ? ORDER BY seat")
-                    .bind(no)
-                    .fetch_all(&self.pool)
-                    .await?
+            for s in sqlx::query(
+                "SELECT seat, name, token, bot FROM seats WHERE table_no = ? ORDER BY seat",
+            )
+            .bind(no)
+            .fetch_all(&self.pool)
+            .await?
             {
                 seats.push(SeatRow {
                     seat: s.get::<i64, _>(0) as u8,
                     name: s.get(1),
                     token: secret(s.get(2))?,
+                    bot: s.get(3),
                 });
             }
             let mut deals = Vec::new();

@@ -671,7 +671,9 @@ impl Table {
                 .ok_or_else(|| ApiError::Conflict("every seat is taken".into()))?,
         };
         let token = Secret::random();
-        self.store.put_seat(self.no, seat, &name, &token).await?;
+        self.store
+            .put_seat(self.no, seat, &name, &token, None)
+            .await?;
         self.seats[seat as usize] = Some(Occupant {
             name: name.clone(),
             token,
