@@ -26,6 +26,8 @@ export const api = {
   leave: (id, token) => call('POST', `/api/tables/${id}/leave`, undefined, token),
   start: (id, host) => call('POST', `/api/tables/${id}/start`, undefined, host),
   end: (id, host) => call('POST', `/api/tables/${id}/end`, undefined, host),
+  bot: (id, seat, level, host) => call('POST', `/api/tables/${id}/seats/${seat}/bot`, { level }, host),
+  remove: (id, seat, host) => call('POST', `/api/tables/${id}/seats/${seat}/remove`, undefined, host),
 };
 
 /** The links a host hands out. */

@@ -9,6 +9,7 @@ import { bidLabel } from './cards.js';
 import { api } from './api.js';
 import { saved } from './store.js';
 import { toast } from './dom.js';
+import { seatAdmin } from './hostseats.js';
 
 const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
 
@@ -89,14 +90,15 @@ export function controls(state) {
   if (!d || d.stage === 'finished') {
     if (phase !== 'between_deals') return null;
     const host = saved.host(state.id);
-    return h('div', { class: 'controls row' },
+    return h('div', { class: 'controls between' }, h('div', { class: 'row' },
       state.seat !== null ? h('button', {
         type: 'button', class: 'primary', id: 'next-deal', disabled: state.busy, onclick: () => state.nextDeal(),
       }, t('deal.next')) : null,
       host ? h('button', {
         type: 'button', class: 'secondary', id: 'end-game',
         onclick: async () => { try { await api.end(state.id, host); } catch (e) { toast(e.message); } },
-      }, t('deal.end_game')) : null);
+      }, t('deal.end_game')) : null),
+    host ? seatAdmin(state, host) : null);
   }
   const legal = legalSets(state);
   const mine = state.seat !== null && d.to_act === state.seat && (state.snap.turn.legal || []).length > 0;

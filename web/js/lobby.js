@@ -6,6 +6,7 @@ import { api, links } from './api.js';
 import { h, copy, toast } from './dom.js';
 import { t } from './i18n.js';
 import { saved } from './store.js';
+import { botBadge, seatAdmin } from './hostseats.js';
 
 /** A link to hand out, with a copy button. */
 export function linkRow(label, url, name) {
@@ -41,12 +42,14 @@ export function lobby(state) {
     h('ul', { class: 'seats' }, tb.seats.map((s) => h('li', { class: s.name ? 'taken' : 'free' },
       h('span', { class: 'seat-no' }, t('seat.n', { n: s.seat + 1 })),
       h('span', { class: 'name' }, s.name || t('seat.free')),
+      botBadge(s),
       state.seat === s.seat ? h('span', { class: 'you' }, t('seat.you')) : null,
       !s.name && canTake ? h('button', { type: 'button', class: 'primary', dataset: { take: s.seat }, onclick: () => take(s.seat) }, t('lobby.take')) : null))),
     state.seat === null ? h('p', { class: 'hint' }, t('lobby.watching')) : h('p', { class: 'hint' }, t('lobby.seated')),
     host && tb.phase === 'lobby' ? h('div', { class: 'host' },
       linkRow(t('start.invite'), l.invite, 'invite'),
       linkRow(t('start.watch_link'), l.watch, 'watch'),
+      seatAdmin(state, host),
       h('button', {
         type: 'button', class: 'primary', id: 'start-game', disabled: !full,
         onclick: async () => { try { await api.start(state.id, host); } catch (e) { toast(e.message); } },

@@ -5,6 +5,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { face, back, sortHand, bidLabel } from './cards.js';
+import { botBadge } from './hostseats.js';
 
 /** Screen positions for seat offsets from the viewer (clockwise: left, then across, then right). */
 export function positions(n) {
@@ -71,6 +72,7 @@ export function seatBox(state, s, pos, playable, selectable) {
   h('header', { class: 'seat-head' },
     h('span', { class: `presence ${info.connected ? 'on' : 'off'}`, title: t(info.connected ? 'seat.online' : 'seat.offline') }),
     h('span', { class: 'name' }, info.name || t('seat.free')),
+    botBadge(info),
     state.seat === s ? h('span', { class: 'you' }, t('seat.you')) : null,
     badges(state, s),
     d && d.stage !== 'auction' ? h('span', { class: 'tricks', title: t('seat.tricks') }, t('seat.tricks_n', { n: d.tricks_taken[s] })) : null),

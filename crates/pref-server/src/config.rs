@@ -48,6 +48,10 @@ pub struct Limits {
     pub chat_max_chars: usize,
     /// Most tables open at once.
     pub max_tables: usize,
+    /// Shortest time a bot waits before it acts, in milliseconds.
+    pub bot_delay_min_ms: u64,
+    /// Longest time a bot waits before it acts, in milliseconds.
+    pub bot_delay_max_ms: u64,
 }
 
 impl Default for Config {
@@ -74,6 +78,8 @@ impl Default for Limits {
             queue: 256,
             chat_max_chars: 300,
             max_tables: 10_000,
+            bot_delay_min_ms: 700,
+            bot_delay_max_ms: 1600,
         }
     }
 }
@@ -198,6 +204,8 @@ impl Config {
         for (name, slot) in [
             ("PREF_IDLE_TIMEOUT_SECS", &mut l.idle_timeout_secs),
             ("PREF_PING_SECS", &mut l.ping_secs),
+            ("PREF_BOT_DELAY_MIN_MS", &mut l.bot_delay_min_ms),
+            ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
+use crate::bots::BotLevel;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::ids::Secret;
@@ -61,6 +62,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/start", post(start))
         .route("/api/tables/{id}/profile", put(set_profile))
         .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
+        .route("/api/tables/{id}/seats/{seat}/bot", post(seat_bot))
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))
@@ -280,6 +282,33 @@ async fn remove(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     host_op(&s, &id, &headers, HostOp::Remove(seat)).await
+}
+
+/// `POST /api/tables/{id}/seats/{seat}/bot` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeatBot {
+    /// How strong the bot plays.
+    level: BotLevel,
+}
+
+async fn seat_bot(
+    State(s): State<AppState>,
+    Path((id, seat)): Path<(String, u8)>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: SeatBot = body(&bytes)?;
+    host_op(
+        &s,
+        &id,
+        &headers,
+        HostOp::Bot {
+            seat,
+            level: req.level,
+        },
+    )
+    .await
 }
 
 async fn end(

@@ -12,6 +12,7 @@
 //! [`start`] opens the database, restores every unfinished table by replaying it, binds
 //! and serves; the binary (`src/main.rs`) only reads the settings and calls it.
 
+pub mod bots;
 pub mod config;
 pub mod error;
 pub mod http;

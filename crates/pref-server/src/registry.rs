@@ -103,11 +103,12 @@ impl Registry {
     /// Starts `table`'s task under supervision and registers it as `id`.
     pub fn spawn(self: &Arc<Registry>, id: Secret, no: i64, table: Table) {
         let (tx, rx) = mpsc::channel(INBOX);
+        let me = tx.downgrade();
         if let Ok(mut map) = self.map.write() {
             map.insert(id, TableHandle { no, tx });
         }
         METRICS.tables(1);
-        let task = tokio::spawn(table.run(rx));
+        let task = tokio::spawn(table.run(rx, me));
         let registry = Arc::clone(self);
         tokio::spawn(async move {
             let result = task.await;

@@ -9,11 +9,14 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Action, Card, Deal, Game, GameError, Profile, Record, RuleError, Seat, Viewer};
+use pref_core::{
+    Action, Card, Deal, Event, Game, GameError, Profile, Record, RuleError, Seat, Viewer,
+};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use crate::bots::{self, BotHandle, BotLevel, Pace, Prompt};
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::Secret;
@@ -157,6 +160,13 @@ pub enum HostOp {
     Profile(serde_json::Value),
     /// Free a seat (lobby or between deals).
     Remove(u8),
+    /// Put a bot of this level into a free seat.
+    Bot {
+        /// The seat.
+        seat: u8,
+        /// How strong it plays.
+        level: BotLevel,
+    },
     /// End the game by agreement (not during a deal).
     End,
 }
@@ -170,6 +180,8 @@ struct Occupant {
     token: Secret,
     /// Open sockets; the seat is connected while this is positive.
     sockets: u32,
+    /// The level of the bot holding the seat, if a bot does.
+    bot: Option<BotLevel>,
 }
 
 /// The state one table's task owns.
@@ -214,6 +226,14 @@ pub struct Table {
     history: VecDeque<Arc<Stamped>>,
     /// The broadcast to every socket.
     tx: broadcast::Sender<Arc<Stamped>>,
+    /// The task's own inbox, for the bots it starts (weak: bots do not keep a table open).
+    me: Option<mpsc::WeakSender<Command>>,
+    /// The bots playing seats 0..4.
+    bots: [Option<BotHandle>; 4],
+    /// Every event of the current (or last) deal, for a bot that joins mid-deal.
+    deal_events: Vec<Event>,
+    /// The state version the bots were last prompted at; `None` forces a prompt.
+    prompted: Option<u64>,
 }
 
 impl std::fmt::Debug for Table {
@@ -287,6 +307,10 @@ impl Table {
             epoch: Secret::random().expose()[..16].to_owned(),
             history: VecDeque::new(),
             tx,
+            me: None,
+            bots: [None, None, None, None],
+            deal_events: Vec::new(),
+            prompted: None,
         }
     }
 
@@ -309,11 +333,19 @@ impl Table {
             limits,
         );
         for s in row.seats {
+            let bot = match s.bot.as_deref() {
+                None => None,
+                Some(name) => Some(
+                    BotLevel::parse(name)
+                        .ok_or_else(|| format!("seat {}: unknown bot level {name:?}", s.seat))?,
+                ),
+            };
             if let Some(slot) = table.seats.get_mut(s.seat as usize) {
                 *slot = Some(Occupant {
                     name: s.name,
                     token: s.token,
                     sockets: 0,
+                    bot,
                 });
             }
         }
@@ -321,12 +353,17 @@ impl Table {
             let mut game =
                 Game::new(table.profile.clone(), table.first_dealer).map_err(|e| e.to_string())?;
             for (i, d) in row.deals.iter().enumerate() {
-                game.start_deal(&d.deck)
+                let dealt = game
+                    .start_deal(&d.deck)
                     .map_err(|e| format!("deal {i}: {e}"))?;
+                table.deal_events.clear();
+                table.deal_events.push(dealt);
                 let mut shadow = *game.deal().ok_or("no deal after start")?;
                 for (k, &(player, action)) in d.actions.iter().enumerate() {
-                    game.act(player, action)
+                    let events = game
+                        .act(player, action)
                         .map_err(|e| format!("deal {i} action {k}: {e}"))?;
+                    table.deal_events.extend(events);
                     let _ = shadow.act(player, action);
                 }
                 if game.deal().is_none() {
@@ -354,10 +391,84 @@ impl Table {
         Ok(table)
     }
 
-    /// Serves commands until every sender is gone.
-    pub async fn run(mut self, mut inbox: mpsc::Receiver<Command>) {
+    /// Serves commands until every sender is gone; `me` is the inbox's own sender, for
+    /// the bots the table starts.
+    pub async fn run(mut self, mut inbox: mpsc::Receiver<Command>, me: mpsc::WeakSender<Command>) {
+        self.me = Some(me);
+        for s in 0..self.players() {
+            if let Some(level) = self.seats[s as usize].as_ref().and_then(|o| o.bot) {
+                self.start_bot(Seat(s), level);
+            }
+        }
+        self.wake_bots();
         while let Some(cmd) = inbox.recv().await {
             self.handle(cmd).await;
+            self.wake_bots();
+        }
+    }
+
+    /// How long bots wait before they act.
+    fn pace(&self) -> Pace {
+        Pace {
+            min: std::time::Duration::from_millis(self.limits.bot_delay_min_ms),
+            max: std::time::Duration::from_millis(self.limits.bot_delay_max_ms),
+        }
+    }
+
+    /// Starts the bot for `seat`, catching it up on a deal in progress.
+    fn start_bot(&mut self, seat: Seat, level: BotLevel) {
+        let Some(me) = self.me.clone() else {
+            return;
+        };
+        let bot = bots::spawn(self.no, seat, level, me, self.pace());
+        if self.deal_in_progress() {
+            let players = self.players();
+            bot.tell(Prompt::Events(
+                self.deal_events
+                    .iter()
+                    .map(|e| e.project(Viewer::Seat(seat), players))
+                    .collect(),
+            ));
+        }
+        self.bots[seat.index()] = Some(bot);
+        self.prompted = None;
+    }
+
+    /// Tells the bot to act when it is a bot's turn, and starts the next deal when only
+    /// bots sit at the table; once per change of the game.
+    fn wake_bots(&mut self) {
+        if self.prompted == Some(self.state_version) || self.bots.iter().all(Option::is_none) {
+            return;
+        }
+        self.prompted = Some(self.state_version);
+        let players = self.players() as usize;
+        match self.phase {
+            Phase::Playing => {
+                let Some(deal) = self.game.as_ref().and_then(Game::deal) else {
+                    return;
+                };
+                let Some(player) = deal.to_act() else {
+                    return;
+                };
+                if let Some(bot) = self.bots.get(player.index()).and_then(Option::as_ref) {
+                    bot.tell(Prompt::Turn {
+                        version: self.version,
+                        view: Box::new(deal.view(Viewer::Seat(player))),
+                        legal: deal.legal_actions_for(player),
+                    });
+                }
+            }
+            Phase::BetweenDeals => {
+                let seated = &self.bots[..players];
+                if seated.iter().all(Option::is_some)
+                    && let Some(bot) = seated.iter().flatten().next()
+                {
+                    bot.tell(Prompt::NextDeal {
+                        version: self.version,
+                    });
+                }
+            }
+            Phase::Lobby | Phase::Over => {}
         }
     }
 
@@ -463,7 +574,8 @@ impl Table {
                     SeatInfo {
                         seat: s,
                         name: o.map(|o| o.name.clone()),
-                        connected: o.is_some_and(|o| o.sockets > 0),
+                        connected: o.is_some_and(|o| o.sockets > 0 || o.bot.is_some()),
+                        bot: o.and_then(|o| o.bot),
                     }
                 })
                 .collect(),
@@ -521,8 +633,27 @@ impl Table {
                 self.history.pop_front();
             }
             self.history.push_back(item.clone());
+            if let News::Deal { event, .. } = &item.news {
+                self.tell_bots(*event);
+            }
             // No receivers is fine: nobody is watching.
             let _ = self.tx.send(item);
+        }
+    }
+
+    /// Keeps the deal's events and passes each to the bots as their seats see it.
+    fn tell_bots(&mut self, event: Event) {
+        if matches!(event, Event::Dealt { .. }) {
+            self.deal_events.clear();
+        }
+        self.deal_events.push(event);
+        let players = self.players();
+        for (s, bot) in self.bots.iter().enumerate() {
+            if let Some(bot) = bot {
+                bot.tell(Prompt::Events(vec![
+                    event.project(Viewer::Seat(Seat(s as u8)), players),
+                ]));
+            }
         }
     }
 
@@ -678,10 +809,51 @@ impl Table {
             name: name.clone(),
             token,
             sockets: 0,
+            bot: None,
         });
         tracing::info!(table = self.no, seat, "seat taken");
-        self.publish(vec![News::Public(Public::SeatTaken { seat, name })], None);
+        self.publish(
+            vec![News::Public(Public::SeatTaken {
+                seat,
+                name,
+                bot: None,
+            })],
+            None,
+        );
         Ok((seat, token))
+    }
+
+    /// Puts a bot of `level` into free seat `seat` (the host's call, at any time before
+    /// the game is over).
+    async fn seat_bot(&mut self, seat: u8, level: BotLevel) -> Result<(), ApiError> {
+        if seat >= self.players() {
+            return Err(ApiError::BadRequest(format!("there is no seat {seat}")));
+        }
+        if self.seats[seat as usize].is_some() {
+            return Err(ApiError::Conflict(format!("seat {seat} is taken")));
+        }
+        let name = format!("Bot {}", seat + 1);
+        let token = Secret::random();
+        self.store
+            .put_seat(self.no, seat, &name, &token, Some(level.as_str()))
+            .await?;
+        self.seats[seat as usize] = Some(Occupant {
+            name: name.clone(),
+            token,
+            sockets: 0,
+            bot: Some(level),
+        });
+        tracing::info!(table = self.no, seat, level = level.as_str(), "bot seated");
+        self.publish(
+            vec![News::Public(Public::SeatTaken {
+                seat,
+                name,
+                bot: Some(level),
+            })],
+            None,
+        );
+        self.start_bot(Seat(seat), level);
+        Ok(())
     }
 
     fn deal_in_progress(&self) -> bool {
@@ -699,6 +871,9 @@ impl Table {
         }
         self.store.free_seat(self.no, seat).await?;
         self.seats[seat as usize] = None;
+        // Dropping the handle ends the bot's task.
+        self.bots[seat as usize] = None;
+        self.prompted = None;
         tracing::info!(table = self.no, seat, "seat freed");
         self.publish(vec![News::Public(Public::SeatFreed { seat })], None);
         Ok(())
@@ -764,6 +939,7 @@ impl Table {
                 Ok(())
             }
             HostOp::Remove(seat) => self.free(seat).await,
+            HostOp::Bot { seat, level } => self.seat_bot(seat, level).await,
             HostOp::End => {
                 if self.deal_in_progress() {
                     return Err(ApiError::Conflict(

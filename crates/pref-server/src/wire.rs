@@ -7,6 +7,8 @@
 //! way out.
 
 use pref_core::{Action, DealView, Event, Seat, Sheet, ViewEvent, Viewer};
+
+use crate::bots::BotLevel;
 use serde::{Deserialize, Serialize};
 
 /// Where a table stands.
@@ -30,8 +32,10 @@ pub struct SeatInfo {
     pub seat: u8,
     /// The player's name, `None` while free.
     pub name: Option<String>,
-    /// Whether the player has a socket open.
+    /// Whether the player has a socket open (a bot always is).
     pub connected: bool,
+    /// The bot's level when a bot holds the seat, `null` for a person or a free seat.
+    pub bot: Option<BotLevel>,
 }
 
 /// A table's public summary (HTTP and snapshots).
@@ -138,6 +142,8 @@ pub enum Public {
         seat: u8,
         /// The player's name.
         name: String,
+        /// The bot's level when the host seated a bot, `null` for a person.
+        bot: Option<BotLevel>,
     },
     /// A seat was freed (left or removed by the host).
     SeatFreed {

@@ -384,7 +384,7 @@ pub fn strict<T: serde::de::DeserializeOwned + serde::Serialize>(v: &Value) -> T
 /// Keys that the table's card-free news may carry, per kind.
 pub fn public_keys() -> HashMap<&'static str, Vec<&'static str>> {
     HashMap::from([
-        ("seat_taken", vec!["kind", "seat", "name"]),
+        ("seat_taken", vec!["kind", "seat", "name", "bot"]),
         ("seat_freed", vec!["kind", "seat"]),
         ("presence", vec!["kind", "seat", "connected"]),
         ("chat", vec!["kind", "from", "text"]),

@@ -1,0 +1,318 @@
+//! Bots in seats: the host puts a bot into an empty seat, and a small task plays it.
+//!
+//! A bot sees exactly what a person in its seat would: the table task projects each deal
+//! event for the bot's seat (the same [`pref_core::Event::project`] a socket uses) and, when
+//! the bot is to act, hands it the seat's [`DealView`] and legal actions. The bot's task
+//! waits a human-like delay, thinks on the blocking pool (at most one bot per core at a
+//! time, so bots never starve the tables of people) and sends its action through the
+//! table's inbox like any player. The table's task never waits for a bot.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use pref_bot::{Bot, Budget, Level};
+use pref_core::{Action, ActionList, DealView, Seat, ViewEvent};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Semaphore, mpsc, oneshot};
+
+use crate::table::Command;
+use crate::wire::Outgoing;
+
+/// A bot's level as the protocol and the database spell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BotLevel {
+    /// Rules of thumb, no search.
+    Easy,
+    /// Sampling over a few layouts.
+    Normal,
+    /// Sampling over many layouts.
+    Strong,
+}
+
+impl BotLevel {
+    /// The stored and wire name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotLevel::Easy => "easy",
+            BotLevel::Normal => "normal",
+            BotLevel::Strong => "strong",
+        }
+    }
+
+    /// Reads a stored name.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<BotLevel> {
+        match name {
+            "easy" => Some(BotLevel::Easy),
+            "normal" => Some(BotLevel::Normal),
+            "strong" => Some(BotLevel::Strong),
+            _ => None,
+        }
+    }
+
+    fn level(self) -> Level {
+        match self {
+            BotLevel::Easy => Level::Easy,
+            BotLevel::Normal => Level::Normal,
+            BotLevel::Strong => Level::Strong,
+        }
+    }
+}
+
+/// What the table tells a bot, in order.
+#[derive(Debug)]
+pub enum Prompt {
+    /// Deal events as the bot's seat sees them.
+    Events(Vec<ViewEvent>),
+    /// The bot is to act at `version`.
+    Turn {
+        /// The table's version when the turn was handed out; a later change makes it stale.
+        version: u64,
+        /// The seat's view of the deal.
+        view: Box<DealView>,
+        /// The actions the rules allow.
+        legal: ActionList,
+    },
+    /// A deal has finished and only bots sit at the table: start the next one.
+    NextDeal {
+        /// The table's version.
+        version: u64,
+    },
+}
+
+/// How long a bot waits before it acts, so that people can follow the play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// Shortest wait.
+    pub min: Duration,
+    /// Longest wait.
+    pub max: Duration,
+}
+
+impl Pace {
+    fn wait(self) -> Duration {
+        if self.max <= self.min {
+            return self.min;
+        }
+        rand::thread_rng().gen_range(self.min..=self.max)
+    }
+}
+
+/// The table's end of a bot: dropping it ends the bot's task.
+#[derive(Debug)]
+pub struct BotHandle {
+    tx: mpsc::UnboundedSender<Prompt>,
+}
+
+impl BotHandle {
+    /// Queues a prompt; a bot whose task has ended is ignored.
+    pub fn tell(&self, prompt: Prompt) {
+        let _ = self.tx.send(prompt);
+    }
+}
+
+/// Bots thinking at once, across all tables: one per core.
+fn thinkers() -> &'static Semaphore {
+    static THINKERS: OnceLock<Semaphore> = OnceLock::new();
+    THINKERS.get_or_init(|| {
+        Semaphore::new(std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
+    })
+}
+
+/// Starts a bot of `level` for `seat`, acting through `table`'s inbox.
+#[must_use]
+pub fn spawn(
+    table_no: i64,
+    seat: Seat,
+    level: BotLevel,
+    table: mpsc::WeakSender<Command>,
+    pace: Pace,
+) -> BotHandle {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let seed = rand::random();
+    let bot = Bot::new(seat, level.level(), seed);
+    tokio::spawn(run(
+        Driver {
+            table_no,
+            seat,
+            level,
+            table,
+            pace,
+        },
+        bot,
+        rx,
+    ));
+    BotHandle { tx }
+}
+
+/// A bot's fixed surroundings.
+struct Driver {
+    table_no: i64,
+    seat: Seat,
+    level: BotLevel,
+    table: mpsc::WeakSender<Command>,
+    pace: Pace,
+}
+
+/// What the bot has been asked to do last.
+enum Task {
+    Act {
+        version: u64,
+        view: Box<DealView>,
+        legal: ActionList,
+    },
+    NextDeal {
+        version: u64,
+    },
+}
+
+/// Feeds events to the bot and keeps only the newest request: an older one is stale.
+fn take(bot: &mut Bot, prompt: Prompt, task: &mut Option<Task>) {
+    match prompt {
+        Prompt::Events(events) => {
+            for e in &events {
+                bot.observe(e);
+            }
+        }
+        Prompt::Turn {
+            version,
+            view,
+            legal,
+        } => {
+            *task = Some(Task::Act {
+                version,
+                view,
+                legal,
+            });
+        }
+        Prompt::NextDeal { version } => *task = Some(Task::NextDeal { version }),
+    }
+}
+
+async fn run(d: Driver, mut bot: Bot, mut rx: mpsc::UnboundedReceiver<Prompt>) {
+    let mut task = None;
+    while let Some(prompt) = rx.recv().await {
+        take(&mut bot, prompt, &mut task);
+        while let Ok(p) = rx.try_recv() {
+            take(&mut bot, p, &mut task);
+        }
+        if task.is_none() {
+            continue;
+        }
+        // People should see the bot think; news that comes meanwhile replaces the request.
+        let wait = d.pace.wait();
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+            while let Ok(p) = rx.try_recv() {
+                take(&mut bot, p, &mut task);
+            }
+        }
+        let Some(current) = task.take() else {
+            continue;
+        };
+        let request = match current {
+            Task::Act {
+                version,
+                view,
+                legal,
+            } => {
+                let action;
+                (bot, action) = d.think(bot, view, legal).await;
+                Request::Act { version, action }
+            }
+            Task::NextDeal { version } => Request::NextDeal { version },
+        };
+        if !d.send(request).await {
+            return;
+        }
+    }
+}
+
+/// What a bot sends to its table.
+enum Request {
+    Act { version: u64, action: Action },
+    NextDeal { version: u64 },
+}
+
+impl Driver {
+    /// Decides on the blocking pool; a bot that panics is replaced by a fresh one that
+    /// plays the first legal action, so the table goes on.
+    async fn think(&self, bot: Bot, view: Box<DealView>, legal: ActionList) -> (Bot, Action) {
+        let fallback = legal.get(0);
+        let budget = Budget::for_level(self.level.level());
+        let permit = thinkers().acquire().await;
+        let decided = tokio::task::spawn_blocking(move || {
+            let mut bot = bot;
+            let action = bot.decide(&view, &legal, budget);
+            (bot, action)
+        })
+        .await;
+        drop(permit);
+        match (decided, fallback) {
+            (Ok(done), _) => done,
+            (Err(e), Some(first)) => {
+                tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
+                (
+                    Bot::new(self.seat, self.level.level(), rand::random()),
+                    first,
+                )
+            }
+            (Err(e), None) => {
+                tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
+                (
+                    Bot::new(self.seat, self.level.level(), rand::random()),
+                    Action::Bid(pref_core::Call::Pass),
+                )
+            }
+        }
+    }
+
+    /// Sends the command and reads the answer; `false` once the table has gone.
+    async fn send(&self, request: Request) -> bool {
+        let Some(table) = self.table.upgrade() else {
+            return false;
+        };
+        let (reply, answer) = oneshot::channel();
+        let seat = self.seat;
+        let command = match request {
+            Request::Act { version, action } => Command::Act {
+                seat,
+                id: format!("bot-{version}"),
+                version,
+                action,
+                reply,
+            },
+            Request::NextDeal { version } => Command::NextDeal {
+                seat,
+                id: format!("bot-next-{version}"),
+                version,
+                reply,
+            },
+        };
+        if table.send(command).await.is_err() {
+            return false;
+        }
+        drop(table);
+        match answer.await {
+            Ok(Outgoing::Rejected {
+                reason, message, ..
+            }) => {
+                // A stale turn is normal (the table moved on while the bot waited); anything
+                // else is a bug worth seeing in the log.
+                tracing::warn!(
+                    table = self.table_no,
+                    seat = self.seat.0,
+                    ?reason,
+                    message,
+                    "bot action refused"
+                );
+                true
+            }
+            Ok(_) => true,
+            Err(_) => false,
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! Bots in seats through the real protocol: the host seats and removes them, they play with
+//! people, a table of three bots plays a whole pulka to settlement, and a table of bots
+//! killed mid-deal goes on after a restart.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::*;
+use num_rational::Ratio;
+use pref_core::{Action, Record};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use serde_json::{Value, json};
+
+/// A server in this process whose bots act at once.
+async fn quick_server(tag: &str) -> String {
+    let (addr, _) = server(tag, |c| {
+        c.limits.bot_delay_min_ms = 0;
+        c.limits.bot_delay_max_ms = 0;
+        c.limits.messages_per_second = 1000;
+        c.limits.message_burst = 1000;
+    })
+    .await;
+    addr
+}
+
+/// Creates a table in the lobby; returns its id and host token.
+async fn lobby(addr: &str, profile: Value) -> (String, String) {
+    let (status, created) = http(
+        addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({ "profile": profile })),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    (
+        created["id"].as_str().unwrap().to_owned(),
+        created["host_token"].as_str().unwrap().to_owned(),
+    )
+}
+
+async fn add_bot(addr: &str, id: &str, host: &str, seat: u8, level: &str) -> (u16, Value) {
+    http(
+        addr,
+        "POST",
+        &format!("/api/tables/{id}/seats/{seat}/bot"),
+        Some(&json!({ "level": level })),
+        Some(host),
+    )
+    .await
+}
+
+async fn summary(addr: &str, id: &str) -> Value {
+    let (status, s) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(status, 200, "{s}");
+    s
+}
+
+/// Reads a spectator socket until the game is over, checking that versions have no gaps;
+/// returns the settlement and the number of deals finished.
+async fn watch_to_the_end(ws: &mut Ws, limit: Duration) -> (Value, u64) {
+    let mut version = None;
+    let mut deals = 0;
+    let end = tokio::time::Instant::now() + limit;
+    loop {
+        let m = tokio::time::timeout_at(end, next_json(ws))
+            .await
+            .expect("the game did not end in time")
+            .expect("socket closed");
+        let v = m["version"].as_u64().unwrap();
+        match m["type"].as_str().unwrap() {
+            "snapshot" => version = Some(v),
+            "event" => {
+                let last = version.expect("an event before the snapshot");
+                assert_eq!(v, last + 1, "a gap or a reordering in the versions");
+                version = Some(v);
+                match m["event"]["kind"].as_str() {
+                    Some("deal_finished") => deals += 1,
+                    Some("game_over") => return (m["event"].clone(), deals),
+                    _ => {}
+                }
+            }
+            other => panic!("unexpected {other}: {m}"),
+        }
+    }
+}
+
+fn balance_sums_to_zero(settlement: &Value) {
+    let total: Ratio<i64> = settlement["balance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap().parse::<Ratio<i64>>().unwrap())
+        .sum();
+    assert_eq!(total, Ratio::from_integer(0), "{settlement}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_bots_play_a_whole_pulka_to_settlement() {
+    let addr = quick_server("bots-pulka").await;
+    let (id, host) = lobby(&addr, json!({"preset": "sochi", "pool_target": 4})).await;
+    for (seat, level) in [(0, "easy"), (1, "normal"), (2, "easy")] {
+        let (status, body) = add_bot(&addr, &id, &host, seat, level).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let s = summary(&addr, &id).await;
+    for (seat, level) in ["easy", "normal", "easy"].iter().enumerate() {
+        assert_eq!(s["seats"][seat]["bot"], json!(level));
+        assert_eq!(s["seats"][seat]["connected"], json!(true));
+        assert_eq!(s["seats"][seat]["name"], json!(format!("Bot {}", seat + 1)));
+    }
+    let mut spectator = connect(&addr, &id, None, "").await;
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/start"),
+        None,
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (over, deals) = watch_to_the_end(&mut spectator, Duration::from_secs(240)).await;
+    assert_eq!(over["agreed"], json!(false), "the pool closed by itself");
+    balance_sums_to_zero(&over);
+
+    // The record of the game replays through the rules core to the same settlement.
+    let (status, text) = http_text(
+        &addr,
+        "GET",
+        &format!("/api/tables/{id}/record"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let (record, game) = Record::read(&text).expect("the bots' game is a valid record");
+    assert_eq!(record.deals().len() as u64, deals);
+    let balance: Vec<String> = game
+        .settlement()
+        .expect("the replayed pulka is closed")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(json!(balance), over["balance"]);
+    let s = summary(&addr, &id).await;
+    assert_eq!(s["phase"], json!("over"));
+    assert_eq!(s["deals_finished"], json!(deals));
+}
+
+/// A person at a table with bots: acts at random from the legal actions the server sends.
+async fn person(mut ws: Ws, seat: u64, seed: u64) -> Ws {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut n = 0;
+    loop {
+        let m = next_json(&mut ws).await.expect("socket closed");
+        if m["type"] == "event" && m["event"]["kind"] == "deal_finished" {
+            return ws;
+        }
+        let turn = &m["turn"];
+        if turn["to_act"].as_u64() == Some(seat) {
+            let legal: Vec<Action> = serde_json::from_value(turn["legal"].clone()).unwrap();
+            let action = *legal
+                .choose(&mut rng)
+                .expect("legal actions for the player to act");
+            n += 1;
+            send(
+                &mut ws,
+                json!({"type": "action", "id": format!("p{seat}-{n}"),
+                       "version": m["version"], "action": action}),
+            )
+            .await;
+        }
+        assert_ne!(m["type"], "rejected", "{m}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_seats_and_removes_bots_and_people_play_with_them() {
+    let addr = quick_server("bots-host").await;
+    let (id, host) = lobby(&addr, json!("sochi")).await;
+    let mut tokens = Vec::new();
+    for name in ["Anna", "Boris"] {
+        let (status, seat) = http(
+            &addr,
+            "POST",
+            &format!("/api/tables/{id}/seats"),
+            Some(&json!({ "name": name })),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{seat}");
+        tokens.push(seat["token"].as_str().unwrap().to_owned());
+    }
+    // Bad requests change nothing.
+    assert_eq!(add_bot(&addr, &id, &tokens[0], 2, "easy").await.0, 403);
+    assert_eq!(add_bot(&addr, &id, &host, 2, "genius").await.0, 400);
+    assert_eq!(add_bot(&addr, &id, &host, 3, "easy").await.0, 400);
+    assert_eq!(add_bot(&addr, &id, &host, 0, "easy").await.0, 409);
+    let s = summary(&addr, &id).await;
+    assert_eq!(s["seats"][2]["name"], Value::Null);
+    assert_eq!(s["seats"][0]["bot"], Value::Null);
+
+    let (status, body) = add_bot(&addr, &id, &host, 2, "normal").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["seats"][2]["bot"], json!("normal"));
+    let mut ws = Vec::new();
+    for t in &tokens {
+        ws.push(connect(&addr, &id, Some(t), "").await);
+    }
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/start"),
+        None,
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // A bot cannot be taken out in the middle of a deal.
+    let remove = format!("/api/tables/{id}/seats/2/remove");
+    let (status, _) = http(&addr, "POST", &remove, None, Some(&host)).await;
+    assert_eq!(status, 409);
+    let mut tasks = Vec::new();
+    for (seat, w) in ws.into_iter().enumerate() {
+        tasks.push(tokio::spawn(person(w, seat as u64, 40 + seat as u64)));
+    }
+    for t in tasks {
+        tokio::time::timeout(Duration::from_secs(120), t)
+            .await
+            .expect("the deal did not finish")
+            .unwrap();
+    }
+    let s = summary(&addr, &id).await;
+    assert_eq!(s["deals_finished"], json!(1));
+    assert_eq!(s["phase"], json!("between_deals"));
+    // Between deals the host takes the bot out, and the seat is free for a person.
+    let (status, body) = http(&addr, "POST", &remove, None, Some(&host)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["seats"][2]["name"], Value::Null);
+    assert_eq!(body["seats"][2]["bot"], Value::Null);
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/seats"),
+        Some(&json!({ "name": "Vera", "seat": 2 })),
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Starts the real binary on `dir` with bots that wait `delay_ms`; returns it and its address.
+fn spawn(dir: &Path, delay_ms: u64) -> (Child, String) {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pref-server"))
+        .env("PREF_CONFIG", dir.join("no-such-config.toml"))
+        .env("PREF_BIND", "127.0.0.1:0")
+        .env("PREF_DATA_DIR", dir)
+        .env("PREF_WEB_DIR", web)
+        .env("PREF_LOG", "warn")
+        .env("PREF_BOT_DELAY_MIN_MS", delay_ms.to_string())
+        .env("PREF_BOT_DELAY_MAX_MS", delay_ms.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim()
+        .trim_end_matches('/')
+        .to_owned();
+    (child, addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_go_on_after_a_restart_mid_deal() {
+    let dir = temp_dir("bots-restart");
+    let (mut child, addr) = spawn(&dir, 20);
+    let (id, host) = lobby(&addr, json!({"preset": "sochi", "pool_target": 2})).await;
+    for seat in 0..3 {
+        let (status, body) = add_bot(&addr, &id, &host, seat, "easy").await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let mut spectator = connect(&addr, &id, None, "").await;
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/start"),
+        None,
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // Kill the server after a few cards of the first deal.
+    let mut played = 0;
+    while played < 4 {
+        let m = next_json(&mut spectator).await.expect("socket closed");
+        if m["event"]["event"]["type"] == "played" {
+            played += 1;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (mut child, addr) = spawn(&dir, 0);
+    let mut spectator = connect(&addr, &id, None, "").await;
+    let (over, deals) = watch_to_the_end(&mut spectator, Duration::from_secs(240)).await;
+    balance_sums_to_zero(&over);
+    assert!(deals >= 1);
+    let (status, text) = http_text(
+        &addr,
+        "GET",
+        &format!("/api/tables/{id}/record"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let (record, game) = Record::read(&text).expect("a valid record");
+    assert!(game.settlement().is_some(), "the replayed pulka is closed");
+    let s = summary(&addr, &id).await;
+    assert_eq!(s["phase"], json!("over"));
+    assert_eq!(
+        json!(record.deals().len()),
+        s["deals_finished"],
+        "every deal, the one cut by the restart included, is in the record"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
