@@ -27,8 +27,8 @@ function speaker(state, from) {
 function applyPublic(state, e) {
   const seats = state.table.seats;
   switch (e.kind) {
-    case 'seat_taken': seats[e.seat] = { ...seats[e.seat], name: e.name }; break;
-    case 'seat_freed': seats[e.seat] = { ...seats[e.seat], name: null, connected: false }; break;
+    case 'seat_taken': seats[e.seat] = { ...seats[e.seat], name: e.name, bot: e.bot ?? null, connected: !!e.bot }; break;
+    case 'seat_freed': seats[e.seat] = { ...seats[e.seat], name: null, bot: null, connected: false }; break;
     case 'presence': seats[e.seat] = { ...seats[e.seat], connected: e.connected }; break;
     case 'chat': state.chat.push({ from: speaker(state, e.from), text: e.text }); break;
     case 'profile_changed': state.table.profile = e.profile; break;

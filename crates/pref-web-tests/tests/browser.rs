@@ -153,12 +153,18 @@ impl Driver {
 
 /// The server, in this process, serving `web/`.
 async fn server() -> String {
-    let config = pref_server::config::Config {
+    server_with(|_| {}).await
+}
+
+/// The server with `tweak` applied to its settings.
+async fn server_with(tweak: impl FnOnce(&mut pref_server::config::Config)) -> String {
+    let mut config = pref_server::config::Config {
         bind: "127.0.0.1:0".parse().expect("address"),
         data_dir: temp_dir("data"),
         web_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
         ..Default::default()
     };
+    tweak(&mut config);
     let running = pref_server::start(config).await.expect("server starts");
     format!("http://{}", running.addr)
 }
@@ -572,4 +578,116 @@ async fn a_full_deal_in_three_browsers() {
         let _ = c.close().await;
     }
     eprintln!("a full deal in three browsers: {:?}", started.elapsed());
+}
+
+/// Picks `level` in the host's bot panel and seats a bot in `seat`.
+async fn seat_bot(c: &Client, seat: u8, level: &str) {
+    c.find(Locator::Css("#bot-level"))
+        .await
+        .expect("the level picker")
+        .select_by_value(level)
+        .await
+        .expect("a level");
+    click(c, &format!("button[data-bot='{seat}']")).await;
+    until(
+        c,
+        "the bot in its seat",
+        &format!(
+            "return [...document.querySelectorAll('#seat-admin li')][{seat}]?.querySelector('.badge.bot')"
+        ),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_plays_a_deal_against_bots() {
+    if browser_missing() {
+        return;
+    }
+    let started = Instant::now();
+    let base = server_with(|c| {
+        c.limits.bot_delay_min_ms = 0;
+        c.limits.bot_delay_max_ms = 0;
+    })
+    .await;
+    let mut driver = Driver::start().await;
+    let host = driver.browser(false).await;
+    open_start_page(&host, &base).await;
+    click(&host, "#create").await;
+    let invite = until(
+        &host,
+        "the invite link",
+        "return document.querySelector('#link-invite')?.value",
+    )
+    .await;
+    sit(&host, invite.as_str().expect("link"), "Anna").await;
+    // The host fills the two other seats with bots of two levels.
+    seat_bot(&host, 1, "strong").await;
+    seat_bot(&host, 2, "easy").await;
+    let badges = js(
+        &host,
+        "return [...document.querySelectorAll('#lobby > ul.seats .badge.bot')].length",
+    )
+    .await;
+    assert_eq!(badges, json!(2), "the lobby marks both bots");
+    shot(&host, "40-lobby-with-bots").await;
+    click(&host, "#start-game:not([disabled])").await;
+    until(
+        &host,
+        "the table",
+        "return document.body.dataset.phase === 'playing'",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &host,
+            "return document.querySelectorAll('.seat .badge.bot').length"
+        )
+        .await,
+        json!(2),
+        "the table marks both bots"
+    );
+    // The host plays his turns; the bots play theirs by themselves.
+    let (mut bid_made, mut whists) = (false, 0);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        assert!(Instant::now() < deadline, "the deal did not finish");
+        let v = js(&host, TURN).await;
+        if v[1] == json!("finished") {
+            break;
+        }
+        if v[0] == json!("true") {
+            let stage = v[1].as_str().unwrap_or_default().to_owned();
+            let version = v[2].as_str().unwrap_or_default().to_owned();
+            step(&host, &stage, &mut bid_made, &mut whists).await;
+            until(
+                &host,
+                "the action's result",
+                &format!("return document.body.dataset.version !== {version:?}"),
+            )
+            .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    shot(&host, "41-deal-over-with-bots").await;
+    // Between deals the host swaps the easy bot for a normal one and deals again.
+    click(&host, "#seat-admin button[data-remove='2']").await;
+    until(
+        &host,
+        "the freed seat",
+        "return !!document.querySelector(\"#seat-admin button[data-bot='2']\")",
+    )
+    .await;
+    seat_bot(&host, 2, "normal").await;
+    shot(&host, "42-seat-panel").await;
+    click(&host, "#next-deal").await;
+    until(
+        &host,
+        "the second deal",
+        "return document.body.dataset.phase === 'playing'",
+    )
+    .await;
+    let _ = host.close().await;
+    eprintln!("a deal against bots: {:?}", started.elapsed());
 }
