@@ -154,6 +154,40 @@ async fn three_bots_play_a_whole_pulka_to_settlement() {
     assert_eq!(s["deals_finished"], json!(deals));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_bots_play_a_four_handed_pulka() {
+    let addr = quick_server("bots-four").await;
+    let (id, host) = lobby(&addr, json!({"preset": "sochi4", "pool_target": 3})).await;
+    for (seat, level) in [(0, "normal"), (1, "easy"), (2, "strong"), (3, "easy")] {
+        let (status, body) = add_bot(&addr, &id, &host, seat, level).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let mut spectator = connect(&addr, &id, None, "").await;
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/start"),
+        None,
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (over, deals) = watch_to_the_end(&mut spectator, Duration::from_secs(240)).await;
+    assert_eq!(over["balance"].as_array().map(Vec::len), Some(4));
+    balance_sums_to_zero(&over);
+    let (status, text) = http_text(
+        &addr,
+        "GET",
+        &format!("/api/tables/{id}/record"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let (record, _) = Record::read(&text).expect("a valid four-handed record");
+    assert_eq!(record.deals().len() as u64, deals);
+}
+
 /// A person at a table with bots: acts at random from the legal actions the server sends.
 async fn person(mut ws: Ws, seat: u64, seed: u64) -> Ws {
     let mut rng = StdRng::seed_from_u64(seed);
