@@ -80,6 +80,15 @@ impl Drop for Driver {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // A test that fails leaves its browsers behind chromedriver; each is found by the
+        // profile directory on its command line.
+        for d in &self.dirs {
+            let _ = Command::new("pkill")
+                .arg("-9")
+                .arg("-f")
+                .arg(d.as_os_str())
+                .status();
+        }
         for d in &self.dirs {
             let _ = std::fs::remove_dir_all(d);
         }
