@@ -457,7 +457,10 @@ fn settlement(profile: &Profile) -> Result<Value, String> {
         .map(|p| {
             let written: i64 = w[p].iter().sum();
             let received: i64 = w.iter().map(|row| row[p]).sum();
+            // R10.1's first term, 10·(avg − mountain): the result without the whists.
+            let term = result[p] - (written - received);
             json!({ "mountain": s.mountain()[p], "written": written, "received": received,
+                    "term": term.to_string(), "avg": (term / 10 + s.mountain()[p]).to_string(),
                     "result": result[p].to_string() })
         })
         .collect();
@@ -466,8 +469,17 @@ fn settlement(profile: &Profile) -> Result<Value, String> {
         .copied()
         .reduce(|a, b| a + b)
         .ok_or("no players".to_owned())?;
+    // The whists one mountain point is worth in R10.1, read back from the first player's
+    // term: 10·(avg − mountain) = 10·(total − n·mountain) / n.
+    let term = result[0] - (w[0].iter().sum::<i64>() - w.iter().map(|row| row[0]).sum::<i64>());
+    let gap = total - s.mountain()[0] * n as i64;
+    if gap == 0 {
+        return Err("the settlement example needs a mountain apart from the mean".to_owned());
+    }
+    let scale = (term * n as i64 / gap).to_string();
     Ok(json!({
         "deals": list,
+        "scale": scale,
         "sheet": sheet_json(s),
         "mountain_total": total,
         "players": n,

@@ -1,5 +1,5 @@
 //! The HTTP API (`docs/protocol.md`): tables, seats, host actions, the WebSocket upgrade,
-//! health and metrics. Handlers are thin: they check the request's shape and pass a
+//! the rules guide's data, health and metrics. Handlers are thin: they check the request's shape and pass a
 //! [`Command`] to the table's task.
 
 use std::sync::Arc;

@@ -402,7 +402,19 @@ fn r10_settlement_example_sums_to_zero() {
         .map(|r| r["result"].as_str().unwrap())
         .collect();
     assert_eq!(results, ["-154/3", "68/3", "86/3"]);
+    // avg = 14/3; 10·(avg − mountain) for mountains 8, 3, 3.
+    let terms: Vec<(&str, &str)> = s["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["avg"].as_str().unwrap(), r["term"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        terms,
+        [("14/3", "-100/3"), ("14/3", "50/3"), ("14/3", "50/3")]
+    );
     assert_eq!(s["sum"], "0");
+    assert_eq!(s["scale"], "10");
     // The same sheet settled by the core.
     let p = Profile::sochi();
     let mut game = pref_core::Game::new(p, Seat(2)).unwrap();
