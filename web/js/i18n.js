@@ -1,6 +1,8 @@
 // Why: the client speaks English, Russian, French, Portuguese and Italian. Words live in
 // /lang/CODE.json (one flat key → text map per language, checked for completeness by the
 // tests); this module picks the browser's language, lets the player switch, and formats.
+// A page with more words of its own (the guide) adds them with `extend('guide')`, read from
+// /lang/guide/CODE.json and merged over the common words.
 
 import { saved } from './store.js';
 
@@ -10,10 +12,15 @@ let words = {};
 let fallback = {};
 let current = 'en';
 const listeners = [];
+const extra = [];
+
+/** Adds a page's own word files (`/lang/NAME/CODE.json`); call before `init`. */
+export const extend = (name) => extra.push(name);
 
 async function load(code) {
-  const res = await fetch(`/lang/${code}.json`);
-  return res.json();
+  const files = [`/lang/${code}.json`, ...extra.map((n) => `/lang/${n}/${code}.json`)];
+  const parts = await Promise.all(files.map((f) => fetch(f).then((res) => res.json())));
+  return Object.assign({}, ...parts);
 }
 
 /** The language to start with: the stored choice, else the browser's first known one. */

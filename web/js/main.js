@@ -1,10 +1,27 @@
-// Why: the entry point. Loads the words, fills the language switch, and sends the visitor
-// to the start page (`/`) or to a table (`/t/ID`, `?watch` for a spectator).
+// Why: the entry point. Loads the words, fills the language switch, links the rules guide
+// (and, at a table, that table's rules) in the header, and sends the visitor to the start
+// page (`/`) or to a table (`/t/ID`, `?watch` for a spectator).
 
-import { init, LANGS, lang, use, onChange } from './i18n.js';
+import { init, LANGS, lang, use, onChange, extend, t } from './i18n.js';
 import { h } from './dom.js';
 import { startPage } from './start.js';
 import { tablePage } from './table.js';
+
+// The header's links are words of the guide.
+extend('guide');
+
+/** The header's links: the guide everywhere, the table's own rules at a table. */
+function headerLinks(id) {
+  const select = document.getElementById('lang');
+  let nav = document.getElementById('top-links');
+  if (!nav) {
+    nav = h('nav', { class: 'top-links', id: 'top-links' });
+    select.before(nav);
+  }
+  nav.replaceChildren(...[
+    h('a', { href: '/guide', id: 'guide-link' }, t('g.guide')),
+    id && h('a', { href: `/t/${id}/rules`, id: 'rules-link' }, t('g.rules.link'))].filter(Boolean));
+}
 
 async function boot() {
   await init();
@@ -13,8 +30,9 @@ async function boot() {
   select.addEventListener('change', () => use(select.value));
   const root = document.getElementById('app');
   const m = /^\/t\/([0-9a-fA-F]+)\/?$/.exec(location.pathname);
+  headerLinks(m && m[1]);
   const redraw = m ? tablePage(root, m[1]) : await startPage(root);
-  onChange(redraw);
+  onChange(() => { headerLinks(m && m[1]); redraw(); });
 }
 
 boot();

@@ -1,5 +1,5 @@
 //! The HTTP API (`docs/protocol.md`): tables, seats, host actions, the WebSocket upgrade,
-//! health and metrics. Handlers are thin: they check the request's shape and pass a
+//! the rules guide's data, health and metrics. Handlers are thin: they check the request's shape and pass a
 //! [`Command`] to the table's task.
 
 use std::sync::Arc;
@@ -55,6 +55,7 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .route("/docs/protocol.md", get(protocol_doc))
         .route("/api/presets", get(presets))
+        .route("/api/guide", get(guide))
         .route("/api/tables", post(create_table))
         .route("/api/tables/{id}", get(summary))
         .route("/api/tables/{id}/seats", post(claim_seat))
@@ -67,6 +68,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
+        .route_service("/guide", ServeFile::new(web.join("guide.html")))
+        .route_service("/t/{id}/rules", ServeFile::new(web.join("guide.html")))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state)
@@ -96,6 +99,13 @@ async fn presets() -> Json<Value> {
         .filter_map(|&n| Profile::preset(n).map(|p| (n.to_owned(), p.to_json())))
         .collect();
     Json(Value::Object(all))
+}
+
+/// The rules guide's data, computed by the rules core (`guide.rs`).
+async fn guide() -> Result<Json<Value>, ApiError> {
+    crate::guide::data()
+        .map(|v| Json(v.clone()))
+        .map_err(ApiError::Internal)
 }
 
 fn table_id(id: &str) -> Result<Secret, ApiError> {

@@ -8,6 +8,8 @@
 //! - [`wire`]: the protocol's messages; [`socket`]: one WebSocket, projecting every item for
 //!   its viewer; [`http`]: the routes.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
+//! - [`guide`]: the rules guide's data (`/api/guide`): the worked deal replayed, the scoring
+//!   examples and the settlement, all computed by the rules core.
 //!
 //! [`start`] opens the database, restores every unfinished table by replaying it, binds
 //! and serves; the binary (`src/main.rs`) only reads the settings and calls it.
@@ -15,6 +17,7 @@
 pub mod bots;
 pub mod config;
 pub mod error;
+pub mod guide;
 pub mod http;
 pub mod ids;
 pub mod metrics;
