@@ -183,6 +183,8 @@ struct Rules {
     trump: u8,
     /// Raspasy: first hand and the talon suits.
     raspasy: Option<(u8, [u8; 2])>,
+    /// The trump suit's cards (none in no trumps).
+    trump_bits: u32,
 }
 
 const SUIT_MASK: u32 = 0xFF;
@@ -204,6 +206,39 @@ fn highest(bits: u32) -> u8 {
     31 - bits.leading_zeros() as u8
 }
 
+/// `COMPRESS[a][h]`: the bits of `h` that are in `a`, packed to the bottom in order (a
+/// parallel bit extract on one suit's eight ranks).
+static COMPRESS: [[u8; 256]; 256] = {
+    let mut t = [[0u8; 256]; 256];
+    let mut a = 0;
+    while a < 256 {
+        let mut h = 0;
+        while h < 256 {
+            let (mut out, mut pos, mut bit) = (0u8, 0, 0);
+            while bit < 8 {
+                if a & (1 << bit) != 0 {
+                    if h & (1 << bit) != 0 {
+                        out |= 1 << pos;
+                    }
+                    pos += 1;
+                }
+                bit += 1;
+            }
+            t[a][h] = out;
+            h += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The player `steps` places clockwise after `player` (`steps` < 3).
+#[inline]
+fn next_player(player: u8, steps: u8) -> u8 {
+    let p = player + steps;
+    if p >= 3 { p - 3 } else { p }
+}
+
 impl Rules {
     fn of(pos: &Position) -> Rules {
         match pos.goal {
@@ -212,12 +247,14 @@ impl Rules {
                 minimise: false,
                 trump: trump.map_or(4, |s| s as u8),
                 raspasy: None,
+                trump_bits: trump.map_or(0, |s| suit_bits(s as u8)),
             },
             Goal::Misere { declarer } => Rules {
                 target: declarer as u8,
                 minimise: true,
                 trump: 4,
                 raspasy: None,
+                trump_bits: 0,
             },
             Goal::Raspasy {
                 player,
@@ -228,6 +265,7 @@ impl Rules {
                 minimise: true,
                 trump: 4,
                 raspasy: Some((first_hand as u8, [talon[0] as u8, talon[1] as u8])),
+                trump_bits: 0,
             },
         }
     }
@@ -331,6 +369,26 @@ struct Node {
     len: usize,
     leader: u8,
     trick_no: u8,
+    /// The trick in progress's suit to follow and its first card's suit (valid if `len > 0`).
+    led: u8,
+    first: u8,
+    /// Index in the trick of the card winning it so far, and that card's `card_key`.
+    win: u8,
+    win_key: u8,
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        hands: [0; 3],
+        trick: [0; 3],
+        len: 0,
+        leader: 0,
+        trick_no: 0,
+        led: 0,
+        first: 0,
+        win: 0,
+        win_key: 0,
+    };
 }
 
 /// Counters of the last search.
@@ -381,14 +439,9 @@ impl Solver {
                 minimise: false,
                 trump: 4,
                 raspasy: None,
+                trump_bits: 0,
             },
-            node: Node {
-                hands: [0; 3],
-                trick: [0; 3],
-                len: 0,
-                leader: 0,
-                trick_no: 0,
-            },
+            node: Node::EMPTY,
         }
     }
 
@@ -417,17 +470,18 @@ impl Solver {
 
     fn load(&mut self, pos: &Position) {
         self.rules = Rules::of(pos);
-        let mut trick = [0u8; 3];
-        for (slot, c) in trick.iter_mut().zip(&pos.trick) {
-            *slot = c.index();
-        }
         self.node = Node {
             hands: pos.hands.map(|h| h.0),
-            trick,
-            len: pos.trick.len(),
             leader: pos.leader as u8,
             trick_no: pos.tricks_done,
+            ..Node::EMPTY
         };
+        // Replay the trick in progress so the incremental winner is set up.
+        for (i, c) in pos.trick.iter().enumerate() {
+            let p = (pos.leader + i) % 3;
+            self.node.hands[p] |= 1 << c.index();
+            self.play(c.index());
+        }
         self.aborted = false;
     }
 
@@ -495,13 +549,21 @@ impl Solver {
     }
 
     fn player(&self) -> u8 {
-        ((self.node.leader as usize + self.node.len) % 3) as u8
+        next_player(self.node.leader, self.node.len as u8)
     }
 
     fn legal_now(&self, player: u8) -> u32 {
         let n = &self.node;
-        self.rules
-            .legal(n.hands[player as usize], &n.trick, n.len, n.trick_no)
+        let hand = n.hands[player as usize];
+        if n.len == 0 {
+            return self.rules.legal(hand, &n.trick, 0, n.trick_no);
+        }
+        let follow = hand & suit_bits(n.led);
+        if follow != 0 {
+            return follow;
+        }
+        let t = hand & self.rules.trump_bits;
+        if t != 0 { t } else { hand }
     }
 
     fn live(&self) -> u32 {
@@ -534,42 +596,51 @@ impl Solver {
     }
 
     /// Plays `c` for the player to move; returns 1 if it completed a trick the target won.
+    #[inline]
     fn play(&mut self, c: u8) -> i32 {
         let p = self.player() as usize;
         let n = &mut self.node;
         n.hands[p] &= !(1 << c);
-        n.trick[n.len] = c;
-        n.len += 1;
-        if n.len < 3 {
+        if n.len == 0 {
+            n.trick[0] = c;
+            n.led = self.rules.led_suit(c, n.trick_no);
+            n.first = suit_of(c);
+            n.win = 0;
+            n.win_key = self.rules.card_key(c, n.led, n.first);
+            n.len = 1;
             return 0;
         }
-        let w = self.rules.winning(&n.trick, 3, n.trick_no);
-        let winner = ((n.leader as usize + w) % 3) as u8;
+        let k = self.rules.card_key(c, n.led, n.first);
+        if k > n.win_key {
+            n.win = n.len as u8;
+            n.win_key = k;
+        }
+        if n.len == 1 {
+            n.trick[1] = c;
+            n.len = 2;
+            return 0;
+        }
+        let winner = next_player(n.leader, n.win);
         n.trick_no += 1;
         n.leader = self.rules.next_leader(winner, n.trick_no);
         n.len = 0;
         i32::from(winner == self.rules.target)
     }
 
+    /// The transposition key: for each suit the number of cards still out and, compressed
+    /// to those cards (ranks already played squeezed out), which of them players 0 and 1
+    /// hold; then the leader and the goal.
     fn key(&self) -> u128 {
         let n = &self.node;
         let all = n.hands[0] | n.hands[1] | n.hands[2];
         let mut k: u128 = 0;
         for s in 0..4 {
-            let mut bits = all & suit_bits(s);
-            k = k << 4 | u128::from(bits.count_ones());
-            while bits != 0 {
-                let c = highest(bits);
-                bits &= !(1 << c);
-                let owner = if n.hands[0] & (1 << c) != 0 {
-                    0
-                } else if n.hands[1] & (1 << c) != 0 {
-                    1
-                } else {
-                    2
-                };
-                k = k << 2 | owner;
-            }
+            let a = (all >> (s * 8)) as u8;
+            let row = &COMPRESS[a as usize];
+            let h0 = row[(n.hands[0] >> (s * 8)) as u8 as usize];
+            let h1 = row[(n.hands[1] >> (s * 8)) as u8 as usize];
+            let suit = a.count_ones() << 16 | u32::from(h0) << 8 | u32::from(h1);
+            k = k << 20 | u128::from(suit);
         }
         k << 2 | u128::from(n.leader) | self.rules.context(n.trick_no)
     }
@@ -741,19 +812,8 @@ impl Solver {
             len: 0,
         };
         let mut keys = [0i32; 10];
-        let (led, first) = (
-            self.rules.led_suit(n.trick[0], n.trick_no),
-            suit_of(n.trick[0]),
-        );
-        let winning = if n.len > 0 {
-            let w = self.rules.winning(&n.trick, n.len, n.trick_no);
-            Some((
-                self.rules.card_key(n.trick[w], led, first),
-                ((n.leader as usize + w) % 3) as u8,
-            ))
-        } else {
-            None
-        };
+        let (led, first) = (n.led, n.first);
+        let winning = (n.len > 0).then(|| (n.win_key, next_player(n.leader, n.win)));
         let maxim = self.rules.maximises(player);
         let mut rest = legal;
         while rest != 0 {

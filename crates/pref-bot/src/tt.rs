@@ -25,7 +25,8 @@ pub(crate) struct TtEntry {
 #[derive(Debug)]
 pub(crate) struct Table {
     entries: Vec<TtEntry>,
-    mask: usize,
+    /// `64 - bits`: the bucket index is the top bits of the hash.
+    shift: u32,
 }
 
 impl Table {
@@ -34,7 +35,7 @@ impl Table {
         let n = 1usize << bits.max(1);
         Table {
             entries: vec![TtEntry::default(); n],
-            mask: n - 1,
+            shift: 64 - bits.max(1),
         }
     }
 
@@ -42,10 +43,11 @@ impl Table {
         self.entries.len() * std::mem::size_of::<TtEntry>()
     }
 
+    /// Multiplicative hashing: every key bit reaches the top bits of the product.
     fn bucket(&self, key: u128) -> usize {
-        let h = (key as u64 ^ (key >> 64) as u64 ^ (key >> 100) as u64)
+        let h = (key as u64 ^ ((key >> 64) as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 20) as usize & self.mask & !1
+        (h >> self.shift) as usize & !1
     }
 
     fn split(key: u128) -> (u64, u64) {
