@@ -347,17 +347,19 @@ impl Rules {
         (player == self.target) != self.minimise
     }
 
-    /// Context bits of the transposition key: everything but the cards and the leader.
+    /// Context bits of the transposition key (bits 82..96): everything but the cards and
+    /// the leader. Misère and raspasy from trick 4 on play by the same rules (the target
+    /// minimises, no trumps, the winner leads), so they share entries.
     fn context(&self, trick_no: u8) -> u128 {
-        let mut c = u128::from(self.target) | u128::from(self.minimise) << 2;
-        c |= u128::from(self.trump) << 3;
+        let mode = if self.minimise { 5 } else { self.trump };
+        let mut c = u128::from(self.target) | u128::from(mode) << 2;
         if let Some((first, talon)) = self.raspasy
             && trick_no < 3
         {
-            c |= 1 << 6 | u128::from(trick_no) << 7 | u128::from(first) << 9;
-            c |= u128::from(talon[0]) << 11 | u128::from(talon[1]) << 13;
+            c |= 1 << 5 | u128::from(trick_no) << 6 | u128::from(first) << 8;
+            c |= u128::from(talon[0]) << 10 | u128::from(talon[1]) << 12;
         }
-        c << 100
+        c << 82
     }
 }
 
@@ -410,8 +412,8 @@ pub struct Solver {
     node: Node,
 }
 
-/// Default transposition table: 2^20 entries of 24 bytes, 24 MiB.
-pub const DEFAULT_TT_BITS: u32 = 20;
+/// Default transposition table: 2^18 entries of 16 bytes, 4 MiB (see `docs/bots.md`).
+pub const DEFAULT_TT_BITS: u32 = 18;
 
 impl Default for Solver {
     fn default() -> Solver {
@@ -426,7 +428,7 @@ impl Solver {
         Solver::with_tt_bits(DEFAULT_TT_BITS)
     }
 
-    /// A solver whose table holds `2^bits` entries (24 bytes each).
+    /// A solver whose table holds `2^bits` entries (16 bytes each).
     #[must_use]
     pub fn with_tt_bits(bits: u32) -> Solver {
         Solver {
@@ -493,6 +495,7 @@ impl Solver {
     pub fn solve(&mut self, pos: &Position) -> Option<u8> {
         debug_assert_eq!(pos.validate(), Ok(()));
         self.load(pos);
+        self.tt.new_search();
         let v = self.exact(0, i32::from(pos.tricks_left()));
         (!self.aborted).then_some(v as u8)
     }
@@ -505,6 +508,7 @@ impl Solver {
     pub fn solve_moves(&mut self, pos: &Position) -> Option<Vec<(Card, u8)>> {
         debug_assert_eq!(pos.validate(), Ok(()));
         self.load(pos);
+        self.tt.new_search();
         let left = i32::from(pos.tricks_left());
         let start = self.node;
         let player = self.player();
@@ -711,7 +715,7 @@ impl Solver {
             }
             key = if left > 2 { self.key() } else { 0 };
             if let Some(e) = (left > 2).then(|| self.tt.probe(key)).flatten() {
-                let (lo, hi) = (i32::from(e.lo), i32::from(e.hi));
+                let (lo, hi) = (i32::from(e.lo()), i32::from(e.hi()));
                 if lo >= beta || lo == hi {
                     return lo;
                 }
