@@ -677,6 +677,36 @@ impl Solver {
         (0..4).map(run).sum()
     }
 
+    /// Trump tricks each side takes whoever leads (trick contracts, at a trick start): a
+    /// declarer's trump above every defender's trump wins the trick it falls on, and so
+    /// does a defender's trump above all the declarer's (or his partner's, still a defence
+    /// trick), one trick per card of the same hand. Returns (the declarer's, the defence's).
+    fn sure_trumps(&self) -> (i32, i32) {
+        let t = self.rules.trump_bits;
+        if t == 0 {
+            return (0, 0);
+        }
+        let n = &self.node;
+        let d = self.rules.target as usize;
+        let (e1, e2) = (
+            n.hands[next_player(d as u8, 1) as usize],
+            n.hands[next_player(d as u8, 2) as usize],
+        );
+        let mine = n.hands[d] & t;
+        let over = |hand: u32, other: u32| -> i32 {
+            let x = if other == 0 {
+                hand
+            } else {
+                hand & above(highest(other))
+            };
+            x.count_ones() as i32
+        };
+        let (t1, t2) = (e1 & t, e2 & t);
+        let declarer = over(mine, t1 | t2);
+        let defence = over(t1, mine).max(over(t2, mine));
+        (declarer, defence)
+    }
+
     fn search(&mut self, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.limit {
@@ -705,12 +735,18 @@ impl Solver {
             }
             if !self.rules.minimise {
                 let qt = self.quick_tricks().min(left);
+                let (mut lower, mut sure_def) = self.sure_trumps();
                 if self.node.leader == self.rules.target {
-                    if qt >= beta {
-                        return qt;
-                    }
-                } else if left - qt <= alpha {
-                    return left - qt;
+                    lower = lower.max(qt);
+                } else {
+                    sure_def = sure_def.max(qt);
+                }
+                if lower >= beta {
+                    return lower;
+                }
+                let upper = left - sure_def.min(left);
+                if upper <= alpha {
+                    return upper;
                 }
             }
             key = if left > 2 { self.key() } else { 0 };

@@ -120,7 +120,14 @@ impl Brute {
     }
 }
 
-fn random_position(rng: &mut SmallRng, tricks: usize) -> Position {
+/// The goals `random_position` draws from: all four kinds, or trump contracts only.
+#[derive(Clone, Copy)]
+enum Goals {
+    All,
+    Trumps,
+}
+
+fn random_position(rng: &mut SmallRng, tricks: usize, goals: Goals) -> Position {
     let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
     deck.shuffle(rng);
     let leader = rng.gen_range(0..3);
@@ -134,7 +141,11 @@ fn random_position(rng: &mut SmallRng, tricks: usize) -> Position {
     }
     let trick: Vec<Card> = it.by_ref().take(in_trick).collect();
     let suit = |rng: &mut SmallRng| Suit::from_index(rng.gen_range(0..4));
-    let goal = match rng.gen_range(0..4) {
+    let kind = match goals {
+        Goals::All => rng.gen_range(0..4),
+        Goals::Trumps => 1,
+    };
+    let goal = match kind {
         0 => Goal::Tricks {
             declarer: rng.gen_range(0..3),
             trump: None,
@@ -176,7 +187,7 @@ fn random_position(rng: &mut SmallRng, tricks: usize) -> Position {
         ok
     };
     if !legal_trick {
-        return random_position(rng, tricks);
+        return random_position(rng, tricks, goals);
     }
     Position {
         hands,
@@ -194,12 +205,12 @@ fn brute(pos: &Position) -> u8 {
     b.value(&mut hands, pos.leader, &mut trick, pos.tricks_done)
 }
 
-fn check(seed: u64, count: usize, max_tricks: usize) {
+fn check(seed: u64, count: usize, max_tricks: usize, goals: Goals) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut solver = Solver::with_tt_bits(16);
     for i in 0..count {
         let tricks = rng.gen_range(1..=max_tricks);
-        let pos = random_position(&mut rng, tricks);
+        let pos = random_position(&mut rng, tricks, goals);
         pos.validate().unwrap();
         let expected = brute(&pos);
         assert_eq!(solver.solve(&pos), Some(expected), "case {i}: {pos:?}");
@@ -221,18 +232,25 @@ fn check(seed: u64, count: usize, max_tricks: usize) {
 
 #[test]
 fn r6_r7_solver_matches_brute_force_up_to_four_tricks() {
-    check(1, 3000, 4);
+    check(1, 3000, 4, Goals::All);
 }
 
 #[test]
 fn r6_r7_solver_matches_brute_force_on_five_tricks() {
-    check(2, 300, 5);
+    check(2, 300, 5, Goals::All);
+}
+
+/// Trump contracts only: the sure-trump bounds of both sides.
+#[test]
+fn r6_solver_matches_brute_force_in_trump_contracts() {
+    check(4, 2000, 4, Goals::Trumps);
+    check(5, 150, 5, Goals::Trumps);
 }
 
 #[test]
 fn solver_gives_up_when_the_node_limit_runs_out() {
     let mut rng = SmallRng::seed_from_u64(3);
-    let pos = random_position(&mut rng, 8);
+    let pos = random_position(&mut rng, 8, Goals::All);
     let mut solver = Solver::with_tt_bits(10);
     solver.set_node_limit(5);
     assert_eq!(solver.solve(&pos), None);
