@@ -173,6 +173,16 @@ impl Position {
     }
 }
 
+/// A first guess at the value for the first probe: the rule-of-thumb trick estimate of
+/// the declarer's hand in trick contracts.
+fn guess(pos: &Position, left: i32) -> Option<i32> {
+    let Goal::Tricks { declarer, trump } = pos.goal else {
+        return None;
+    };
+    let e = crate::heuristic::trick_estimate(pos.hands[declarer], trump);
+    Some((e.round() as i32).clamp(0, left))
+}
+
 /// The goal as the search uses it.
 #[derive(Clone, Copy, Debug)]
 struct Rules {
@@ -496,7 +506,8 @@ impl Solver {
         debug_assert_eq!(pos.validate(), Ok(()));
         self.load(pos);
         self.tt.new_search();
-        let v = self.exact(0, i32::from(pos.tricks_left()));
+        let left = i32::from(pos.tricks_left());
+        let v = self.exact(0, left, guess(pos, left));
         (!self.aborted).then_some(v as u8)
     }
 
@@ -515,6 +526,7 @@ impl Solver {
         let legal = self.legal_now(player);
         let mut out = Vec::with_capacity(legal.count_ones() as usize);
         let mut values: Vec<(u8, i32)> = Vec::new();
+        let first_guess = guess(pos, left);
         let mut rest = legal;
         while rest != 0 {
             let c = rest.trailing_zeros() as u8;
@@ -525,7 +537,9 @@ impl Solver {
             } else {
                 let gained = self.play(c);
                 let rest_left = if self.node.len == 0 { left - 1 } else { left };
-                let v = gained + self.exact(0, rest_left);
+                // Siblings often share a value: the last one is the first guess.
+                let prior = values.last().map(|&(_, v)| v).or(first_guess);
+                let v = gained + self.exact(0, rest_left, prior.map(|g| g - gained));
                 self.node = start;
                 if self.aborted {
                     return None;
@@ -538,15 +552,19 @@ impl Solver {
         Some(out)
     }
 
-    /// The exact value by null-window probes: a binary search between `lo` and `hi`.
-    fn exact(&mut self, mut lo: i32, mut hi: i32) -> i32 {
+    /// The exact value by null-window probes between `lo` and `hi`: a binary search, or
+    /// with a first guess, probes that step from the guess towards the value (MTD(f)).
+    fn exact(&mut self, mut lo: i32, mut hi: i32, guess: Option<i32>) -> i32 {
+        let mut guess = guess;
         while lo < hi && !self.aborted {
-            let mid = (lo + hi + 1) / 2;
+            let mid = guess.map_or((lo + hi + 1) / 2, |g| g.clamp(lo + 1, hi));
             let v = self.search(mid - 1, mid);
             if v >= mid {
                 lo = v;
+                guess = guess.map(|_| lo + 1);
             } else {
                 hi = v;
+                guess = guess.map(|_| hi);
             }
         }
         lo
