@@ -420,6 +420,9 @@ pub struct Solver {
     aborted: bool,
     rules: Rules,
     node: Node,
+    /// History heuristic for leads, by player and card: how often (weighted by tricks
+    /// left, squared) the lead cut off a search in this solve.
+    history: [[u32; 32]; 3],
 }
 
 /// Default transposition table: 2^18 entries of 16 bytes, 4 MiB (see `docs/bots.md`).
@@ -454,6 +457,7 @@ impl Solver {
                 trump_bits: 0,
             },
             node: Node::EMPTY,
+            history: [[0; 32]; 3],
         }
     }
 
@@ -495,6 +499,7 @@ impl Solver {
             self.play(c.index());
         }
         self.aborted = false;
+        self.history = [[0; 32]; 3];
     }
 
     /// The target's tricks from this position on with best play by everyone; `None` if
@@ -799,6 +804,7 @@ impl Solver {
                     best_card = c;
                 }
                 if best >= b {
+                    self.cutoff(at_start, player, best_card, left_now);
                     break;
                 }
                 a = a.max(best);
@@ -808,6 +814,7 @@ impl Solver {
                     best_card = c;
                 }
                 if best <= a {
+                    self.cutoff(at_start, player, best_card, left_now);
                     break;
                 }
                 b = b.min(best);
@@ -826,6 +833,13 @@ impl Solver {
             self.tt.store(key, lo as u8, hi as u8, code, left as u8);
         }
         best
+    }
+
+    /// Credits a lead that cut the search off to the history heuristic.
+    fn cutoff(&mut self, at_start: bool, player: u8, card: u8, left: i32) {
+        if at_start {
+            self.history[player as usize][card as usize] += (left * left) as u32;
+        }
     }
 
     /// The value of the last trick: every hand holds one card, so there is no choice.
@@ -859,7 +873,8 @@ impl Solver {
         (bits != 0).then(|| highest(bits))
     }
 
-    /// Representatives of the legal cards, best first by a cheap guess.
+    /// Representatives of the legal cards, best first by a cheap guess: the stored best
+    /// lead, then leads by history (rank breaking ties), followers by trick logic.
     fn ordered_moves(&self, player: u8, hint: Option<u8>) -> Moves {
         let n = &self.node;
         let legal = self.legal_now(player);
@@ -886,8 +901,15 @@ impl Solver {
                 1000
             } else {
                 match winning {
-                    None if maxim && !self.rules.minimise => rank,
-                    None => -rank,
+                    None => {
+                        let h = self.history[player as usize][c as usize].min(1 << 20) as i32;
+                        16 * h
+                            + if maxim && !self.rules.minimise {
+                                rank
+                            } else {
+                                -rank
+                            }
+                    }
                     Some((wk, wp)) => {
                         let beats = self.rules.card_key(c, led, first) > wk;
                         let friend_wins = self.rules.maximises(wp) == maxim;
