@@ -10,12 +10,14 @@
 //!   defence can force on him).
 //! - [`Goal::Raspasy`]: the *paranoid* model of `docs/bots.md` — the chosen player minimises
 //!   his own tricks and the other two conspire to maximise them, with R7.2's first two
-//!   tricks (the talon card's suit must be played and wins) and R7.3's leads.
+//!   tricks (the talon card's suit must be played and wins) and R7.3's leads; with four
+//!   players, R11.3's (the sitting-out dealer's talon card leads and can win).
 //!
-//! The search is fail-soft alpha-beta, driven by null-window probes (a binary search on the
-//! value), with a bounded transposition table probed at trick starts, equivalent-rank
-//! reduction, a simple move order and quick-trick bounds (see `docs/bots.md` for the
-//! measurements behind each).
+//! The search is fail-soft alpha-beta, driven by null-window probes (stepping from a first
+//! guess, else a binary search on the value), with a bounded transposition table probed at
+//! trick starts, equivalent-rank reduction, a move order with a history heuristic for
+//! leads, and quick-trick and sure-trump bounds (see `docs/bots.md` for the measurements
+//! behind each).
 
 use std::fmt;
 
@@ -47,6 +49,11 @@ pub enum Goal {
         first_hand: usize,
         /// The suits of the two turned talon cards: the suits of tricks 1 and 2 (R7.2).
         talon: [Suit; 2],
+        /// Four players (R11.3): the two talon cards themselves, which belong to the
+        /// sitting-out dealer, lead tricks 1 and 2 and win them unless a player beats them
+        /// in their suit (first hand plays first after them). Their suits are `talon`'s.
+        /// `None` with three players (R7.2).
+        talon_cards: Option<[Card; 2]>,
     },
 }
 
@@ -77,6 +84,8 @@ pub enum PositionError {
     HandSizes,
     /// A trick holds three cards or more: it is complete, not in progress.
     TrickFull,
+    /// Four-player raspasy: a talon card's suit is not the talon suit given for its trick.
+    TalonSuit(Card),
 }
 
 impl fmt::Display for PositionError {
@@ -86,6 +95,7 @@ impl fmt::Display for PositionError {
             PositionError::CardTwice(c) => write!(f, "card {c} is in two places"),
             PositionError::HandSizes => f.write_str("hand sizes do not fit the trick"),
             PositionError::TrickFull => f.write_str("the trick in progress is complete"),
+            PositionError::TalonSuit(c) => write!(f, "talon card {c} is not of its trick's suit"),
         }
     }
 }
@@ -134,11 +144,27 @@ impl Position {
             return Err(PositionError::TrickFull);
         }
         let mut seen = CardSet::EMPTY;
+        let talon_cards = match self.goal {
+            Goal::Raspasy {
+                talon,
+                talon_cards: Some(cards),
+                ..
+            } => {
+                for (c, s) in cards.into_iter().zip(talon) {
+                    if c.suit() != s {
+                        return Err(PositionError::TalonSuit(c));
+                    }
+                }
+                cards.to_vec()
+            }
+            _ => Vec::new(),
+        };
         for c in self
             .hands
             .iter()
             .flat_map(|h| h.iter())
             .chain(self.trick.iter().copied())
+            .chain(talon_cards)
         {
             if seen.contains(c) {
                 return Err(PositionError::CardTwice(c));
@@ -193,6 +219,8 @@ struct Rules {
     trump: u8,
     /// Raspasy: first hand and the talon suits.
     raspasy: Option<(u8, [u8; 2])>,
+    /// Four-player raspasy: the talon cards leading tricks 1 and 2 (R11.3).
+    talon_cards: Option<[u8; 2]>,
     /// The trump suit's cards (none in no trumps).
     trump_bits: u32,
 }
@@ -215,6 +243,10 @@ fn above(c: u8) -> u32 {
 fn highest(bits: u32) -> u8 {
     31 - bits.leading_zeros() as u8
 }
+
+/// `Node::win` when the four-player dealer's talon card wins the trick (R11.3); also the
+/// "player" who then wins it.
+const DEALER: u8 = 3;
 
 /// `COMPRESS[a][h]`: the bits of `h` that are in `a`, packed to the bottom in order (a
 /// parallel bit extract on one suit's eight ranks).
@@ -257,6 +289,7 @@ impl Rules {
                 minimise: false,
                 trump: trump.map_or(4, |s| s as u8),
                 raspasy: None,
+                talon_cards: None,
                 trump_bits: trump.map_or(0, |s| suit_bits(s as u8)),
             },
             Goal::Misere { declarer } => Rules {
@@ -264,17 +297,20 @@ impl Rules {
                 minimise: true,
                 trump: 4,
                 raspasy: None,
+                talon_cards: None,
                 trump_bits: 0,
             },
             Goal::Raspasy {
                 player,
                 first_hand,
                 talon,
+                talon_cards,
             } => Rules {
                 target: player as u8,
                 minimise: true,
                 trump: 4,
                 raspasy: Some((first_hand as u8, [talon[0] as u8, talon[1] as u8])),
+                talon_cards: talon_cards.map(|t| t.map(Card::index)),
                 trump_bits: 0,
             },
         }
@@ -343,6 +379,14 @@ impl Rules {
             return 0;
         };
         class << 3 | (c & 7)
+    }
+
+    /// The talon card leading trick `trick_no`, if the dealer's card leads it (R11.3).
+    fn talon_lead(&self, trick_no: u8) -> Option<u8> {
+        match self.talon_cards {
+            Some(cards) if trick_no < 2 => Some(cards[trick_no as usize]),
+            _ => None,
+        }
     }
 
     /// Who leads trick `trick_no` after `winner` took the one before (R6.1, R7.3).
@@ -454,6 +498,7 @@ impl Solver {
                 minimise: false,
                 trump: 4,
                 raspasy: None,
+                talon_cards: None,
                 trump_bits: 0,
             },
             node: Node::EMPTY,
@@ -593,11 +638,18 @@ impl Solver {
         if t != 0 { t } else { hand }
     }
 
+    /// The cards still in play: hands, the trick in progress, and the four-player dealer's
+    /// talon cards of this trick and the next (they can still win a trick).
     fn live(&self) -> u32 {
         let n = &self.node;
         let mut live = n.hands[0] | n.hands[1] | n.hands[2];
         for &c in &n.trick[..n.len] {
             live |= 1 << c;
+        }
+        if let Some(cards) = self.rules.talon_cards {
+            for &c in cards.iter().skip(n.trick_no as usize) {
+                live |= 1 << c;
+            }
         }
         live
     }
@@ -629,11 +681,21 @@ impl Solver {
         let n = &mut self.node;
         n.hands[p] &= !(1 << c);
         if n.len == 0 {
+            // A four-player dealer's talon card leading the trick is in it like a played
+            // card, the first (R11.3).
+            let talon = self.rules.talon_lead(n.trick_no);
             n.trick[0] = c;
             n.led = self.rules.led_suit(c, n.trick_no);
-            n.first = suit_of(c);
+            n.first = if talon.is_some() { n.led } else { suit_of(c) };
             n.win = 0;
             n.win_key = self.rules.card_key(c, n.led, n.first);
+            if let Some(t) = talon {
+                let k = self.rules.card_key(t, n.led, n.first);
+                if k > n.win_key {
+                    n.win = DEALER;
+                    n.win_key = k;
+                }
+            }
             n.len = 1;
             return 0;
         }
@@ -647,7 +709,11 @@ impl Solver {
             n.len = 2;
             return 0;
         }
-        let winner = next_player(n.leader, n.win);
+        let winner = if n.win == DEALER {
+            DEALER
+        } else {
+            next_player(n.leader, n.win)
+        };
         n.trick_no += 1;
         n.leader = self.rules.next_leader(winner, n.trick_no);
         n.len = 0;
@@ -747,6 +813,7 @@ impl Solver {
             return 0;
         }
         let mut key = 0;
+        let mut stored = false;
         let mut hint = None;
         if at_start {
             let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
@@ -772,8 +839,11 @@ impl Solver {
                     return upper;
                 }
             }
-            key = if left > 2 { self.key() } else { 0 };
-            if let Some(e) = (left > 2).then(|| self.tt.probe(key)).flatten() {
+            // The rank-compressed key cannot tell a talon card's rank among the live cards:
+            // tricks led by one (a few positions near the root) skip the table.
+            stored = left > 2 && self.rules.talon_lead(self.node.trick_no).is_none();
+            key = if stored { self.key() } else { 0 };
+            if let Some(e) = stored.then(|| self.tt.probe(key)).flatten() {
                 let (lo, hi) = (i32::from(e.lo()), i32::from(e.hi()));
                 if lo >= beta || lo == hi {
                     return lo;
@@ -821,7 +891,7 @@ impl Solver {
             }
         }
         let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
-        if at_start && left > 2 {
+        if stored {
             let (lo, hi) = if best <= alpha {
                 (0, best)
             } else if best >= beta {
@@ -844,6 +914,16 @@ impl Solver {
 
     /// The value of the last trick: every hand holds one card, so there is no choice.
     fn last_trick(&mut self) -> i32 {
+        if self.rules.talon_lead(self.node.trick_no).is_some() {
+            let start = self.node;
+            let mut v = 0;
+            for _ in 0..3 {
+                let p = self.player() as usize;
+                v += self.play(self.node.hands[p].trailing_zeros() as u8);
+            }
+            self.node = start;
+            return v;
+        }
         let n = &self.node;
         let mut trick = [0u8; 3];
         for (i, slot) in trick.iter_mut().enumerate() {
@@ -886,7 +966,14 @@ impl Solver {
         };
         let mut keys = [0i32; 10];
         let (led, first) = (n.led, n.first);
-        let winning = (n.len > 0).then(|| (n.win_key, next_player(n.leader, n.win)));
+        let winning = (n.len > 0).then(|| {
+            let wp = if n.win == DEALER {
+                DEALER
+            } else {
+                next_player(n.leader, n.win)
+            };
+            (n.win_key, wp)
+        });
         let maxim = self.rules.maximises(player);
         let mut rest = legal;
         while rest != 0 {
