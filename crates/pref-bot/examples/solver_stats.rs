@@ -37,6 +37,7 @@ fn main() {
                 player: rng.gen_range(0..3),
                 first_hand: 0,
                 talon: [deck[30].suit(), deck[31].suit()],
+                talon_cards: None,
             },
             _ => Goal::Tricks {
                 declarer: rng.gen_range(0..3),

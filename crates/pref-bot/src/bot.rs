@@ -314,10 +314,7 @@ impl Bot {
                 _ => None,
             })
             .collect();
-        let view = ctx.view;
-        let done: u8 = view.tricks_taken.iter().sum();
-        let special_four = view.players == 4 && view.kind == DealKind::Raspasy && done < 2;
-        if self.level != Level::Easy && !special_four {
+        if self.level != Level::Easy {
             if let Some(c) = self.search_play(ctx, cards) {
                 return c;
             }
@@ -413,7 +410,7 @@ impl Bot {
         if contract_deal && view.discard.is_none() {
             piles.push((None, Pile::new(2, CardSet::FULL)));
         }
-        if view.kind == DealKind::Raspasy && view.players == 3 {
+        if view.kind == DealKind::Raspasy {
             let hidden = view.talon.iter().filter(|c| c.is_none()).count() as u32;
             if hidden > 0 {
                 piles.push((None, Pile::new(hidden, CardSet::FULL)));
@@ -430,8 +427,15 @@ impl Bot {
         let (pool, mut piles) = self.play_piles(ctx)?;
         let active = ctx.active();
         let done: u8 = view.tricks_taken.iter().sum();
-        let leader = view.trick.first().map_or(turn, |sc| sc.seat);
-        let trick: Vec<Card> = view.trick.iter().map(|sc| sc.card).collect();
+        // Four-player raspasy tricks 1–2: the dealer's talon card leading the trick is the
+        // goal's, not a player's card (R11.3).
+        let players_cards: Vec<_> = view
+            .trick
+            .iter()
+            .filter(|sc| !(view.players == 4 && sc.seat == view.dealer))
+            .collect();
+        let leader = players_cards.first().map_or(turn, |sc| sc.seat);
+        let trick: Vec<Card> = players_cards.iter().map(|sc| sc.card).collect();
         let (target, table) = match view.kind {
             DealKind::Game => {
                 let d = view.declarer?;
@@ -507,16 +511,20 @@ impl Bot {
                         .iter()
                         .find(|p| p.0.is_none())
                         .and_then(|p| p.1.cards.first());
-                    let t0 = view.talon[0]
-                        .or(hidden_talon)
-                        .map_or(Suit::Spades, |c| c.suit());
-                    let t1 = view.talon[1]
-                        .or(hidden_talon)
-                        .map_or(Suit::Spades, |c| c.suit());
+                    let cards = [
+                        view.talon[0].or(hidden_talon),
+                        view.talon[1].or(hidden_talon),
+                    ];
+                    let suits = cards.map(|c| c.map_or(Suit::Spades, Card::suit));
+                    let talon_cards = match cards {
+                        [Some(c0), Some(c1)] if view.players == 4 => Some([c0, c1]),
+                        _ => None,
+                    };
                     Goal::Raspasy {
                         player: ctx.player(target),
                         first_hand: ctx.player(view.first_hand),
-                        talon: [t0, t1],
+                        talon: suits,
+                        talon_cards,
                     }
                 }
             };

@@ -10,12 +10,14 @@
 //!   defence can force on him).
 //! - [`Goal::Raspasy`]: the *paranoid* model of `docs/bots.md` — the chosen player minimises
 //!   his own tricks and the other two conspire to maximise them, with R7.2's first two
-//!   tricks (the talon card's suit must be played and wins) and R7.3's leads.
+//!   tricks (the talon card's suit must be played and wins) and R7.3's leads; with four
+//!   players, R11.3's (the sitting-out dealer's talon card leads and can win).
 //!
-//! The search is fail-soft alpha-beta, driven by null-window probes (a binary search on the
-//! value), with a bounded transposition table probed at trick starts, equivalent-rank
-//! reduction, a simple move order and quick-trick bounds (see `docs/bots.md` for the
-//! measurements behind each).
+//! The search is fail-soft alpha-beta, driven by null-window probes (stepping from a first
+//! guess, else a binary search on the value), with a bounded transposition table probed at
+//! trick starts, equivalent-rank reduction, a move order with a history heuristic for
+//! leads, and quick-trick and sure-trump bounds (see `docs/bots.md` for the measurements
+//! behind each).
 
 use std::fmt;
 
@@ -47,6 +49,11 @@ pub enum Goal {
         first_hand: usize,
         /// The suits of the two turned talon cards: the suits of tricks 1 and 2 (R7.2).
         talon: [Suit; 2],
+        /// Four players (R11.3): the two talon cards themselves, which belong to the
+        /// sitting-out dealer, lead tricks 1 and 2 and win them unless a player beats them
+        /// in their suit (first hand plays first after them). Their suits are `talon`'s.
+        /// `None` with three players (R7.2).
+        talon_cards: Option<[Card; 2]>,
     },
 }
 
@@ -77,6 +84,8 @@ pub enum PositionError {
     HandSizes,
     /// A trick holds three cards or more: it is complete, not in progress.
     TrickFull,
+    /// Four-player raspasy: a talon card's suit is not the talon suit given for its trick.
+    TalonSuit(Card),
 }
 
 impl fmt::Display for PositionError {
@@ -86,6 +95,7 @@ impl fmt::Display for PositionError {
             PositionError::CardTwice(c) => write!(f, "card {c} is in two places"),
             PositionError::HandSizes => f.write_str("hand sizes do not fit the trick"),
             PositionError::TrickFull => f.write_str("the trick in progress is complete"),
+            PositionError::TalonSuit(c) => write!(f, "talon card {c} is not of its trick's suit"),
         }
     }
 }
@@ -134,11 +144,27 @@ impl Position {
             return Err(PositionError::TrickFull);
         }
         let mut seen = CardSet::EMPTY;
+        let talon_cards = match self.goal {
+            Goal::Raspasy {
+                talon,
+                talon_cards: Some(cards),
+                ..
+            } => {
+                for (c, s) in cards.into_iter().zip(talon) {
+                    if c.suit() != s {
+                        return Err(PositionError::TalonSuit(c));
+                    }
+                }
+                cards.to_vec()
+            }
+            _ => Vec::new(),
+        };
         for c in self
             .hands
             .iter()
             .flat_map(|h| h.iter())
             .chain(self.trick.iter().copied())
+            .chain(talon_cards)
         {
             if seen.contains(c) {
                 return Err(PositionError::CardTwice(c));
@@ -173,6 +199,16 @@ impl Position {
     }
 }
 
+/// A first guess at the value for the first probe: the rule-of-thumb trick estimate of
+/// the declarer's hand in trick contracts.
+fn guess(pos: &Position, left: i32) -> Option<i32> {
+    let Goal::Tricks { declarer, trump } = pos.goal else {
+        return None;
+    };
+    let e = crate::heuristic::trick_estimate(pos.hands[declarer], trump);
+    Some((e.round() as i32).clamp(0, left))
+}
+
 /// The goal as the search uses it.
 #[derive(Clone, Copy, Debug)]
 struct Rules {
@@ -183,6 +219,10 @@ struct Rules {
     trump: u8,
     /// Raspasy: first hand and the talon suits.
     raspasy: Option<(u8, [u8; 2])>,
+    /// Four-player raspasy: the talon cards leading tricks 1 and 2 (R11.3).
+    talon_cards: Option<[u8; 2]>,
+    /// The trump suit's cards (none in no trumps).
+    trump_bits: u32,
 }
 
 const SUIT_MASK: u32 = 0xFF;
@@ -204,6 +244,43 @@ fn highest(bits: u32) -> u8 {
     31 - bits.leading_zeros() as u8
 }
 
+/// `Node::win` when the four-player dealer's talon card wins the trick (R11.3); also the
+/// "player" who then wins it.
+const DEALER: u8 = 3;
+
+/// `COMPRESS[a][h]`: the bits of `h` that are in `a`, packed to the bottom in order (a
+/// parallel bit extract on one suit's eight ranks).
+static COMPRESS: [[u8; 256]; 256] = {
+    let mut t = [[0u8; 256]; 256];
+    let mut a = 0;
+    while a < 256 {
+        let mut h = 0;
+        while h < 256 {
+            let (mut out, mut pos, mut bit) = (0u8, 0, 0);
+            while bit < 8 {
+                if a & (1 << bit) != 0 {
+                    if h & (1 << bit) != 0 {
+                        out |= 1 << pos;
+                    }
+                    pos += 1;
+                }
+                bit += 1;
+            }
+            t[a][h] = out;
+            h += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The player `steps` places clockwise after `player` (`steps` < 3).
+#[inline]
+fn next_player(player: u8, steps: u8) -> u8 {
+    let p = player + steps;
+    if p >= 3 { p - 3 } else { p }
+}
+
 impl Rules {
     fn of(pos: &Position) -> Rules {
         match pos.goal {
@@ -212,22 +289,29 @@ impl Rules {
                 minimise: false,
                 trump: trump.map_or(4, |s| s as u8),
                 raspasy: None,
+                talon_cards: None,
+                trump_bits: trump.map_or(0, |s| suit_bits(s as u8)),
             },
             Goal::Misere { declarer } => Rules {
                 target: declarer as u8,
                 minimise: true,
                 trump: 4,
                 raspasy: None,
+                talon_cards: None,
+                trump_bits: 0,
             },
             Goal::Raspasy {
                 player,
                 first_hand,
                 talon,
+                talon_cards,
             } => Rules {
                 target: player as u8,
                 minimise: true,
                 trump: 4,
                 raspasy: Some((first_hand as u8, [talon[0] as u8, talon[1] as u8])),
+                talon_cards: talon_cards.map(|t| t.map(Card::index)),
+                trump_bits: 0,
             },
         }
     }
@@ -297,6 +381,14 @@ impl Rules {
         class << 3 | (c & 7)
     }
 
+    /// The talon card leading trick `trick_no`, if the dealer's card leads it (R11.3).
+    fn talon_lead(&self, trick_no: u8) -> Option<u8> {
+        match self.talon_cards {
+            Some(cards) if trick_no < 2 => Some(cards[trick_no as usize]),
+            _ => None,
+        }
+    }
+
     /// Who leads trick `trick_no` after `winner` took the one before (R6.1, R7.3).
     fn next_leader(&self, winner: u8, trick_no: u8) -> u8 {
         match self.raspasy {
@@ -309,17 +401,19 @@ impl Rules {
         (player == self.target) != self.minimise
     }
 
-    /// Context bits of the transposition key: everything but the cards and the leader.
+    /// Context bits of the transposition key (bits 82..96): everything but the cards and
+    /// the leader. Misère and raspasy from trick 4 on play by the same rules (the target
+    /// minimises, no trumps, the winner leads), so they share entries.
     fn context(&self, trick_no: u8) -> u128 {
-        let mut c = u128::from(self.target) | u128::from(self.minimise) << 2;
-        c |= u128::from(self.trump) << 3;
+        let mode = if self.minimise { 5 } else { self.trump };
+        let mut c = u128::from(self.target) | u128::from(mode) << 2;
         if let Some((first, talon)) = self.raspasy
             && trick_no < 3
         {
-            c |= 1 << 6 | u128::from(trick_no) << 7 | u128::from(first) << 9;
-            c |= u128::from(talon[0]) << 11 | u128::from(talon[1]) << 13;
+            c |= 1 << 5 | u128::from(trick_no) << 6 | u128::from(first) << 8;
+            c |= u128::from(talon[0]) << 10 | u128::from(talon[1]) << 12;
         }
-        c << 100
+        c << 82
     }
 }
 
@@ -331,6 +425,26 @@ struct Node {
     len: usize,
     leader: u8,
     trick_no: u8,
+    /// The trick in progress's suit to follow and its first card's suit (valid if `len > 0`).
+    led: u8,
+    first: u8,
+    /// Index in the trick of the card winning it so far, and that card's `card_key`.
+    win: u8,
+    win_key: u8,
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        hands: [0; 3],
+        trick: [0; 3],
+        len: 0,
+        leader: 0,
+        trick_no: 0,
+        led: 0,
+        first: 0,
+        win: 0,
+        win_key: 0,
+    };
 }
 
 /// Counters of the last search.
@@ -350,10 +464,13 @@ pub struct Solver {
     aborted: bool,
     rules: Rules,
     node: Node,
+    /// History heuristic for leads, by player and card: how often (weighted by tricks
+    /// left, squared) the lead cut off a search in this solve.
+    history: [[u32; 32]; 3],
 }
 
-/// Default transposition table: 2^20 entries of 24 bytes, 24 MiB.
-pub const DEFAULT_TT_BITS: u32 = 20;
+/// Default transposition table: 2^18 entries of 16 bytes, 4 MiB (see `docs/bots.md`).
+pub const DEFAULT_TT_BITS: u32 = 18;
 
 impl Default for Solver {
     fn default() -> Solver {
@@ -368,7 +485,7 @@ impl Solver {
         Solver::with_tt_bits(DEFAULT_TT_BITS)
     }
 
-    /// A solver whose table holds `2^bits` entries (24 bytes each).
+    /// A solver whose table holds `2^bits` entries (16 bytes each).
     #[must_use]
     pub fn with_tt_bits(bits: u32) -> Solver {
         Solver {
@@ -381,14 +498,11 @@ impl Solver {
                 minimise: false,
                 trump: 4,
                 raspasy: None,
+                talon_cards: None,
+                trump_bits: 0,
             },
-            node: Node {
-                hands: [0; 3],
-                trick: [0; 3],
-                len: 0,
-                leader: 0,
-                trick_no: 0,
-            },
+            node: Node::EMPTY,
+            history: [[0; 32]; 3],
         }
     }
 
@@ -417,18 +531,20 @@ impl Solver {
 
     fn load(&mut self, pos: &Position) {
         self.rules = Rules::of(pos);
-        let mut trick = [0u8; 3];
-        for (slot, c) in trick.iter_mut().zip(&pos.trick) {
-            *slot = c.index();
-        }
         self.node = Node {
             hands: pos.hands.map(|h| h.0),
-            trick,
-            len: pos.trick.len(),
             leader: pos.leader as u8,
             trick_no: pos.tricks_done,
+            ..Node::EMPTY
         };
+        // Replay the trick in progress so the incremental winner is set up.
+        for (i, c) in pos.trick.iter().enumerate() {
+            let p = (pos.leader + i) % 3;
+            self.node.hands[p] |= 1 << c.index();
+            self.play(c.index());
+        }
         self.aborted = false;
+        self.history = [[0; 32]; 3];
     }
 
     /// The target's tricks from this position on with best play by everyone; `None` if
@@ -439,7 +555,9 @@ impl Solver {
     pub fn solve(&mut self, pos: &Position) -> Option<u8> {
         debug_assert_eq!(pos.validate(), Ok(()));
         self.load(pos);
-        let v = self.exact(0, i32::from(pos.tricks_left()));
+        self.tt.new_search();
+        let left = i32::from(pos.tricks_left());
+        let v = self.exact(0, left, guess(pos, left));
         (!self.aborted).then_some(v as u8)
     }
 
@@ -451,12 +569,14 @@ impl Solver {
     pub fn solve_moves(&mut self, pos: &Position) -> Option<Vec<(Card, u8)>> {
         debug_assert_eq!(pos.validate(), Ok(()));
         self.load(pos);
+        self.tt.new_search();
         let left = i32::from(pos.tricks_left());
         let start = self.node;
         let player = self.player();
         let legal = self.legal_now(player);
         let mut out = Vec::with_capacity(legal.count_ones() as usize);
         let mut values: Vec<(u8, i32)> = Vec::new();
+        let first_guess = guess(pos, left);
         let mut rest = legal;
         while rest != 0 {
             let c = rest.trailing_zeros() as u8;
@@ -467,7 +587,9 @@ impl Solver {
             } else {
                 let gained = self.play(c);
                 let rest_left = if self.node.len == 0 { left - 1 } else { left };
-                let v = gained + self.exact(0, rest_left);
+                // Siblings often share a value: the last one is the first guess.
+                let prior = values.last().map(|&(_, v)| v).or(first_guess);
+                let v = gained + self.exact(0, rest_left, prior.map(|g| g - gained));
                 self.node = start;
                 if self.aborted {
                     return None;
@@ -480,35 +602,54 @@ impl Solver {
         Some(out)
     }
 
-    /// The exact value by null-window probes: a binary search between `lo` and `hi`.
-    fn exact(&mut self, mut lo: i32, mut hi: i32) -> i32 {
+    /// The exact value by null-window probes between `lo` and `hi`: a binary search, or
+    /// with a first guess, probes that step from the guess towards the value (MTD(f)).
+    fn exact(&mut self, mut lo: i32, mut hi: i32, guess: Option<i32>) -> i32 {
+        let mut guess = guess;
         while lo < hi && !self.aborted {
-            let mid = (lo + hi + 1) / 2;
+            let mid = guess.map_or((lo + hi + 1) / 2, |g| g.clamp(lo + 1, hi));
             let v = self.search(mid - 1, mid);
             if v >= mid {
                 lo = v;
+                guess = guess.map(|_| lo + 1);
             } else {
                 hi = v;
+                guess = guess.map(|_| hi);
             }
         }
         lo
     }
 
     fn player(&self) -> u8 {
-        ((self.node.leader as usize + self.node.len) % 3) as u8
+        next_player(self.node.leader, self.node.len as u8)
     }
 
     fn legal_now(&self, player: u8) -> u32 {
         let n = &self.node;
-        self.rules
-            .legal(n.hands[player as usize], &n.trick, n.len, n.trick_no)
+        let hand = n.hands[player as usize];
+        if n.len == 0 {
+            return self.rules.legal(hand, &n.trick, 0, n.trick_no);
+        }
+        let follow = hand & suit_bits(n.led);
+        if follow != 0 {
+            return follow;
+        }
+        let t = hand & self.rules.trump_bits;
+        if t != 0 { t } else { hand }
     }
 
+    /// The cards still in play: hands, the trick in progress, and the four-player dealer's
+    /// talon cards of this trick and the next (they can still win a trick).
     fn live(&self) -> u32 {
         let n = &self.node;
         let mut live = n.hands[0] | n.hands[1] | n.hands[2];
         for &c in &n.trick[..n.len] {
             live |= 1 << c;
+        }
+        if let Some(cards) = self.rules.talon_cards {
+            for &c in cards.iter().skip(n.trick_no as usize) {
+                live |= 1 << c;
+            }
         }
         live
     }
@@ -534,42 +675,65 @@ impl Solver {
     }
 
     /// Plays `c` for the player to move; returns 1 if it completed a trick the target won.
+    #[inline]
     fn play(&mut self, c: u8) -> i32 {
         let p = self.player() as usize;
         let n = &mut self.node;
         n.hands[p] &= !(1 << c);
-        n.trick[n.len] = c;
-        n.len += 1;
-        if n.len < 3 {
+        if n.len == 0 {
+            // A four-player dealer's talon card leading the trick is in it like a played
+            // card, the first (R11.3).
+            let talon = self.rules.talon_lead(n.trick_no);
+            n.trick[0] = c;
+            n.led = self.rules.led_suit(c, n.trick_no);
+            n.first = if talon.is_some() { n.led } else { suit_of(c) };
+            n.win = 0;
+            n.win_key = self.rules.card_key(c, n.led, n.first);
+            if let Some(t) = talon {
+                let k = self.rules.card_key(t, n.led, n.first);
+                if k > n.win_key {
+                    n.win = DEALER;
+                    n.win_key = k;
+                }
+            }
+            n.len = 1;
             return 0;
         }
-        let w = self.rules.winning(&n.trick, 3, n.trick_no);
-        let winner = ((n.leader as usize + w) % 3) as u8;
+        let k = self.rules.card_key(c, n.led, n.first);
+        if k > n.win_key {
+            n.win = n.len as u8;
+            n.win_key = k;
+        }
+        if n.len == 1 {
+            n.trick[1] = c;
+            n.len = 2;
+            return 0;
+        }
+        let winner = if n.win == DEALER {
+            DEALER
+        } else {
+            next_player(n.leader, n.win)
+        };
         n.trick_no += 1;
         n.leader = self.rules.next_leader(winner, n.trick_no);
         n.len = 0;
         i32::from(winner == self.rules.target)
     }
 
+    /// The transposition key: for each suit the number of cards still out and, compressed
+    /// to those cards (ranks already played squeezed out), which of them players 0 and 1
+    /// hold; then the leader and the goal.
     fn key(&self) -> u128 {
         let n = &self.node;
         let all = n.hands[0] | n.hands[1] | n.hands[2];
         let mut k: u128 = 0;
         for s in 0..4 {
-            let mut bits = all & suit_bits(s);
-            k = k << 4 | u128::from(bits.count_ones());
-            while bits != 0 {
-                let c = highest(bits);
-                bits &= !(1 << c);
-                let owner = if n.hands[0] & (1 << c) != 0 {
-                    0
-                } else if n.hands[1] & (1 << c) != 0 {
-                    1
-                } else {
-                    2
-                };
-                k = k << 2 | owner;
-            }
+            let a = (all >> (s * 8)) as u8;
+            let row = &COMPRESS[a as usize];
+            let h0 = row[(n.hands[0] >> (s * 8)) as u8 as usize];
+            let h1 = row[(n.hands[1] >> (s * 8)) as u8 as usize];
+            let suit = a.count_ones() << 16 | u32::from(h0) << 8 | u32::from(h1);
+            k = k << 20 | u128::from(suit);
         }
         k << 2 | u128::from(n.leader) | self.rules.context(n.trick_no)
     }
@@ -602,6 +766,36 @@ impl Solver {
         (0..4).map(run).sum()
     }
 
+    /// Trump tricks each side takes whoever leads (trick contracts, at a trick start): a
+    /// declarer's trump above every defender's trump wins the trick it falls on, and so
+    /// does a defender's trump above all the declarer's (or his partner's, still a defence
+    /// trick), one trick per card of the same hand. Returns (the declarer's, the defence's).
+    fn sure_trumps(&self) -> (i32, i32) {
+        let t = self.rules.trump_bits;
+        if t == 0 {
+            return (0, 0);
+        }
+        let n = &self.node;
+        let d = self.rules.target as usize;
+        let (e1, e2) = (
+            n.hands[next_player(d as u8, 1) as usize],
+            n.hands[next_player(d as u8, 2) as usize],
+        );
+        let mine = n.hands[d] & t;
+        let over = |hand: u32, other: u32| -> i32 {
+            let x = if other == 0 {
+                hand
+            } else {
+                hand & above(highest(other))
+            };
+            x.count_ones() as i32
+        };
+        let (t1, t2) = (e1 & t, e2 & t);
+        let declarer = over(mine, t1 | t2);
+        let defence = over(t1, mine).max(over(t2, mine));
+        (declarer, defence)
+    }
+
     fn search(&mut self, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.limit {
@@ -619,6 +813,7 @@ impl Solver {
             return 0;
         }
         let mut key = 0;
+        let mut stored = false;
         let mut hint = None;
         if at_start {
             let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
@@ -630,17 +825,26 @@ impl Solver {
             }
             if !self.rules.minimise {
                 let qt = self.quick_tricks().min(left);
+                let (mut lower, mut sure_def) = self.sure_trumps();
                 if self.node.leader == self.rules.target {
-                    if qt >= beta {
-                        return qt;
-                    }
-                } else if left - qt <= alpha {
-                    return left - qt;
+                    lower = lower.max(qt);
+                } else {
+                    sure_def = sure_def.max(qt);
+                }
+                if lower >= beta {
+                    return lower;
+                }
+                let upper = left - sure_def.min(left);
+                if upper <= alpha {
+                    return upper;
                 }
             }
-            key = if left > 2 { self.key() } else { 0 };
-            if let Some(e) = (left > 2).then(|| self.tt.probe(key)).flatten() {
-                let (lo, hi) = (i32::from(e.lo), i32::from(e.hi));
+            // The rank-compressed key cannot tell a talon card's rank among the live cards:
+            // tricks led by one (a few positions near the root) skip the table.
+            stored = left > 2 && self.rules.talon_lead(self.node.trick_no).is_none();
+            key = if stored { self.key() } else { 0 };
+            if let Some(e) = stored.then(|| self.tt.probe(key)).flatten() {
+                let (lo, hi) = (i32::from(e.lo()), i32::from(e.hi()));
                 if lo >= beta || lo == hi {
                     return lo;
                 }
@@ -670,6 +874,7 @@ impl Solver {
                     best_card = c;
                 }
                 if best >= b {
+                    self.cutoff(at_start, player, best_card, left_now);
                     break;
                 }
                 a = a.max(best);
@@ -679,13 +884,14 @@ impl Solver {
                     best_card = c;
                 }
                 if best <= a {
+                    self.cutoff(at_start, player, best_card, left_now);
                     break;
                 }
                 b = b.min(best);
             }
         }
         let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
-        if at_start && left > 2 {
+        if stored {
             let (lo, hi) = if best <= alpha {
                 (0, best)
             } else if best >= beta {
@@ -699,8 +905,25 @@ impl Solver {
         best
     }
 
+    /// Credits a lead that cut the search off to the history heuristic.
+    fn cutoff(&mut self, at_start: bool, player: u8, card: u8, left: i32) {
+        if at_start {
+            self.history[player as usize][card as usize] += (left * left) as u32;
+        }
+    }
+
     /// The value of the last trick: every hand holds one card, so there is no choice.
     fn last_trick(&mut self) -> i32 {
+        if self.rules.talon_lead(self.node.trick_no).is_some() {
+            let start = self.node;
+            let mut v = 0;
+            for _ in 0..3 {
+                let p = self.player() as usize;
+                v += self.play(self.node.hands[p].trailing_zeros() as u8);
+            }
+            self.node = start;
+            return v;
+        }
         let n = &self.node;
         let mut trick = [0u8; 3];
         for (i, slot) in trick.iter_mut().enumerate() {
@@ -730,7 +953,8 @@ impl Solver {
         (bits != 0).then(|| highest(bits))
     }
 
-    /// Representatives of the legal cards, best first by a cheap guess.
+    /// Representatives of the legal cards, best first by a cheap guess: the stored best
+    /// lead, then leads by history (rank breaking ties), followers by trick logic.
     fn ordered_moves(&self, player: u8, hint: Option<u8>) -> Moves {
         let n = &self.node;
         let legal = self.legal_now(player);
@@ -741,19 +965,15 @@ impl Solver {
             len: 0,
         };
         let mut keys = [0i32; 10];
-        let (led, first) = (
-            self.rules.led_suit(n.trick[0], n.trick_no),
-            suit_of(n.trick[0]),
-        );
-        let winning = if n.len > 0 {
-            let w = self.rules.winning(&n.trick, n.len, n.trick_no);
-            Some((
-                self.rules.card_key(n.trick[w], led, first),
-                ((n.leader as usize + w) % 3) as u8,
-            ))
-        } else {
-            None
-        };
+        let (led, first) = (n.led, n.first);
+        let winning = (n.len > 0).then(|| {
+            let wp = if n.win == DEALER {
+                DEALER
+            } else {
+                next_player(n.leader, n.win)
+            };
+            (n.win_key, wp)
+        });
         let maxim = self.rules.maximises(player);
         let mut rest = legal;
         while rest != 0 {
@@ -768,8 +988,15 @@ impl Solver {
                 1000
             } else {
                 match winning {
-                    None if maxim && !self.rules.minimise => rank,
-                    None => -rank,
+                    None => {
+                        let h = self.history[player as usize][c as usize].min(1 << 20) as i32;
+                        16 * h
+                            + if maxim && !self.rules.minimise {
+                                rank
+                            } else {
+                                -rank
+                            }
+                    }
                     Some((wk, wp)) => {
                         let beats = self.rules.card_key(c, led, first) > wk;
                         let friend_wins = self.rules.maximises(wp) == maxim;
