@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
+use crate::cluster::{self, Cluster};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::ids::Secret;
@@ -39,6 +40,8 @@ pub struct AppState {
     pub tables: Arc<Registry>,
     /// The database.
     pub store: Store,
+    /// This node's part in a cluster on PostgreSQL; `None` on SQLite.
+    pub cluster: Option<Arc<Cluster>>,
     /// Limits and paths.
     pub config: Arc<Config>,
     /// `http://host:port`, for invite links.
@@ -67,6 +70,11 @@ pub fn router(state: AppState) -> Router {
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(body_limit))
+        // A table served by another node is forwarded there before any handler runs.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            cluster::route,
+        ))
         .with_state(state)
 }
 
