@@ -83,7 +83,7 @@ impl Cluster {
             taking: Mutex::new(()),
         });
         let restored = cluster.take_expired().await?;
-        tokio::spawn(Arc::clone(&cluster).renewer(addr.to_owned()));
+        tokio::spawn(Arc::clone(&cluster).renewer());
         tokio::spawn(Arc::clone(&cluster).taker());
         Ok((cluster, restored))
     }
@@ -94,28 +94,54 @@ impl Cluster {
         self.leases.node()
     }
 
-    /// Renews the leases every third of a lease; drops the tables it lost.
-    async fn renewer(self: Arc<Cluster>, addr: String) {
+    /// Renews the heartbeat every third of a lease. A node whose heartbeat lapsed, or whose
+    /// own clock gave up on it, stops serving every table (their sockets close and the
+    /// clients reconnect), then takes back those nobody else has taken.
+    async fn renewer(self: Arc<Cluster>) {
         let mut tick = tokio::time::interval(self.leases.lease() / 3);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut reclaim = false;
         loop {
             tick.tick().await;
-            match lease::renew(&self.pool, &self.leases).await {
-                Ok(lost) => {
-                    for no in lost {
-                        tracing::warn!(table = no, "lease taken by another node; table dropped");
-                        self.registry.remove_no(no);
-                    }
+            let beat = lease::beat(&self.pool, &self.leases).await;
+            if !self.leases.alive() {
+                let dropped = self.leases.release_all();
+                if !dropped.is_empty() {
+                    tracing::error!(
+                        tables = dropped.len(),
+                        "heartbeat not renewed in time; tables dropped"
+                    );
                 }
-                Err(e) => tracing::error!(error = %e, "leases not renewed"),
+                self.drop_tables(dropped);
+                reclaim = true;
             }
-            for no in self.leases.expired() {
-                tracing::warn!(table = no, "lease ran out before renewal; table dropped");
-                self.registry.remove_no(no);
+            match beat {
+                Ok(lease::Beat::Renewed) => {}
+                Ok(lease::Beat::Lapsed(lost)) => {
+                    tracing::error!(tables = lost.len(), "heartbeat had lapsed; tables dropped");
+                    self.drop_tables(lost);
+                    reclaim = true;
+                }
+                Err(e) => tracing::error!(error = %e, "heartbeat not renewed"),
             }
-            if let Err(e) = lease::register(&self.pool, &self.leases, &addr).await {
-                tracing::error!(error = %e, "node not registered");
+            if reclaim && self.leases.alive() {
+                let _guard = self.taking.lock().await;
+                match lease::take_mine(&self.pool, &self.leases).await {
+                    Ok(mine) => {
+                        reclaim = false;
+                        for no in mine {
+                            self.restore(no).await;
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "own tables not taken back"),
+                }
             }
+        }
+    }
+
+    fn drop_tables(&self, nos: Vec<i64>) {
+        for no in nos {
+            self.registry.remove_no(no);
         }
     }
 

@@ -390,6 +390,7 @@ async fn write_group(
                      JOIN UNNEST($1::BIGINT[], $2::BIGINT[]) AS h(no, epoch)
                        ON l.table_no = h.no AND l.epoch = h.epoch
                      WHERE l.node = $3
+                     ORDER BY l.table_no
                      FOR SHARE OF l",
                 )
                 .bind(&nos)
@@ -476,7 +477,10 @@ impl Store {
                     .connect(url)
                     .await?;
                 sqlx::migrate!("migrations/postgres").run(&pool).await?;
-                (Pool::Postgres(pool), Some(Arc::new(Leases::new(lease))))
+                let leases = Arc::new(Leases::new(lease));
+                // The heartbeat starts now; `cluster.rs` adds the address and keeps it up.
+                crate::lease::register(&pool, &leases, "").await?;
+                (Pool::Postgres(pool), Some(leases))
             }
         };
         let (hot, rx) = mpsc::channel(QUEUE);
@@ -552,10 +556,9 @@ impl Store {
                     .bind(i64::from(first_dealer))
                     .fetch_one(&mut *tx)
                     .await?;
-                let started = tokio::time::Instant::now();
                 crate::lease::insert(&mut tx, leases, no).await?;
                 tx.commit().await?;
-                leases.hold(no, 1, started);
+                leases.hold(no, 1);
                 Ok(no)
             }
             (pool, _) => Ok(with_pool!(pool, pool => {

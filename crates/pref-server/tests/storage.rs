@@ -178,10 +178,10 @@ async fn a_node_that_lost_its_lease_cannot_write() {
         (route.no, route.node.as_str(), route.expired),
         (no, a.leases().unwrap().node(), false)
     );
-    // Once it has expired by the database's clock, B takes it at the next epoch; A's own
+    // Once A's heartbeat has run out by the database's clock, B takes it at the next epoch; A's own
     // map still says epoch 1, and the database refuses A's write.
-    sqlx::query("UPDATE leases SET expires = now() - INTERVAL '1 second' WHERE table_no = $1")
-        .bind(no)
+    sqlx::query("UPDATE nodes SET expires = now() - INTERVAL '1 second' WHERE id = $1")
+        .bind(a.leases().unwrap().node())
         .execute(pool)
         .await
         .unwrap();
@@ -194,14 +194,17 @@ async fn a_node_that_lost_its_lease_cannot_write() {
     b.put_action(no, 0, 0, Seat(0), &pass).await.unwrap();
     let row = b.table(no).await.unwrap().unwrap();
     assert_eq!(row.deals[0].actions, [(Seat(0), pass)]);
-    // A's renewal finds the lease gone and lets the table go.
+    // A's next heartbeat finds that it had lapsed and lets every table go; none names A.
+    let (pa, la) = (a.postgres().unwrap(), a.leases().unwrap());
     assert_eq!(
-        lease::renew(a.postgres().unwrap(), a.leases().unwrap())
-            .await
-            .unwrap(),
-        [no]
+        lease::beat(pa, la).await.unwrap(),
+        lease::Beat::Lapsed(vec![no])
     );
-    assert_eq!(a.leases().unwrap().epoch(no), None);
+    assert_eq!(la.epoch(no), None);
+    assert!(lease::take_mine(pa, la).await.unwrap().is_empty());
+    // B's heartbeat is alive: its lease stands.
+    assert_eq!(lease::beat(pool, lb).await.unwrap(), lease::Beat::Renewed);
+    assert_eq!(lb.epoch(no), Some(2));
 }
 
 #[tokio::test]
@@ -214,7 +217,7 @@ async fn a_node_stops_writing_when_its_own_clock_says_the_lease_may_be_over() {
     let a = Store::connect(&db, lease).await.unwrap();
     let (_, no) = new_table(&a).await;
     a.set_state(no, Stored::Playing).await.unwrap();
-    // Nobody has taken the table, but 300 ms (lease less a quarter) after the lease was
+    // Nobody has taken the table, but 300 ms (lease less a quarter) after the heartbeat was
     // written the node no longer trusts it.
     tokio::time::sleep(Duration::from_millis(350)).await;
     assert!(matches!(
