@@ -166,6 +166,9 @@ impl Cluster {
             for &no in &taken {
                 restored += usize::from(self.restore(no).await);
             }
+            if !taken.is_empty() {
+                tracing::info!(taken = taken.len(), "tables taken over from lapsed nodes");
+            }
             if (taken.len() as i64) < TAKE_BATCH {
                 return Ok(restored);
             }
@@ -192,7 +195,7 @@ impl Cluster {
             Ok(table) => {
                 self.registry.remove(&id);
                 self.registry.spawn(id, no, table);
-                tracing::info!(table = no, "table taken over");
+                tracing::debug!(table = no, "table taken over");
                 true
             }
             Err(e) => {
