@@ -27,4 +27,18 @@ sed -e 's/^bind = .*/bind = "0.0.0.0:8080"/' \
 grep -q '^bind = "0.0.0.0:8080"' "$OUT/config/server.toml"
 grep -q '^web_dir = "/opt/pref/web"' "$OUT/config/server.toml"
 test -x "$OUT/bin/pref-server" && test -f "$OUT/web/index.html"
+# The staged binary must start on the staged settings (moved to a free loopback port and a
+# scratch directory here) and print its link, as the container's command does.
+SCRATCH="$(mktemp -d)"
+PREF_CONFIG="$OUT/config/server.toml" PREF_BIND=127.0.0.1:0 PREF_DATA_DIR="$SCRATCH" \
+    PREF_WEB_DIR="$OUT/web" PREF_LOG=warn "$OUT/bin/pref-server" >"$SCRATCH/out" 2>&1 &
+PID=$!
+for _ in $(seq 100); do
+    grep -q "running: open http://" "$SCRATCH/out" && break
+    sleep 0.1
+done
+kill "$PID"
+wait "$PID" 2>/dev/null || true
+grep -q "running: open http://" "$SCRATCH/out" || { cat "$SCRATCH/out" >&2; exit 1; }
+rm -rf "$SCRATCH"
 echo "staged in $OUT"

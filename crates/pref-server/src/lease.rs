@@ -301,7 +301,8 @@ pub struct Route {
     pub expired: bool,
 }
 
-/// Looks up the node serving unfinished table `id`; `None` for an unknown or finished table.
+/// Looks up the node serving table `id` (a finished game stays with its last holder until
+/// that node stops); `None` for an unknown table.
 ///
 /// # Errors
 /// The database's error.
@@ -310,7 +311,7 @@ pub async fn route(pool: &PgPool, id: &Secret) -> Result<Option<Route>, sqlx::Er
         "SELECT t.no, l.node, COALESCE(n.addr, ''), COALESCE(n.expires < now(), TRUE)
          FROM tables t JOIN leases l ON l.table_no = t.no
          LEFT JOIN nodes n ON n.id = l.node
-         WHERE t.id = $1 AND t.state != 'over'",
+         WHERE t.id = $1",
     )
     .bind(id.expose())
     .fetch_optional(pool)
