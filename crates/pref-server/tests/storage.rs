@@ -213,13 +213,14 @@ async fn a_node_stops_writing_when_its_own_clock_says_the_lease_may_be_over() {
         return;
     };
     let db = Database::Postgres(url);
-    let lease = Duration::from_millis(400);
+    let lease = Duration::from_millis(2000);
     let a = Store::connect(&db, lease).await.unwrap();
     let (_, no) = new_table(&a).await;
-    a.set_state(no, Stored::Playing).await.unwrap();
-    // Nobody has taken the table, but 300 ms (lease less a quarter) after the heartbeat was
-    // written the node no longer trusts it.
-    tokio::time::sleep(Duration::from_millis(350)).await;
+    assert_eq!(a.leases().unwrap().epoch(no), Some(1));
+    // Nobody has taken the table, but 1.5 s (lease less a quarter) after the heartbeat was
+    // written, with no renewal since, the node no longer trusts it.
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    assert_eq!(a.leases().unwrap().epoch(no), None);
     assert!(matches!(
         a.put_deal(no, 0, &deck()).await,
         Err(StoreError::NotOwner { .. })
