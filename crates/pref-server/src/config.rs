@@ -10,18 +10,45 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::store::{Database, StoreError};
+
 /// Everything the server needs to start.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Address to listen on (`127.0.0.1:0` picks a free port, as tests do).
     pub bind: SocketAddr,
-    /// Directory of the SQLite database, created if missing.
+    /// Directory of the SQLite database, created if missing (when `database` is unset).
     pub data_dir: PathBuf,
+    /// `sqlite://PATH` or `postgres://…`; unset means SQLite in `data_dir/pref.sqlite3`.
+    pub database: Option<String>,
     /// Directory of the static web client served at `/`.
     pub web_dir: PathBuf,
     /// Protective limits.
     pub limits: Limits,
+    /// Several nodes on one PostgreSQL database (ignored on SQLite).
+    pub cluster: Cluster,
+}
+
+/// How a node shares PostgreSQL with others (`docs/scaling.md`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Cluster {
+    /// The `host:port` other nodes forward this node's tables to; the bound address when
+    /// unset (right on one host, wrong behind NAT or with `0.0.0.0`).
+    pub node_addr: Option<String>,
+    /// How long a table's lease lasts past its last renewal, in milliseconds: how long a
+    /// dead node's tables wait before another node takes them.
+    pub lease_ms: u64,
+}
+
+impl Default for Cluster {
+    fn default() -> Cluster {
+        Cluster {
+            node_addr: None,
+            lease_ms: 10_000,
+        }
+    }
 }
 
 /// Limits that keep one client or one table from hurting the rest.
@@ -59,8 +86,10 @@ impl Default for Config {
         Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data_dir: PathBuf::from("data"),
+            database: None,
             web_dir: PathBuf::from("web"),
             limits: Limits::default(),
+            cluster: Cluster::default(),
         }
     }
 }
@@ -81,6 +110,25 @@ impl Default for Limits {
             bot_delay_min_ms: 700,
             bot_delay_max_ms: 1600,
         }
+    }
+}
+
+impl Config {
+    /// The database to open: `database`, or SQLite in `data_dir`.
+    ///
+    /// # Errors
+    /// [`StoreError::Url`] for a URL of another scheme.
+    pub fn database(&self) -> Result<Database, StoreError> {
+        match self.database.as_deref().filter(|u| !u.trim().is_empty()) {
+            Some(url) => Database::parse(url),
+            None => Ok(Database::in_dir(&self.data_dir)),
+        }
+    }
+
+    /// The lease length (at least 100 ms).
+    #[must_use]
+    pub fn lease(&self) -> Duration {
+        Duration::from_millis(self.cluster.lease_ms.max(100))
     }
 }
 
@@ -179,6 +227,15 @@ impl Config {
         if let Some(v) = get("PREF_WEB_DIR") {
             self.web_dir = PathBuf::from(v);
         }
+        if let Some(v) = get("PREF_DATABASE_URL") {
+            self.database = Some(v);
+        }
+        if let Some(v) = get("PREF_NODE_ADDR") {
+            self.cluster.node_addr = Some(v);
+        }
+        if let Some(v) = get("PREF_LEASE_MS") {
+            self.cluster.lease_ms = parse("PREF_LEASE_MS", v, "a number of milliseconds")?;
+        }
         let l = &mut self.limits;
         let number = "a non-negative integer";
         for (name, slot) in [
@@ -234,6 +291,19 @@ mod tests {
         .unwrap();
         assert_eq!(c.bind.port(), 0);
         assert_eq!(c.limits.queue, 7);
+        assert_eq!(
+            c.database().unwrap(),
+            Database::Sqlite(PathBuf::from("data/pref.sqlite3"))
+        );
+        c.apply_env(|n| (n == "PREF_DATABASE_URL").then(|| "postgres://u@h/db".into()))
+            .unwrap();
+        assert_eq!(
+            c.database().unwrap(),
+            Database::Postgres("postgres://u@h/db".into())
+        );
+        c.apply_env(|n| (n == "PREF_DATABASE_URL").then(|| "mysql://h/db".into()))
+            .unwrap();
+        assert!(matches!(c.database(), Err(StoreError::Url(_))));
         let err = c.apply_env(|n| (n == "PREF_HISTORY").then(|| "lots".into()));
         assert!(err.unwrap_err().to_string().contains("PREF_HISTORY"));
     }

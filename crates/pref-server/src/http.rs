@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::bots::BotLevel;
+use crate::cluster::{self, Cluster};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::ids::Secret;
@@ -40,6 +41,8 @@ pub struct AppState {
     pub tables: Arc<Registry>,
     /// The database.
     pub store: Store,
+    /// This node's part in a cluster on PostgreSQL; `None` on SQLite.
+    pub cluster: Option<Arc<Cluster>>,
     /// Limits and paths.
     pub config: Arc<Config>,
     /// `http://host:port`, for invite links.
@@ -72,6 +75,11 @@ pub fn router(state: AppState) -> Router {
         .route_service("/t/{id}/rules", ServeFile::new(web.join("guide.html")))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(body_limit))
+        // A table served by another node is forwarded there before any handler runs.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            cluster::route,
+        ))
         .with_state(state)
 }
 

@@ -2,7 +2,10 @@
 //!
 //! - [`config`]: `config/server.toml` and `PREF_*` overrides.
 //! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted).
-//! - [`store`]: SQLite: tables, seats, decks, accepted actions; the source of restores.
+//! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
+//!   restores.
+//! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table
+//!   leases, takeover of a dead node's tables, forwarding to the node serving a table.
 //! - [`table`]: one task per table owning its game; commands arrive on its inbox.
 //! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table.
 //! - [`wire`]: the protocol's messages; [`socket`]: one WebSocket, projecting every item for
@@ -11,16 +14,19 @@
 //! - [`guide`]: the rules guide's data (`/api/guide`): the worked deal replayed, the scoring
 //!   examples and the settlement, all computed by the rules core.
 //!
-//! [`start`] opens the database, restores every unfinished table by replaying it, binds
-//! and serves; the binary (`src/main.rs`) only reads the settings and calls it.
+//! [`start`] opens the database, binds, restores every unfinished table by replaying it (on
+//! PostgreSQL: every table whose lease has expired) and serves; the binary (`src/main.rs`) only reads the settings and calls it.
 
 pub mod bots;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod guide;
 pub mod http;
 pub mod ids;
+pub mod lease;
 pub mod metrics;
+pub mod proxy;
 pub mod registry;
 pub mod socket;
 pub mod store;
@@ -34,9 +40,10 @@ use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::registry::Registry;
-use crate::store::{Store, StoreError};
+use crate::store::{Database, Store, StoreError};
 use crate::table::Table;
 
 /// A running server.
@@ -66,27 +73,15 @@ pub enum StartError {
     },
 }
 
-/// Opens the database, restores unfinished tables, binds and starts serving.
+/// Opens the database, binds, restores unfinished tables and starts serving.
 ///
 /// # Errors
 /// [`StartError`] if the database cannot be opened or the address cannot be bound. A stored
 /// table that no longer replays is logged and skipped, not fatal.
 pub async fn start(config: Config) -> Result<Running, StartError> {
-    let store = Store::open(&config.data_dir).await?;
+    let db = config.database()?;
+    let store = Store::connect(&db, config.lease()).await?;
     let tables = Registry::new(store.clone(), config.limits.clone());
-    let mut restored = 0;
-    for row in store.unfinished().await? {
-        let (id, no) = (row.id, row.no);
-        match Table::restore(row, store.clone(), config.limits.clone()) {
-            Ok(table) => {
-                tables.spawn(id, no, table);
-                restored += 1;
-            }
-            Err(e) => {
-                tracing::error!(table = no, error = %e, "stored table does not replay; skipped")
-            }
-        }
-    }
     let listener = TcpListener::bind(config.bind)
         .await
         .map_err(|source| StartError::Bind {
@@ -97,6 +92,40 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         addr: config.bind,
         source,
     })?;
+    let (cluster, restored) = match db {
+        Database::Sqlite(_) => {
+            let mut restored = 0;
+            for row in store.unfinished().await? {
+                let (id, no) = (row.id, row.no);
+                match Table::restore(row, store.clone(), config.limits.clone()) {
+                    Ok(table) => {
+                        tables.spawn(id, no, table);
+                        restored += 1;
+                    }
+                    Err(e) => {
+                        tracing::error!(table = no, error = %e, "stored table does not replay; skipped")
+                    }
+                }
+            }
+            (None, restored)
+        }
+        Database::Postgres(_) => {
+            let node_addr = config
+                .cluster
+                .node_addr
+                .clone()
+                .unwrap_or_else(|| addr.to_string());
+            let (cluster, restored) = Cluster::start(
+                store.clone(),
+                Arc::clone(&tables),
+                config.limits.clone(),
+                &node_addr,
+            )
+            .await?;
+            tracing::info!(node = cluster.node(), addr = %node_addr, "node registered");
+            (Some(cluster), restored)
+        }
+    };
     // Every event is a small frame written on its own: without TCP_NODELAY, Nagle's
     // algorithm holds the second of two quick frames until the first is acknowledged.
     let listener = listener.tap_io(|tcp| {
@@ -107,6 +136,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let state = http::AppState {
         tables,
         store,
+        cluster,
         base_url: format!("http://{addr}"),
         config: Arc::new(config),
     };

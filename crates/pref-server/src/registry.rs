@@ -4,7 +4,9 @@
 //! The map sits behind a `std::sync::RwLock` that is held only to look up or insert a
 //! handle, never across an `.await`. Each table task is watched by a small supervisor
 //! task: if the table panics, its sockets see their subscription close, and the supervisor
-//! rebuilds the table from the database.
+//! rebuilds the table from the database. A table whose lease another node has taken
+//! (`cluster.rs`) is [`Registry::remove`]d: its task is aborted, and its sockets see their
+//! subscription close and reconnect.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -28,6 +30,8 @@ pub struct TableHandle {
     pub no: i64,
     /// The task's inbox.
     tx: mpsc::Sender<Command>,
+    /// Stops the task when the table moves to another node.
+    abort: tokio::task::AbortHandle,
 }
 
 impl TableHandle {
@@ -100,15 +104,43 @@ impl Registry {
         self.len() == 0
     }
 
+    /// Whether table `id` is served here.
+    #[must_use]
+    pub fn contains(&self, id: &Secret) -> bool {
+        self.map.read().is_ok_and(|m| m.contains_key(id))
+    }
+
+    /// Stops table `id`'s task and forgets it; its sockets see the table close.
+    pub fn remove(&self, id: &Secret) {
+        let gone = self.map.write().ok().and_then(|mut m| m.remove(id));
+        if let Some(handle) = gone {
+            handle.abort.abort();
+        }
+    }
+
+    /// Stops the task of table number `no`, wherever it is in the map.
+    pub fn remove_no(&self, no: i64) {
+        let id = self
+            .map
+            .read()
+            .ok()
+            .and_then(|m| m.iter().find(|(_, h)| h.no == no).map(|(id, _)| *id));
+        if let Some(id) = id {
+            self.remove(&id);
+        }
+    }
+
     /// Starts `table`'s task under supervision and registers it as `id`.
     pub fn spawn(self: &Arc<Registry>, id: Secret, no: i64, table: Table) {
         let (tx, rx) = mpsc::channel(INBOX);
         let me = tx.downgrade();
+        let task = tokio::spawn(table.run(rx, me));
+        let abort = task.abort_handle();
+        let mine = tx.clone();
         if let Ok(mut map) = self.map.write() {
-            map.insert(id, TableHandle { no, tx });
+            map.insert(id, TableHandle { no, tx, abort });
         }
         METRICS.tables(1);
-        let task = tokio::spawn(table.run(rx, me));
         let registry = Arc::clone(self);
         tokio::spawn(async move {
             let result = task.await;
@@ -123,7 +155,10 @@ impl Registry {
                     registry.rebuild(id, no).await;
                 }
                 Err(_) | Ok(()) => {
-                    if let Ok(mut map) = registry.map.write() {
+                    // Only this task's own entry: the table may be served again by now.
+                    if let Ok(mut map) = registry.map.write()
+                        && map.get(&id).is_some_and(|h| h.tx.same_channel(&mine))
+                    {
                         map.remove(&id);
                     }
                 }
@@ -132,22 +167,18 @@ impl Registry {
     }
 
     async fn rebuild(self: &Arc<Registry>, id: Secret, no: i64) {
-        let rows = match self.store.unfinished().await {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::error!(table = no, error = %e, "cannot read the database to rebuild");
-                return;
-            }
-        };
-        match rows.into_iter().find(|r| r.no == no) {
-            Some(row) => match Table::restore(row, self.store.clone(), self.limits.clone()) {
+        match self.store.table(no).await {
+            Ok(Some(row)) => match Table::restore(row, self.store.clone(), self.limits.clone()) {
                 Ok(table) => self.spawn(id, no, table),
                 Err(e) => tracing::error!(table = no, error = %e, "table cannot be rebuilt"),
             },
-            None => {
+            Ok(None) => {
                 if let Ok(mut map) = self.map.write() {
                     map.remove(&id);
                 }
+            }
+            Err(e) => {
+                tracing::error!(table = no, error = %e, "cannot read the database to rebuild");
             }
         }
     }

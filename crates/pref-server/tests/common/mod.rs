@@ -397,3 +397,50 @@ pub fn public_keys() -> HashMap<&'static str, Vec<&'static str>> {
         ("game_over", vec!["kind", "agreed", "balance"]),
     ])
 }
+
+/// The variable naming a PostgreSQL server for the tests that need one.
+pub const POSTGRES_URL_VAR: &str = "PREF_TEST_POSTGRES_URL";
+
+/// A fresh, empty PostgreSQL database on the server named by `PREF_TEST_POSTGRES_URL`, as
+/// a URL; `None` (with the reason printed) when the variable is unset. Under `CI=true` an
+/// unset variable fails the test instead: CI must not skip PostgreSQL silently.
+pub async fn postgres(tag: &str) -> Option<String> {
+    let url = match std::env::var(POSTGRES_URL_VAR) {
+        Ok(url) if !url.trim().is_empty() => url,
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "{POSTGRES_URL_VAR} is not set under CI=true: the PostgreSQL tests cannot be skipped"
+            );
+            eprintln!("skipped on PostgreSQL: {POSTGRES_URL_VAR} is not set");
+            return None;
+        }
+    };
+    let name = format!(
+        "pref_{tag}_{}_{}",
+        std::process::id(),
+        rand::random::<u32>()
+    );
+    let admin = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("{POSTGRES_URL_VAR}={url} does not connect: {e}"));
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+    Some(with_database(&url, &name))
+}
+
+/// `url` with its database name replaced by `name`.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) => (r, format!("?{q}")),
+        None => (rest, String::new()),
+    };
+    let host = rest.split('/').next().unwrap();
+    format!("{scheme}://{host}/{name}{query}")
+}

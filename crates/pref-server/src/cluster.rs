@@ -1,0 +1,268 @@
+//! Several nodes on one PostgreSQL database: which node serves a table, taking over the
+//! tables of a node that died, and sending a request to the node that serves its table.
+//!
+//! Every node runs two loops. The *renewer* extends this node's leases every third of a
+//! lease and stops serving a table whose lease it no longer holds, or whose deadline its
+//! own clock says has passed (`lease.rs`). The *taker* takes expired leases of unfinished
+//! tables (a dead node's, or a node's that lost the database) and restores those tables by
+//! replaying them. A request for a table this node does not serve is looked up: served
+//! elsewhere, it is forwarded there (`proxy.rs`); expired, this node takes the lease at
+//! once instead of waiting for its taker, so reconnecting clients bring their table back.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sqlx::postgres::PgPool;
+use tokio::sync::Mutex;
+
+use crate::config::Limits;
+use crate::error::ApiError;
+use crate::http::AppState;
+use crate::ids::Secret;
+use crate::lease::{self, Leases};
+use crate::proxy;
+use crate::registry::Registry;
+use crate::store::{Store, StoreError};
+use crate::table::Table;
+
+/// Leases taken in one statement by the taker; it repeats until fewer come back.
+const TAKE_BATCH: i64 = 500;
+
+/// This node's part in the cluster.
+#[derive(Debug)]
+pub struct Cluster {
+    /// The store whose writes the leases fence.
+    store: Store,
+    /// Its PostgreSQL pool.
+    pool: PgPool,
+    /// The leases this node holds.
+    leases: Arc<Leases>,
+    /// The tables this node serves.
+    registry: Arc<Registry>,
+    /// For restored tables.
+    limits: Limits,
+    /// One takeover at a time on this node, so that two requests for the same expired
+    /// table restore it once.
+    taking: Mutex<()>,
+}
+
+/// Where a table is served, as seen from this node.
+#[derive(Debug)]
+enum Place {
+    /// Here (or nowhere: the handler answers `no_table`).
+    Here,
+    /// By the node at this address.
+    There(String),
+}
+
+impl Cluster {
+    /// Registers this node under `addr`, takes every expired lease, restores those tables
+    /// and starts the renewer and the taker. Returns the cluster and the tables restored.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database cannot be reached.
+    pub async fn start(
+        store: Store,
+        registry: Arc<Registry>,
+        limits: Limits,
+        addr: &str,
+    ) -> Result<(Arc<Cluster>, usize), StoreError> {
+        let (Some(pool), Some(leases)) = (store.postgres().cloned(), store.leases().cloned())
+        else {
+            return Err(StoreError::Url("a cluster needs PostgreSQL"));
+        };
+        lease::register(&pool, &leases, addr).await?;
+        let cluster = Arc::new(Cluster {
+            store,
+            pool,
+            leases,
+            registry,
+            limits,
+            taking: Mutex::new(()),
+        });
+        let restored = cluster.take_expired().await?;
+        tokio::spawn(Arc::clone(&cluster).renewer());
+        tokio::spawn(Arc::clone(&cluster).taker());
+        Ok((cluster, restored))
+    }
+
+    /// This node's id.
+    #[must_use]
+    pub fn node(&self) -> &str {
+        self.leases.node()
+    }
+
+    /// Renews the heartbeat every third of a lease. A node whose heartbeat lapsed, or whose
+    /// own clock gave up on it, stops serving every table (their sockets close and the
+    /// clients reconnect), then takes back those nobody else has taken.
+    async fn renewer(self: Arc<Cluster>) {
+        let mut tick = tokio::time::interval(self.leases.lease() / 3);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut reclaim = false;
+        loop {
+            tick.tick().await;
+            let beat = lease::beat(&self.pool, &self.leases).await;
+            if !self.leases.alive() {
+                let dropped = self.leases.release_all();
+                if !dropped.is_empty() {
+                    tracing::error!(
+                        tables = dropped.len(),
+                        "heartbeat not renewed in time; tables dropped"
+                    );
+                }
+                self.drop_tables(dropped);
+                reclaim = true;
+            }
+            match beat {
+                Ok(lease::Beat::Renewed) => {}
+                Ok(lease::Beat::Lapsed(lost)) => {
+                    tracing::error!(tables = lost.len(), "heartbeat had lapsed; tables dropped");
+                    self.drop_tables(lost);
+                    reclaim = true;
+                }
+                Err(e) => tracing::error!(error = %e, "heartbeat not renewed"),
+            }
+            if reclaim && self.leases.alive() {
+                let _guard = self.taking.lock().await;
+                match lease::take_mine(&self.pool, &self.leases).await {
+                    Ok(mine) => {
+                        reclaim = false;
+                        for no in mine {
+                            self.restore(no).await;
+                        }
+                    }
+                    Err(e) => tracing::error!(error = %e, "own tables not taken back"),
+                }
+            }
+        }
+    }
+
+    fn drop_tables(&self, nos: Vec<i64>) {
+        for no in nos {
+            self.registry.remove_no(no);
+        }
+    }
+
+    /// Takes expired leases every third of a lease.
+    async fn taker(self: Arc<Cluster>) {
+        let mut tick = tokio::time::interval(self.leases.lease() / 3);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if let Err(e) = self.take_expired().await {
+                tracing::error!(error = %e, "expired leases not taken");
+            }
+        }
+    }
+
+    /// Takes and restores expired tables until none is left; returns how many.
+    async fn take_expired(&self) -> Result<usize, StoreError> {
+        let mut restored = 0;
+        loop {
+            let _guard = self.taking.lock().await;
+            let taken = lease::take_expired(&self.pool, &self.leases, TAKE_BATCH).await?;
+            for &no in &taken {
+                restored += usize::from(self.restore(no).await);
+            }
+            if !taken.is_empty() {
+                tracing::info!(taken = taken.len(), "tables taken over from lapsed nodes");
+            }
+            if (taken.len() as i64) < TAKE_BATCH {
+                return Ok(restored);
+            }
+        }
+    }
+
+    /// Restores table `no`, whose lease this node has just taken; `false` (and the lease
+    /// let go) if it is over or does not replay.
+    async fn restore(&self, no: i64) -> bool {
+        let row = match self.store.table(no).await {
+            Ok(Some(row)) => row,
+            Ok(None) => {
+                self.leases.release(no);
+                return false;
+            }
+            Err(e) => {
+                tracing::error!(table = no, error = %e, "taken table cannot be read");
+                self.leases.release(no);
+                return false;
+            }
+        };
+        let id = row.id;
+        match Table::restore(row, self.store.clone(), self.limits.clone()) {
+            Ok(table) => {
+                self.registry.remove(&id);
+                self.registry.spawn(id, no, table);
+                tracing::debug!(table = no, "table taken over");
+                true
+            }
+            Err(e) => {
+                tracing::error!(table = no, error = %e, "taken table does not replay; skipped");
+                self.leases.release(no);
+                false
+            }
+        }
+    }
+
+    /// Where table `id` is served; takes its lease if it has expired.
+    async fn locate(&self, id: &Secret) -> Result<Place, ApiError> {
+        for _ in 0..2 {
+            if self.registry.contains(id) {
+                return Ok(Place::Here);
+            }
+            let Some(route) = lease::route(&self.pool, id)
+                .await
+                .map_err(StoreError::from)?
+            else {
+                return Ok(Place::Here);
+            };
+            let mine = route.node == self.leases.node();
+            if !mine && !route.expired {
+                return Ok(Place::There(route.addr));
+            }
+            if mine && self.leases.epoch(route.no).is_some() {
+                // Being created or restored right now.
+                return Err(ApiError::Unavailable);
+            }
+            let _guard = self.taking.lock().await;
+            if self.registry.contains(id) {
+                return Ok(Place::Here);
+            }
+            if lease::take(&self.pool, &self.leases, route.no)
+                .await
+                .map_err(StoreError::from)?
+            {
+                self.restore(route.no).await;
+                return Ok(Place::Here);
+            }
+        }
+        Err(ApiError::Unavailable)
+    }
+}
+
+/// The table id in `/api/tables/{id}` and `/api/tables/{id}/…`.
+fn table_in_path(path: &str) -> Option<Secret> {
+    let rest = path.strip_prefix("/api/tables/")?;
+    Secret::parse(rest.split('/').next()?)
+}
+
+/// Middleware: a request for a table served by another node goes to that node. A request
+/// that was already forwarded is never forwarded again (a lease that moved in between
+/// answers `unavailable`, and the client retries).
+pub async fn route(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    let (Some(cluster), Some(id)) = (s.cluster.as_ref(), table_in_path(req.uri().path())) else {
+        return next.run(req).await;
+    };
+    match cluster.locate(&id).await {
+        Ok(Place::Here) => next.run(req).await,
+        Ok(Place::There(addr)) => {
+            if req.headers().contains_key(proxy::FORWARDED) {
+                return ApiError::Unavailable.into_response();
+            }
+            proxy::forward(req, &addr, &s.config.limits).await
+        }
+        Err(e) => e.into_response(),
+    }
+}
