@@ -204,13 +204,13 @@ async fn summary(
     State(s): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = s.tables.get(&table_id(&id)?)?;
+    let handle = s.tables.open(&table_id(&id)?).await?;
     let summary = handle.ask(Command::Summary).await?;
     Ok(Json(json!(summary)))
 }
 
 async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let handle = s.tables.get(&table_id(&id)?)?;
+    let handle = s.tables.open(&table_id(&id)?).await?;
     let text = handle.ask(Command::Record).await??;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
@@ -232,7 +232,7 @@ async fn claim_seat(
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = s.tables.get(&table_id(&id)?)?;
+    let handle = s.tables.open(&table_id(&id)?).await?;
     let req: Claim = body(&bytes)?;
     let host = headers
         .contains_key(header::AUTHORIZATION)
@@ -254,7 +254,7 @@ async fn leave(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = s.tables.get(&table_id(&id)?)?;
+    let handle = s.tables.open(&table_id(&id)?).await?;
     let token = bearer(&headers)?;
     handle
         .ask(|reply| Command::Leave { token, reply })
@@ -268,7 +268,7 @@ async fn host_op(
     headers: &HeaderMap,
     op: HostOp,
 ) -> Result<Json<Value>, ApiError> {
-    let handle = s.tables.get(&table_id(id)?)?;
+    let handle = s.tables.open(&table_id(id)?).await?;
     let token = bearer(headers)?;
     let summary = handle
         .ask(|reply| Command::Host { token, op, reply })
@@ -354,7 +354,7 @@ async fn websocket(
     Query(q): Query<WsQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let handle = s.tables.get(&table_id(&id)?)?;
+    let handle = s.tables.open(&table_id(&id)?).await?;
     let token = q
         .token
         .filter(|t| !t.is_empty())

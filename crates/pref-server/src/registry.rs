@@ -66,6 +66,8 @@ pub struct Registry {
     store: Store,
     /// Passed to restored tables.
     limits: Limits,
+    /// Held while a finished table is brought back, so that it is loaded once.
+    loading: tokio::sync::Mutex<()>,
 }
 
 impl Registry {
@@ -76,6 +78,7 @@ impl Registry {
             map: RwLock::new(HashMap::new()),
             store,
             limits,
+            loading: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -90,6 +93,30 @@ impl Registry {
             .get(id)
             .cloned()
             .ok_or(ApiError::NoTable)
+    }
+
+    /// The handle of table `id`, bringing a finished game back from the database when it
+    /// is not open (after a restart, or on a node that did not serve it), so that its
+    /// settlement and record stay reachable.
+    ///
+    /// # Errors
+    /// [`ApiError::NoTable`] for a table that does not exist, [`ApiError::Internal`] if the
+    /// database cannot be read or the stored game no longer replays.
+    pub async fn open(self: &Arc<Registry>, id: &Secret) -> Result<TableHandle, ApiError> {
+        match self.get(id) {
+            Err(ApiError::NoTable) => {}
+            found => return found,
+        }
+        let _one_at_a_time = self.loading.lock().await;
+        if let Ok(handle) = self.get(id) {
+            return Ok(handle);
+        }
+        let row = self.store.finished(id).await?.ok_or(ApiError::NoTable)?;
+        let no = row.no;
+        let table = Table::restore(row, self.store.clone(), self.limits.clone())
+            .map_err(|e| ApiError::Internal(format!("stored table {no} does not replay: {e}")))?;
+        self.spawn(*id, no, table);
+        self.get(id)
     }
 
     /// Open tables.

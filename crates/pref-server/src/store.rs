@@ -113,7 +113,7 @@ pub enum Stored {
     Lobby,
     /// Deals are being played.
     Playing,
-    /// The game is over; nothing is restored.
+    /// The game is over: restored on demand, to show its settlement and record.
     Over,
 }
 
@@ -723,11 +723,38 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if the database cannot be read or a row does not parse.
     pub async fn table(&self, no: i64) -> Result<Option<TableRow>, StoreError> {
+        self.load(no, false).await
+    }
+
+    /// The finished game of table `id`, with every deal, to show its settlement and record
+    /// again after a restart; `None` if there is no such table or it is not over.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database cannot be read or a row does not parse.
+    pub async fn finished(&self, id: &Secret) -> Result<Option<TableRow>, StoreError> {
+        let no: Option<i64> = with_pool!(&self.pool, pool => {
+            sqlx::query_scalar("SELECT no FROM tables WHERE id = $1 AND state = 'over'")
+                .bind(id.expose())
+                .fetch_optional(pool)
+                .await?
+        });
+        match no {
+            Some(no) => self.load(no, true).await,
+            None => Ok(None),
+        }
+    }
+
+    /// Table `no` as stored; a finished one only when `over` is set.
+    async fn load(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
+        let query = if over {
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
+             FROM tables WHERE no = $1 AND state = 'over'"
+        } else {
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
+             FROM tables WHERE no = $1 AND state != 'over'"
+        };
         with_pool!(&self.pool, pool => {
-            let Some(r) = sqlx::query(
-                "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
-                 FROM tables WHERE no = $1 AND state != 'over'",
-            )
+            let Some(r) = sqlx::query(query)
             .bind(no)
             .fetch_optional(pool)
             .await?
@@ -742,6 +769,7 @@ impl Store {
                 serde_json::from_str(&r.get::<String, _>(3)).map_err(|e| damaged(e.to_string()))?;
             let state = match r.get::<String, _>(6).as_str() {
                 "lobby" => Stored::Lobby,
+                "over" => Stored::Over,
                 _ => Stored::Playing,
             };
             let mut seats = Vec::new();

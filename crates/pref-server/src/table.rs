@@ -349,7 +349,14 @@ impl Table {
                 });
             }
         }
-        if row.state == Stored::Playing {
+        let ended_in_lobby = row.state == Stored::Over && row.deals.is_empty();
+        if ended_in_lobby {
+            table.phase = Phase::Over;
+            table.settlement = Some(Settlement {
+                agreed: true,
+                balance: Vec::new(),
+            });
+        } else if matches!(row.state, Stored::Playing | Stored::Over) {
             let mut game =
                 Game::new(table.profile.clone(), table.first_dealer).map_err(|e| e.to_string())?;
             for (i, d) in row.deals.iter().enumerate() {
@@ -384,6 +391,17 @@ impl Table {
                 table.settlement = Some(Settlement {
                     agreed: false,
                     balance: balance.iter().map(ToString::to_string).collect(),
+                });
+            } else if row.state == Stored::Over {
+                // Over without a closed pool: the host ended it by agreement (R10.3).
+                table.phase = Phase::Over;
+                table.settlement = Some(Settlement {
+                    agreed: true,
+                    balance: game
+                        .agreed_settlement()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
                 });
             }
             table.game = Some(game);

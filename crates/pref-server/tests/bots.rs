@@ -374,3 +374,122 @@ async fn bots_go_on_after_a_restart_mid_deal() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// What must read the same before and after a restart.
+fn lasting(summary: &Value) -> Value {
+    json!([
+        summary["phase"],
+        summary["settlement"],
+        summary["deals_finished"],
+        summary["sheet"],
+        summary["seats"]
+            .as_array()
+            .map(|s| s.iter().map(|s| s["name"].clone()).collect::<Vec<_>>())
+    ])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_games_come_back_after_a_restart() {
+    let dir = temp_dir("bots-finished");
+    let (mut child, addr) = spawn(&dir, 0);
+    // A pulka the bots close by themselves.
+    let (closed, closed_host) = lobby(&addr, json!({"preset": "sochi", "pool_target": 1})).await;
+    for seat in 0..3 {
+        assert_eq!(
+            add_bot(&addr, &closed, &closed_host, seat, "easy").await.0,
+            200
+        );
+    }
+    let mut watcher = connect(&addr, &closed, None, "").await;
+    let start = |id: &str| format!("/api/tables/{id}/start");
+    let (status, _) = http(&addr, "POST", &start(&closed), None, Some(&closed_host)).await;
+    assert_eq!(status, 200);
+    watch_to_the_end(&mut watcher, Duration::from_secs(240)).await;
+
+    // A game ended by agreement after one deal a person played with two bots.
+    let (agreed, agreed_host) = lobby(&addr, json!("sochi")).await;
+    for seat in 0..2 {
+        assert_eq!(
+            add_bot(&addr, &agreed, &agreed_host, seat, "easy").await.0,
+            200
+        );
+    }
+    let (status, vera) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{agreed}/seats"),
+        Some(&json!({ "name": "Vera" })),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{vera}");
+    let ws = connect(&addr, &agreed, vera["token"].as_str(), "").await;
+    let (status, _) = http(&addr, "POST", &start(&agreed), None, Some(&agreed_host)).await;
+    assert_eq!(status, 200);
+    tokio::time::timeout(Duration::from_secs(120), person(ws, 2, 9))
+        .await
+        .expect("the deal did not finish");
+    let end = format!("/api/tables/{agreed}/end");
+    let (status, body) = http(&addr, "POST", &end, None, Some(&agreed_host)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["settlement"]["agreed"], json!(true));
+
+    // A table the host closed in the lobby.
+    let (empty, empty_host) = lobby(&addr, json!("sochi")).await;
+    let end = format!("/api/tables/{empty}/end");
+    assert_eq!(
+        http(&addr, "POST", &end, None, Some(&empty_host)).await.0,
+        200
+    );
+
+    let mut before = Vec::new();
+    for id in [&closed, &agreed, &empty] {
+        let record = http_text(
+            &addr,
+            "GET",
+            &format!("/api/tables/{id}/record"),
+            None,
+            None,
+        )
+        .await;
+        before.push((lasting(&summary(&addr, id).await), record));
+    }
+    assert_eq!(before[0].0[0], json!("over"));
+    assert_eq!(before[1].1.0, 200, "the agreed game's record");
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let (mut child, addr) = spawn(&dir, 0);
+    let (status, health) = http(&addr, "GET", "/health", None, None).await;
+    assert_eq!(
+        (status, health["tables"].clone()),
+        (200, json!(0)),
+        "nothing restored at start"
+    );
+    for (id, (summary_before, record_before)) in [&closed, &agreed, &empty].into_iter().zip(&before)
+    {
+        assert_eq!(
+            &lasting(&summary(&addr, id).await),
+            summary_before,
+            "table {id}"
+        );
+        let record = http_text(
+            &addr,
+            "GET",
+            &format!("/api/tables/{id}/record"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(&record, record_before, "table {id}'s record");
+    }
+    // Over is over: the host cannot act and a socket gets the final picture.
+    let (status, _) = http(&addr, "POST", &start(&closed), None, Some(&closed_host)).await;
+    assert_eq!(status, 409);
+    let mut ws = connect(&addr, &agreed, None, "").await;
+    let snap = until(&mut ws, |m| m["type"] == "snapshot").await;
+    assert_eq!(snap["table"]["phase"], json!("over"));
+    assert_eq!(snap["deal"]["stage"], json!("finished"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
