@@ -458,7 +458,7 @@ async fn the_guide_in_five_languages_printed_and_on_a_phone() {
 
     // A phone: the text reflows, only the diagram scrolls sideways.
     let phone = driver.browser(true).await;
-    for code in ["en", "ru"] {
+    for code in LANGS {
         open_guide(&phone, &base, code).await;
         let v = js(&phone, OVERFLOW).await;
         assert_eq!(v["w"], json!(390), "{code}: viewport {v}");
