@@ -11,7 +11,8 @@
 //! - [`server`]: starting the server as a child process and reading its resident memory.
 //!
 //! The binary (`src/main.rs`) splits a large run over worker processes, because one process
-//! may hold only as many sockets as its open-file limit allows.
+//! may hold only as many sockets as its open-file limit allows, and over several server
+//! nodes (each worker on one node), because one server process is bound the same way.
 
 pub mod histogram;
 pub mod plan;
@@ -24,5 +25,5 @@ mod http;
 
 pub use histogram::Histogram;
 pub use plan::{Plan, Players};
-pub use report::{Report, ServerMemory};
+pub use report::{NodeMemory, Report, ServerMemory};
 pub use run::{Setup, run};

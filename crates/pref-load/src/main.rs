@@ -4,6 +4,12 @@
 //! tables over worker processes (each is this binary with `worker`), lets every worker set
 //! up its tables, reads the server's memory, says go, samples the memory during play and
 //! merges the workers' reports. Workers talk to the parent in lines on stdin and stdout.
+//!
+//! Several running servers (nodes of one cluster) may be given: `--addr` repeated or
+//! comma-separated, with as many `--server-pid`s in the same order. Worker `i` talks only
+//! to node `i % n` and creates its own tables there, so every table's sockets are on the
+//! node that holds the table and nothing is forwarded; memory is read and reported per node
+//! and summed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
@@ -14,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use pref_load::server::{ServerProcess, status_kib};
-use pref_load::{Plan, Players, Report, ServerMemory};
+use pref_load::{NodeMemory, Plan, Players, Report, ServerMemory};
 
 /// Sockets one worker opens at most by default: the open-file limit here is 20,000 per
 /// process, and each worker also needs descriptors for its HTTP pool and runtime.
@@ -25,12 +31,14 @@ const SOCKETS_PER_WORKER: usize = 12_000;
 struct Cli {
     #[command(subcommand)]
     worker: Option<Sub>,
-    /// A running server (`host:port`); without it the server binary is started.
-    #[arg(long)]
-    addr: Option<SocketAddr>,
-    /// The running server's process id, to read its memory.
-    #[arg(long)]
-    server_pid: Option<u32>,
+    /// A running server (`host:port`); without it the server binary is started. Repeated
+    /// or comma-separated for several nodes: worker `i` uses node `i % n`.
+    #[arg(long, value_delimiter = ',')]
+    addr: Vec<SocketAddr>,
+    /// The running servers' process ids, to read their memory: none, or one per `--addr`
+    /// in the same order.
+    #[arg(long, value_delimiter = ',')]
+    server_pid: Vec<u32>,
     /// The server binary to start (default: `pref-server` beside this program).
     #[arg(long)]
     server_bin: Option<PathBuf>,
@@ -62,7 +70,7 @@ struct Cli {
     /// Accepted actions per second aimed at, over all tables (0: as fast as possible).
     #[arg(long, default_value_t = 300.0)]
     rate: f64,
-    /// Worker processes (default: one per 12,000 sockets).
+    /// Worker processes (default: one per 12,000 sockets, at least one per node).
     #[arg(long)]
     workers: Option<usize>,
     /// Loopback source addresses per worker (127.0.0.2 onward) to spread sockets over.
@@ -178,22 +186,44 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         env.push((k.to_owned(), v.to_owned()));
     }
     let mut started = None;
-    let (addr, pid) = match cli.addr {
-        Some(a) => (a, cli.server_pid),
-        None => {
-            let bin = match &cli.server_bin {
-                Some(b) => b.clone(),
-                None => std::env::current_exe()
-                    .map_err(|e| e.to_string())?
-                    .with_file_name("pref-server"),
-            };
-            let s = ServerProcess::start(&bin, cli.data_parent.as_deref(), &env)?;
-            let r = (s.addr, Some(s.pid()));
-            started = Some(s);
-            r
+    // The nodes: (address, process id if known).
+    let nodes: Vec<(SocketAddr, Option<u32>)> = if cli.addr.is_empty() {
+        if !cli.server_pid.is_empty() {
+            return Err("--server-pid needs --addr".into());
         }
+        let bin = match &cli.server_bin {
+            Some(b) => b.clone(),
+            None => std::env::current_exe()
+                .map_err(|e| e.to_string())?
+                .with_file_name("pref-server"),
+        };
+        let s = ServerProcess::start(&bin, cli.data_parent.as_deref(), &env)?;
+        let node = (s.addr, Some(s.pid()));
+        started = Some(s);
+        vec![node]
+    } else if cli.server_pid.is_empty() {
+        cli.addr.iter().map(|&a| (a, None)).collect()
+    } else if cli.server_pid.len() == cli.addr.len() {
+        cli.addr
+            .iter()
+            .zip(&cli.server_pid)
+            .map(|(&a, &p)| (a, Some(p)))
+            .collect()
+    } else {
+        return Err(format!(
+            "{} --addr but {} --server-pid: give one process id per address, or none",
+            cli.addr.len(),
+            cli.server_pid.len()
+        ));
     };
-    let rss = |field: &str| pid.and_then(|p| status_kib(p, field)).unwrap_or(0);
+    let known = nodes.iter().all(|(_, p)| p.is_some());
+    // Each node's resident memory (0 when unknown), in node order.
+    let rss = |field: &str| -> Vec<u64> {
+        nodes
+            .iter()
+            .map(|(_, p)| p.and_then(|p| status_kib(p, field)).unwrap_or(0))
+            .collect()
+    };
     let baseline = rss("VmRSS");
     let whole = Plan {
         tables: cli.tables,
@@ -207,12 +237,24 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         seed: cli.seed,
         ..Plan::default()
     };
-    let workers = cli
-        .workers
-        .unwrap_or_else(|| whole.sockets().div_ceil(SOCKETS_PER_WORKER))
-        .max(1);
+    let workers = match cli.workers {
+        Some(w) if w < nodes.len() => {
+            return Err(format!(
+                "--workers {w} is fewer than the {} nodes: each node needs a worker",
+                nodes.len()
+            ));
+        }
+        Some(w) => w,
+        None => whole
+            .sockets()
+            .div_ceil(SOCKETS_PER_WORKER)
+            .max(nodes.len())
+            .max(1),
+    };
+    let names: Vec<String> = nodes.iter().map(|(a, _)| a.to_string()).collect();
     eprintln!(
-        "pref-load: server {addr}, {} tables, {} sockets, {workers} worker(s)",
+        "pref-load: server {}, {} tables, {} sockets, {workers} worker(s)",
+        names.join(", "),
         whole.tables + whole.idle_sockets.div_ceil(whole.idle_per_table.max(1)),
         whole.sockets()
     );
@@ -236,7 +278,7 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         let mut child = Command::new(&exe)
             .arg("worker")
             .arg("--addr")
-            .arg(addr.to_string())
+            .arg(nodes[i % nodes.len()].0.to_string())
             .arg("--plan")
             .arg(serde_json::to_string(&plan).map_err(|e| e.to_string())?)
             .stdin(Stdio::piped())
@@ -304,16 +346,18 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         }
     }
     let ready_kib = rss("VmRSS");
+    let ready_sum: u64 = ready_kib.iter().sum();
     eprintln!(
         "pref-load: {sockets} sockets open; server RSS {:.1} MiB; playing for {} s",
-        ready_kib as f64 / 1024.0,
+        ready_sum as f64 / 1024.0,
         cli.duration
     );
     for (_, stdin) in &mut children {
         let _ = stdin.write_all(b"go\n");
         let _ = stdin.flush();
     }
-    let mut peak = ready_kib;
+    let mut peak = ready_kib.clone();
+    let mut peak_sum = ready_sum;
     let mut merged = Report::default();
     let mut reports = 0;
     let end = Instant::now()
@@ -333,7 +377,11 @@ fn parent(cli: &Cli) -> Result<Report, String> {
             Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        peak = peak.max(rss("VmRSS"));
+        let now = rss("VmRSS");
+        for (p, n) in peak.iter_mut().zip(&now) {
+            *p = (*p).max(*n);
+        }
+        peak_sum = peak_sum.max(now.iter().sum());
     }
     for (c, _) in &mut children {
         let _ = c.wait();
@@ -341,13 +389,33 @@ fn parent(cli: &Cli) -> Result<Report, String> {
     if reports < workers {
         return Err(format!("only {reports} of {workers} workers reported"));
     }
-    if pid.is_some() {
+    if known {
+        let hwm = rss("VmHWM");
+        let per_node: Vec<ServerMemory> = (0..nodes.len())
+            .map(|k| ServerMemory {
+                baseline_kib: baseline[k],
+                ready_kib: ready_kib[k],
+                peak_kib: peak[k],
+                hwm_kib: hwm[k],
+            })
+            .collect();
         merged.server = Some(ServerMemory {
-            baseline_kib: baseline,
-            ready_kib,
-            peak_kib: peak,
-            hwm_kib: rss("VmHWM"),
+            baseline_kib: baseline.iter().sum(),
+            ready_kib: ready_sum,
+            peak_kib: peak_sum,
+            hwm_kib: hwm.iter().sum(),
         });
+        if nodes.len() > 1 {
+            merged.nodes = nodes
+                .iter()
+                .zip(per_node)
+                .map(|(&(addr, pid), memory)| NodeMemory {
+                    addr: addr.to_string(),
+                    pid: pid.unwrap_or(0),
+                    memory,
+                })
+                .collect();
+        }
     }
     drop(started);
     Ok(merged)

@@ -109,8 +109,23 @@ pub struct Report {
     pub games_over: u64,
     /// A few error messages.
     pub error_samples: Vec<String>,
-    /// Server memory, when the server's process is known.
+    /// Server memory, when the server's process is known; with several nodes, the sum
+    /// over the nodes (the peak is the largest sampled sum).
     pub server: Option<ServerMemory>,
+    /// Each node's memory, when the run used several nodes (empty with one server).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<NodeMemory>,
+}
+
+/// One node's memory in a run over several nodes.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct NodeMemory {
+    /// The node's address, as given.
+    pub addr: String,
+    /// Its process id.
+    pub pid: u32,
+    /// Its resident memory at points of the run.
+    pub memory: ServerMemory,
 }
 
 /// The server's resident memory at points of the run, in KiB.
@@ -245,6 +260,19 @@ impl fmt::Display for Report {
             "events            {} lost, {} out of order, {} tables diverged",
             self.lost, self.out_of_order, self.diverged
         )?;
+        for n in &self.nodes {
+            let m = n.memory;
+            writeln!(
+                f,
+                "node {} (pid {}) RSS baseline {}, ready {}, peak {} (VmHWM {})",
+                n.addr,
+                n.pid,
+                mib(m.baseline_kib),
+                mib(m.ready_kib),
+                mib(m.peak_kib),
+                mib(m.hwm_kib)
+            )?;
+        }
         if let Some(m) = self.server {
             let per = |kib: u64| {
                 let t = (self.tables + self.idle_tables).max(1);
@@ -253,9 +281,14 @@ impl fmt::Display for Report {
                     kib.saturating_sub(m.baseline_kib) as f64 / t as f64
                 )
             };
+            let label = if self.nodes.len() > 1 {
+                format!("server RSS, sum of {} nodes:", self.nodes.len())
+            } else {
+                "server RSS       ".to_owned()
+            };
             writeln!(
                 f,
-                "server RSS        baseline {}, ready {}, peak {} (VmHWM {})",
+                "{label} baseline {}, ready {}, peak {} (VmHWM {})",
                 mib(m.baseline_kib),
                 mib(m.ready_kib),
                 mib(m.peak_kib),

@@ -318,5 +318,6 @@ where
         games_over: get(&s.games_over),
         error_samples: s.samples.lock().map(|v| v.clone()).unwrap_or_default(),
         server: None,
+        nodes: Vec::new(),
     })
 }
