@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use common::*;
@@ -55,6 +54,19 @@ async fn add_bot(addr: &str, id: &str, host: &str, seat: u8, level: &str) -> (u1
         Some(host),
     )
     .await
+}
+
+/// Starts the game at table `id`.
+async fn start_game(addr: &str, id: &str, host: &str) {
+    let (status, body) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{id}/start"),
+        None,
+        Some(host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
 }
 
 async fn summary(addr: &str, id: &str) -> Value {
@@ -117,15 +129,7 @@ async fn three_bots_play_a_whole_pulka_to_settlement() {
         assert_eq!(s["seats"][seat]["name"], json!(format!("Bot {}", seat + 1)));
     }
     let mut spectator = connect(&addr, &id, None, "").await;
-    let (status, body) = http(
-        &addr,
-        "POST",
-        &format!("/api/tables/{id}/start"),
-        None,
-        Some(&host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    start_game(&addr, &id, &host).await;
     let (over, deals) = watch_to_the_end(&mut spectator, Duration::from_secs(240)).await;
     assert_eq!(over["agreed"], json!(false), "the pool closed by itself");
     balance_sums_to_zero(&over);
@@ -163,15 +167,7 @@ async fn four_bots_play_a_four_handed_pulka() {
         assert_eq!(status, 200, "{body}");
     }
     let mut spectator = connect(&addr, &id, None, "").await;
-    let (status, body) = http(
-        &addr,
-        "POST",
-        &format!("/api/tables/{id}/start"),
-        None,
-        Some(&host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    start_game(&addr, &id, &host).await;
     let (over, deals) = watch_to_the_end(&mut spectator, Duration::from_secs(240)).await;
     assert_eq!(over["balance"].as_array().map(Vec::len), Some(4));
     balance_sums_to_zero(&over);
@@ -248,15 +244,7 @@ async fn the_host_seats_and_removes_bots_and_people_play_with_them() {
     for t in &tokens {
         ws.push(connect(&addr, &id, Some(t), "").await);
     }
-    let (status, body) = http(
-        &addr,
-        "POST",
-        &format!("/api/tables/{id}/start"),
-        None,
-        Some(&host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    start_game(&addr, &id, &host).await;
     // A bot cannot be taken out in the middle of a deal.
     let remove = format!("/api/tables/{id}/seats/2/remove");
     let (status, _) = http(&addr, "POST", &remove, None, Some(&host)).await;
@@ -292,31 +280,14 @@ async fn the_host_seats_and_removes_bots_and_people_play_with_them() {
 
 /// Starts the real binary on `dir` with bots that wait `delay_ms`; returns it and its address.
 fn spawn(dir: &Path, delay_ms: u64) -> (Child, String) {
-    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pref-server"))
-        .env("PREF_CONFIG", dir.join("no-such-config.toml"))
-        .env("PREF_BIND", "127.0.0.1:0")
-        .env("PREF_DATA_DIR", dir)
-        .env("PREF_WEB_DIR", web)
-        .env("PREF_LOG", "warn")
-        .env("PREF_BOT_DELAY_MIN_MS", delay_ms.to_string())
-        .env("PREF_BOT_DELAY_MAX_MS", delay_ms.to_string())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim()
-        .trim_end_matches('/')
-        .to_owned();
-    (child, addr)
+    let delay = delay_ms.to_string();
+    spawn_binary(
+        dir,
+        &[
+            ("PREF_BOT_DELAY_MIN_MS", delay.as_str()),
+            ("PREF_BOT_DELAY_MAX_MS", delay.as_str()),
+        ],
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -329,15 +300,7 @@ async fn bots_go_on_after_a_restart_mid_deal() {
         assert_eq!(status, 200, "{body}");
     }
     let mut spectator = connect(&addr, &id, None, "").await;
-    let (status, body) = http(
-        &addr,
-        "POST",
-        &format!("/api/tables/{id}/start"),
-        None,
-        Some(&host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    start_game(&addr, &id, &host).await;
     // Kill the server after a few cards of the first deal.
     let mut played = 0;
     while played < 4 {

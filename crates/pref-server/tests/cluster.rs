@@ -6,9 +6,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -31,33 +30,16 @@ struct Node {
 }
 
 fn spawn_node(url: &str, dir: &Path) -> Node {
-    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pref-server"))
-        .env("PREF_CONFIG", dir.join("no-such-config.toml"))
-        .env("PREF_BIND", "127.0.0.1:0")
-        .env("PREF_DATA_DIR", dir)
-        .env("PREF_DATABASE_URL", url)
-        .env("PREF_LEASE_MS", LEASE_MS)
-        // The test's players act as fast as the server answers, far above a person's rate.
-        .env("PREF_MESSAGES_PER_SECOND", "1000")
-        .env("PREF_MESSAGE_BURST", "1000")
-        .env("PREF_WEB_DIR", web)
-        .env("PREF_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim()
-        .trim_end_matches('/')
-        .to_owned();
+    let (child, addr) = spawn_binary(
+        dir,
+        &[
+            ("PREF_DATABASE_URL", url),
+            ("PREF_LEASE_MS", LEASE_MS),
+            // The test's players act as fast as the server answers, far above a person's rate.
+            ("PREF_MESSAGES_PER_SECOND", "1000"),
+            ("PREF_MESSAGE_BURST", "1000"),
+        ],
+    );
     Node { child, addr }
 }
 

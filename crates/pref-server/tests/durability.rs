@@ -3,9 +3,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use common::*;
 use pref_core::{Action, CardSet, DealView, ViewEvent};
@@ -16,29 +15,7 @@ use serde_json::{Value, json};
 
 /// Starts the real binary on `dir`; returns the child and its address.
 fn spawn(dir: &Path) -> (Child, String) {
-    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pref-server"))
-        .env("PREF_CONFIG", dir.join("no-such-config.toml"))
-        .env("PREF_BIND", "127.0.0.1:0")
-        .env("PREF_DATA_DIR", dir)
-        .env("PREF_WEB_DIR", web)
-        .env("PREF_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim()
-        .trim_end_matches('/')
-        .to_owned();
-    (child, addr)
+    spawn_binary(dir, &[])
 }
 
 /// The players' sockets and what they know.

@@ -41,6 +41,41 @@ pub async fn server(tag: &str, tweak: impl FnOnce(&mut Config)) -> (String, Path
     (running.addr.to_string(), dir)
 }
 
+/// Starts the real `pref-server` binary on data directory `dir` with `env` on top of the
+/// test settings (port 0, no config file, warnings only); returns the child and the address
+/// it printed.
+pub fn spawn_binary(dir: &Path, env: &[(&str, &str)]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pref-server"));
+    command
+        .env("PREF_CONFIG", dir.join("no-such-config.toml"))
+        .env("PREF_BIND", "127.0.0.1:0")
+        .env("PREF_DATA_DIR", dir)
+        .env("PREF_WEB_DIR", web)
+        .env("PREF_LOG", "warn");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim()
+        .trim_end_matches('/')
+        .to_owned();
+    (child, addr)
+}
+
 /// One HTTP request; returns the status and the JSON body (`Null` if not JSON).
 pub async fn http(
     addr: &str,
