@@ -1,1 +1,345 @@
-//! Nothing to build: this crate holds the browser tests of `web/` (see `tests/`).
+//! The browser-test harness shared by `tests/browser.rs` and `tests/guide.rs`: Debian's
+//! Chromium driven over WebDriver (chromedriver, through `fantoccini`), a server in the test
+//! process, and the small waits and clicks the tests are written in.
+//!
+//! chromedriver runs in its own process group; the group and every Chromium started with a
+//! test's profile directories are killed when the [`Driver`] is dropped, passed or failed.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// Debian's Chromium (`scripts/install-browser`).
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// Debian's chromedriver.
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Whether the browser is missing, saying why; under `CI=true` a missing browser fails.
+///
+/// # Panics
+/// Under `CI=true`, when Chromium or chromedriver is missing.
+#[must_use]
+pub fn browser_missing() -> bool {
+    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
+        .into_iter()
+        .filter(|p| !Path::new(p).exists())
+        .collect();
+    if missing.is_empty() {
+        return false;
+    }
+    let msg = format!(
+        "browser tests skipped: {} missing (run scripts/install-browser)",
+        missing.join(" and ")
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{msg}");
+    eprintln!("{msg}");
+    true
+}
+
+/// A free loopback port.
+///
+/// # Panics
+/// If no port can be bound.
+#[must_use]
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// A fresh directory under the system's temp directory.
+///
+/// # Panics
+/// If it cannot be created.
+#[must_use]
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "pref-web-{tag}-{}-{}",
+        std::process::id(),
+        free_port()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `target/<name>` (or under `CARGO_TARGET_DIR`), created: where screenshots and PDFs go.
+///
+/// # Panics
+/// If it cannot be created.
+#[must_use]
+pub fn out_dir(name: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    let dir = target.join(name);
+    std::fs::create_dir_all(&dir).expect("output dir");
+    dir
+}
+
+/// chromedriver in its own process group, and the browsers' profile directories. Dropping
+/// it (also while a failed assertion unwinds) kills the group and any Chromium left running
+/// with one of these profiles, then removes the directories.
+pub struct Driver {
+    child: Child,
+    port: u16,
+    dirs: Vec<PathBuf>,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // A Chromium that left the group still names its profile on its command line.
+        if let Ok(procs) = std::fs::read_dir("/proc") {
+            for p in procs.flatten() {
+                let pid = p.file_name().to_string_lossy().to_string();
+                if !pid.bytes().all(|b| b.is_ascii_digit()) {
+                    continue;
+                }
+                let cmdline = std::fs::read(p.path().join("cmdline")).unwrap_or_default();
+                let cmdline = String::from_utf8_lossy(&cmdline);
+                if self
+                    .dirs
+                    .iter()
+                    .any(|d| cmdline.contains(&d.display().to_string()))
+                {
+                    let _ = Command::new("kill").args(["-KILL", &pid]).status();
+                }
+            }
+        }
+        for d in &self.dirs {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+impl Driver {
+    /// Starts chromedriver on a free port, its log in `logs`.
+    pub async fn start(logs: &Path) -> Driver {
+        let port = free_port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .arg(format!(
+                "--log-path={}",
+                logs.join("chromedriver.log").display()
+            ))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts");
+        let driver = Driver {
+            child,
+            port,
+            dirs: Vec::new(),
+        };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not listen");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        driver
+    }
+
+    /// A fresh browser: desktop size, or a 390×844 phone.
+    pub async fn browser(&mut self, phone: bool) -> Client {
+        let profile = temp_dir("chromium");
+        self.dirs.push(profile.clone());
+        let mut args = vec![
+            "--headless".to_owned(),
+            "--no-sandbox".to_owned(),
+            "--disable-gpu".to_owned(),
+            "--disable-quic".to_owned(),
+            "--no-first-run".to_owned(),
+            "--disable-background-networking".to_owned(),
+            "--disable-component-update".to_owned(),
+            "--disable-sync".to_owned(),
+            "--disable-dev-shm-usage".to_owned(),
+            "--disable-renderer-backgrounding".to_owned(),
+            "--disable-background-timer-throttling".to_owned(),
+            "--disable-backgrounding-occluded-windows".to_owned(),
+            "--lang=en-US".to_owned(),
+            format!("--user-data-dir={}", profile.display()),
+        ];
+        let mut options = json!({ "binary": CHROMIUM });
+        if phone {
+            options["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2, "touch": true }
+            });
+        } else {
+            args.push("--window-size=1360,960".to_owned());
+        }
+        options["args"] = json!(args);
+        let mut caps = serde_json::Map::new();
+        caps.insert("browserName".into(), json!("chrome"));
+        caps.insert("goog:chromeOptions".into(), options);
+        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("a browser session")
+    }
+
+    /// WebDriver "Print Page" (`POST /session/{id}/print`), which fantoccini 0.21 does not
+    /// wrap: a plain HTTP request to chromedriver; returns the PDF's bytes.
+    pub async fn print(&self, c: &Client) -> Vec<u8> {
+        let session = c
+            .session_id()
+            .await
+            .expect("session")
+            .expect("a session id");
+        let body = json!({ "background": true, "orientation": "portrait" }).to_string();
+        let port = self.port;
+        let answer = tokio::task::spawn_blocking(move || {
+            let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("chromedriver");
+            s.set_read_timeout(Some(Duration::from_secs(120))).expect("timeout");
+            write!(
+                s,
+                "POST /session/{session}/print HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .expect("request");
+            // chromedriver keeps the connection open: read the head, then Content-Length.
+            let mut raw = Vec::new();
+            let mut buf = [0u8; 64 * 1024];
+            let mut need: Option<usize> = None;
+            loop {
+                if let Some(n) = need {
+                    if raw.len() >= n {
+                        break;
+                    }
+                } else if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+                    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+                    let len = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .expect("a Content-Length");
+                    need = Some(end + 4 + len);
+                    continue;
+                }
+                let n = s.read(&mut buf).expect("answer");
+                assert!(n > 0, "chromedriver closed the print answer early");
+                raw.extend_from_slice(&buf[..n]);
+            }
+            raw
+        })
+        .await
+        .expect("print request");
+        let text = String::from_utf8_lossy(&answer);
+        let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
+        assert!(head.starts_with("HTTP/1.1 200"), "print: {head}");
+        let v: Value = serde_json::from_str(rest).expect("JSON");
+        base64(v["value"].as_str().expect("base64 PDF"))
+    }
+}
+
+/// Standard base64, as WebDriver returns PDFs and screenshots.
+pub fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> Option<u32> {
+        match c {
+            b'A'..=b'Z' => Some(u32::from(c - b'A')),
+            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
+            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
+            b'+' => Some(62),
+            b'/' => Some(63),
+            _ => None,
+        }
+    };
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in text.bytes().filter_map(value) {
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    out
+}
+
+/// The server in this process, serving `web/`, with `tweak` applied to its settings.
+///
+/// # Panics
+/// If it cannot start.
+pub async fn server_with(tweak: impl FnOnce(&mut pref_server::config::Config)) -> String {
+    let mut config = pref_server::config::Config {
+        bind: "127.0.0.1:0".parse().expect("address"),
+        data_dir: temp_dir("data"),
+        web_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
+        ..Default::default()
+    };
+    tweak(&mut config);
+    let running = pref_server::start(config).await.expect("server starts");
+    format!("http://{}", running.addr)
+}
+
+/// Runs `script` in the page and returns its value.
+///
+/// # Panics
+/// If the script fails.
+pub async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.expect("script runs")
+}
+
+/// Saves a screenshot of the page as `dir/name.png`.
+///
+/// # Panics
+/// If the screenshot cannot be taken or saved.
+pub async fn shot(c: &Client, dir: &Path, name: &str) {
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot saved");
+}
+
+/// Waits until `script` returns something truthy, and returns it.
+///
+/// # Panics
+/// After 45 s, naming `what`.
+pub async fn until(c: &Client, what: &str, script: &str) -> Value {
+    // Generous: a loaded two-core machine runs four browsers slowly.
+    let deadline = Instant::now() + Duration::from_secs(45);
+    loop {
+        let v = js(c, script).await;
+        let truthy =
+            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
+        if truthy {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+}
+
+/// Waits for `css` to be on the page, then clicks it.
+pub async fn click(c: &Client, css: &str) {
+    until(c, css, &format!("return !!document.querySelector({css:?})")).await;
+    // chromedriver now and then drops a kept-alive connection; one retry covers that.
+    for attempt in 0..2 {
+        let done = match c.find(Locator::Css(css)).await {
+            Ok(el) => el.click().await.map(|_| ()),
+            Err(e) => Err(e),
+        };
+        match done {
+            Ok(()) => return,
+            Err(e) if attempt == 0 => {
+                eprintln!("click {css}: {e}; retrying");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("click {css}: {e}"),
+        }
+    }
+}

@@ -14,150 +14,15 @@
 //! the tests print why and pass, except under `CI=true`, where they fail.
 
 use std::collections::BTreeSet;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
+use pref_web_tests::{Driver, browser_missing, click, js, out_dir, server_with, until};
 use serde_json::{Value, json};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// Why a test cannot run here; under CI a missing browser is a failure.
-fn browser_missing() -> bool {
-    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
-        .into_iter()
-        .filter(|p| !Path::new(p).exists())
-        .collect();
-    if missing.is_empty() {
-        return false;
-    }
-    let msg = format!(
-        "browser tests skipped: {} missing (run scripts/install-browser)",
-        missing.join(" and ")
-    );
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{msg}");
-    eprintln!("{msg}");
-    true
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "pref-web-{tag}-{}-{}",
-        std::process::id(),
-        free_port()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 fn screenshots_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    let dir = target.join("screenshots");
-    std::fs::create_dir_all(&dir).expect("screenshots dir");
-    dir
-}
-
-/// A chromedriver on a free loopback port, killed when dropped.
-struct Driver {
-    child: Child,
-    url: String,
-    dirs: Vec<PathBuf>,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        // A test that fails leaves its browsers behind chromedriver; each is found by the
-        // profile directory on its command line.
-        for d in &self.dirs {
-            let _ = Command::new("pkill")
-                .arg("-9")
-                .arg("-f")
-                .arg(d.as_os_str())
-                .status();
-        }
-        for d in &self.dirs {
-            let _ = std::fs::remove_dir_all(d);
-        }
-    }
-}
-
-impl Driver {
-    async fn start() -> Driver {
-        let port = free_port();
-        let child = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .arg(format!(
-                "--log-path={}",
-                screenshots_dir().join("chromedriver.log").display()
-            ))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not listen");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-            dirs: Vec::new(),
-        }
-    }
-
-    /// A fresh browser: desktop size, or a 390×844 phone.
-    async fn browser(&mut self, phone: bool) -> Client {
-        let profile = temp_dir("chromium");
-        self.dirs.push(profile.clone());
-        let mut args = vec![
-            "--headless".to_owned(),
-            "--no-sandbox".to_owned(),
-            "--disable-gpu".to_owned(),
-            "--disable-quic".to_owned(),
-            "--no-first-run".to_owned(),
-            "--disable-background-networking".to_owned(),
-            "--disable-component-update".to_owned(),
-            "--disable-sync".to_owned(),
-            "--disable-dev-shm-usage".to_owned(),
-            "--disable-renderer-backgrounding".to_owned(),
-            "--disable-background-timer-throttling".to_owned(),
-            "--disable-backgrounding-occluded-windows".to_owned(),
-            "--lang=en-US".to_owned(),
-            format!("--user-data-dir={}", profile.display()),
-        ];
-        let mut options = json!({ "binary": CHROMIUM });
-        if phone {
-            options["mobileEmulation"] = json!({
-                "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2, "touch": true }
-            });
-        } else {
-            args.push("--window-size=1360,960".to_owned());
-        }
-        options["args"] = json!(args);
-        let mut caps = serde_json::Map::new();
-        caps.insert("browserName".into(), json!("chrome"));
-        caps.insert("goog:chromeOptions".into(), options);
-        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&self.url)
-            .await
-            .expect("a browser session")
-    }
+    out_dir("screenshots")
 }
 
 /// The server, in this process, serving `web/`.
@@ -165,61 +30,8 @@ async fn server() -> String {
     server_with(|_| {}).await
 }
 
-/// The server with `tweak` applied to its settings.
-async fn server_with(tweak: impl FnOnce(&mut pref_server::config::Config)) -> String {
-    let mut config = pref_server::config::Config {
-        bind: "127.0.0.1:0".parse().expect("address"),
-        data_dir: temp_dir("data"),
-        web_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
-        ..Default::default()
-    };
-    tweak(&mut config);
-    let running = pref_server::start(config).await.expect("server starts");
-    format!("http://{}", running.addr)
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![]).await.expect("script runs")
-}
-
 async fn shot(c: &Client, name: &str) {
-    let png = c.screenshot().await.expect("screenshot");
-    std::fs::write(screenshots_dir().join(format!("{name}.png")), png).expect("screenshot saved");
-}
-
-/// Waits until `script` returns something truthy, and returns it.
-async fn until(c: &Client, what: &str, script: &str) -> Value {
-    // Generous: a loaded two-core machine runs four browsers slowly.
-    let deadline = Instant::now() + Duration::from_secs(45);
-    loop {
-        let v = js(c, script).await;
-        let truthy =
-            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
-        if truthy {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(60)).await;
-    }
-}
-
-async fn click(c: &Client, css: &str) {
-    until(c, css, &format!("return !!document.querySelector({css:?})")).await;
-    // chromedriver now and then drops a kept-alive connection; one retry covers that.
-    for attempt in 0..2 {
-        let done = match c.find(Locator::Css(css)).await {
-            Ok(el) => el.click().await.map(|_| ()),
-            Err(e) => Err(e),
-        };
-        match done {
-            Ok(()) => return,
-            Err(e) if attempt == 0 => {
-                eprintln!("click {css}: {e}; retrying");
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Err(e) => panic!("click {css}: {e}"),
-        }
-    }
+    pref_web_tests::shot(c, &screenshots_dir(), name).await;
 }
 
 async fn body(c: &Client, key: &str) -> String {
@@ -370,7 +182,7 @@ async fn a_full_deal_in_three_browsers() {
     }
     let started = Instant::now();
     let base = server().await;
-    let mut driver = Driver::start().await;
+    let mut driver = Driver::start(&screenshots_dir()).await;
     let host = driver.browser(false).await;
     let bob = driver.browser(false).await;
     let cleo = driver.browser(true).await;
@@ -619,7 +431,7 @@ async fn the_host_plays_a_deal_against_bots() {
         c.limits.bot_delay_max_ms = 0;
     })
     .await;
-    let mut driver = Driver::start().await;
+    let mut driver = Driver::start(&screenshots_dir()).await;
     let host = driver.browser(false).await;
     open_start_page(&host, &base).await;
     click(&host, "#create").await;
