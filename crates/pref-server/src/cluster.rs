@@ -145,14 +145,28 @@ impl Cluster {
         }
     }
 
-    /// Takes expired leases every third of a lease.
+    /// Takes expired leases every third of a lease, and every ten leases clears the leases
+    /// of finished games and the rows of nodes dead for ten leases.
     async fn taker(self: Arc<Cluster>) {
         let mut tick = tokio::time::interval(self.leases.lease() / 3);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
+        for n in 0u64.. {
             tick.tick().await;
             if let Err(e) = self.take_expired().await {
                 tracing::error!(error = %e, "expired leases not taken");
+            }
+            if n % 30 == 29 {
+                match lease::sweep(&self.pool, self.leases.lease() * 10).await {
+                    Ok((0, 0)) => {}
+                    Ok((leases, nodes)) => {
+                        tracing::info!(
+                            leases,
+                            nodes,
+                            "finished games' leases and dead nodes cleared"
+                        );
+                    }
+                    Err(e) => tracing::error!(error = %e, "leases and nodes not cleared"),
+                }
             }
         }
     }

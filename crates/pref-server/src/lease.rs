@@ -205,6 +205,32 @@ pub(crate) async fn insert(
 /// `leases.node`, it reads only the leases of lapsed nodes.
 const LAPSED: &str = "l.node IN (SELECT n.id FROM nodes n WHERE n.expires < now())";
 
+/// Clears what no node needs any more: the leases of finished games (nothing is written to
+/// them, and any node shows them from the database) and the rows of nodes whose heartbeat
+/// ran out more than `after` ago and that no lease names. Returns how many leases and
+/// nodes went.
+///
+/// # Errors
+/// The database's error.
+pub async fn sweep(pool: &PgPool, after: Duration) -> Result<(u64, u64), sqlx::Error> {
+    let leases = sqlx::query(
+        "DELETE FROM leases l USING tables t WHERE t.no = l.table_no AND t.state = 'over'",
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    let nodes = sqlx::query(
+        "DELETE FROM nodes n
+         WHERE n.expires < now() - $1 * INTERVAL '1 millisecond'
+           AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.node = n.id)",
+    )
+    .bind(i64::try_from(after.as_millis()).unwrap_or(i64::MAX))
+    .execute(pool)
+    .await?
+    .rows_affected();
+    Ok((leases, nodes))
+}
+
 /// Takes the leases of up to `limit` unfinished tables whose node's heartbeat has run out;
 /// returns their row numbers (the caller restores them). Rows another node is taking at the
 /// same moment are skipped, not waited for.

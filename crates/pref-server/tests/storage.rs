@@ -208,6 +208,63 @@ async fn a_node_that_lost_its_lease_cannot_write() {
 }
 
 #[tokio::test]
+async fn the_sweep_clears_finished_games_leases_and_long_dead_nodes_only() {
+    let Some(url) = postgres("sweep").await else {
+        return;
+    };
+    let db = Database::Postgres(url);
+    let a = Store::connect(&db, LEASE).await.unwrap();
+    let b = Store::connect(&db, LEASE).await.unwrap();
+    let (_, playing) = new_table(&a).await;
+    a.set_state(playing, Stored::Playing).await.unwrap();
+    let (_, over) = new_table(&a).await;
+    a.set_state(over, Stored::Over).await.unwrap();
+    let pool = b.postgres().unwrap();
+    let count = |sql: &'static str| async move {
+        sqlx::query_scalar::<_, i64>(sql)
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    };
+    assert_eq!(count("SELECT COUNT(*) FROM leases").await, 2);
+    // A's heartbeat ran out an hour ago, but it still holds the unfinished table: it stays.
+    sqlx::query("UPDATE nodes SET expires = now() - INTERVAL '1 hour' WHERE id = $1")
+        .bind(a.leases().unwrap().node())
+        .execute(pool)
+        .await
+        .unwrap();
+    let after = Duration::from_secs(60);
+    assert_eq!(lease::sweep(pool, after).await.unwrap(), (1, 0));
+    let held: Vec<i64> = sqlx::query_scalar("SELECT table_no FROM leases")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert_eq!(held, [playing], "only the finished game's lease went");
+    // Once B has taken the table over, A's row names nothing and goes; B's, alive, stays.
+    assert!(
+        lease::take(pool, b.leases().unwrap(), playing)
+            .await
+            .unwrap()
+    );
+    assert_eq!(lease::sweep(pool, after).await.unwrap(), (0, 1));
+    let nodes: Vec<String> = sqlx::query_scalar("SELECT id FROM nodes")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert_eq!(nodes, [b.leases().unwrap().node().to_owned()]);
+    // A node dead for less than `after` is kept even when it holds nothing.
+    sqlx::query("UPDATE nodes SET expires = now() - INTERVAL '1 second'")
+        .execute(pool)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM leases")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(lease::sweep(pool, after).await.unwrap(), (0, 0));
+}
+
+#[tokio::test]
 async fn a_node_stops_writing_when_its_own_clock_says_the_lease_may_be_over() {
     let Some(url) = postgres("timer").await else {
         return;
