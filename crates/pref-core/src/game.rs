@@ -243,6 +243,44 @@ impl Game {
         event
     }
 
+    /// Every event of the deal in progress so far, in order and unprojected, the deal event
+    /// first: replayed from the deal's history entry, for a viewer (a bot) that joins in the
+    /// middle of a deal. Empty between deals.
+    #[must_use]
+    pub fn deal_events(&self) -> Vec<Event> {
+        let (
+            Some(_),
+            Some(DealEntry::Played {
+                dealer,
+                hands,
+                talon,
+                actions,
+                ..
+            }),
+        ) = (&self.deal, self.history.last())
+        else {
+            return Vec::new();
+        };
+        let hands: Vec<Vec<Card>> = hands[..usize::from(self.profile.players)]
+            .iter()
+            .map(|h| h.iter().collect())
+            .collect();
+        // The entry was made from a deal that was valid, with this same streak.
+        let Ok(mut deal) =
+            Deal::from_hands(&self.profile, *dealer, &hands, talon, self.raspasy_streak)
+        else {
+            return Vec::new();
+        };
+        let mut events = vec![deal.deal_event()];
+        for &(seat, action) in actions {
+            match deal.apply(seat, action) {
+                Ok(more) => events.extend(more),
+                Err(_) => break,
+            }
+        }
+        events
+    }
+
     /// Applies an action in record semantics (for a card, the seat whose card it is; see
     /// [`Deal::apply`]). When the deal ends it is scored and the dealer moves on.
     ///

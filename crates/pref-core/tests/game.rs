@@ -365,3 +365,38 @@ fn game_error_messages() {
         "the game is over: every pool is closed (R9.4)"
     );
 }
+
+#[test]
+fn deal_events_replays_the_deal_in_progress_event_for_event() {
+    for (preset, deals) in [("sochi", 12), ("sochi4", 12)] {
+        let mut g = Game::new(profile(json!(preset)), Seat(0)).unwrap();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..deals {
+            let mut cards: Vec<Card> = (0..32).map(Card::from_index).collect();
+            for i in (1..32).rev() {
+                cards.swap(i, next(i + 1));
+            }
+            let deck: [Card; 32] = cards.try_into().unwrap();
+            assert!(g.deal_events().is_empty(), "between deals");
+            let mut seen = vec![g.start_deal(&deck).unwrap()];
+            assert_eq!(g.deal_events(), seen);
+            while let Some(p) = g.deal().and_then(pref_core::Deal::to_act) {
+                let legal = g.deal().unwrap().legal_actions_for(p);
+                let action = legal.get(next(legal.len())).unwrap();
+                seen.extend(g.act(p, action).unwrap());
+                if g.deal().is_some() {
+                    assert_eq!(g.deal_events(), seen, "{preset}");
+                }
+            }
+            if g.is_over() {
+                break;
+            }
+        }
+    }
+}

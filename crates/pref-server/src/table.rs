@@ -230,8 +230,6 @@ pub struct Table {
     me: Option<mpsc::WeakSender<Command>>,
     /// The bots playing seats 0..4.
     bots: [Option<BotHandle>; 4],
-    /// Every event of the current (or last) deal, for a bot that joins mid-deal.
-    deal_events: Vec<Event>,
     /// The state version the bots were last prompted at; `None` forces a prompt.
     prompted: Option<u64>,
 }
@@ -309,7 +307,6 @@ impl Table {
             tx,
             me: None,
             bots: [None, None, None, None],
-            deal_events: Vec::new(),
             prompted: None,
         }
     }
@@ -360,17 +357,12 @@ impl Table {
             let mut game =
                 Game::new(table.profile.clone(), table.first_dealer).map_err(|e| e.to_string())?;
             for (i, d) in row.deals.iter().enumerate() {
-                let dealt = game
-                    .start_deal(&d.deck)
+                game.start_deal(&d.deck)
                     .map_err(|e| format!("deal {i}: {e}"))?;
-                table.deal_events.clear();
-                table.deal_events.push(dealt);
                 let mut shadow = *game.deal().ok_or("no deal after start")?;
                 for (k, &(player, action)) in d.actions.iter().enumerate() {
-                    let events = game
-                        .act(player, action)
+                    game.act(player, action)
                         .map_err(|e| format!("deal {i} action {k}: {e}"))?;
-                    table.deal_events.extend(events);
                     let _ = shadow.act(player, action);
                 }
                 if game.deal().is_none() {
@@ -439,10 +431,10 @@ impl Table {
             return;
         };
         let bot = bots::spawn(self.no, seat, level, me, self.pace());
-        if self.deal_in_progress() {
+        if let Some(game) = self.game.as_ref().filter(|g| g.deal().is_some()) {
             let players = self.players();
             bot.tell(Prompt::Events(
-                self.deal_events
+                game.deal_events()
                     .iter()
                     .map(|e| e.project(Viewer::Seat(seat), players))
                     .collect(),
@@ -659,12 +651,8 @@ impl Table {
         }
     }
 
-    /// Keeps the deal's events and passes each to the bots as their seats see it.
-    fn tell_bots(&mut self, event: Event) {
-        if matches!(event, Event::Dealt { .. }) {
-            self.deal_events.clear();
-        }
-        self.deal_events.push(event);
+    /// Passes a deal event to the bots as their seats see it.
+    fn tell_bots(&self, event: Event) {
         let players = self.players();
         for (s, bot) in self.bots.iter().enumerate() {
             if let Some(bot) = bot {
