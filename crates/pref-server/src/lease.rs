@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use sqlx::postgres::PgPool;
+use sqlx::postgres::{PgPool, PgRow};
 use sqlx::{Postgres, Row, Transaction};
 use tokio::time::Instant;
 
@@ -255,13 +255,18 @@ pub async fn take_expired(
     .bind(limit)
     .fetch_all(pool)
     .await?;
-    let mut taken = Vec::with_capacity(rows.len());
-    for r in rows {
-        let (no, epoch): (i64, i64) = (r.get(0), r.get(1));
-        leases.hold(no, epoch);
-        taken.push(no);
-    }
-    Ok(taken)
+    Ok(hold_all(leases, &rows))
+}
+
+/// Holds every `(table_no, epoch)` row a taking query returned; returns the row numbers.
+fn hold_all(leases: &Leases, rows: &[PgRow]) -> Vec<i64> {
+    rows.iter()
+        .map(|r| {
+            let (no, epoch): (i64, i64) = (r.get(0), r.get(1));
+            leases.hold(no, epoch);
+            no
+        })
+        .collect()
 }
 
 /// Takes back, at a new epoch, the leases that still name this node but that it let go
@@ -284,13 +289,7 @@ pub async fn take_mine(pool: &PgPool, leases: &Leases) -> Result<Vec<i64>, sqlx:
     .bind(&held)
     .fetch_all(pool)
     .await?;
-    let mut taken = Vec::with_capacity(rows.len());
-    for r in rows {
-        let (no, epoch): (i64, i64) = (r.get(0), r.get(1));
-        leases.hold(no, epoch);
-        taken.push(no);
-    }
-    Ok(taken)
+    Ok(hold_all(leases, &rows))
 }
 
 /// Takes table `no`'s lease if its node's heartbeat has run out, or if it names this node

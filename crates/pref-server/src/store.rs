@@ -22,7 +22,7 @@
 //! cannot write another action to that table, and a node taking a lease over waits for a
 //! group already writing to commit before it reads the table back.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
@@ -368,13 +368,9 @@ async fn write_group(
             let mut skip = HashSet::new();
             if let Some(leases) = leases {
                 // The epoch each table is held at, as this node's own timer still allows.
-                let mut nos = Vec::new();
-                let mut epochs = Vec::new();
-                for q in rows {
-                    let no = q.row.table();
-                    if nos.contains(&no) || skip.contains(&no) {
-                        continue;
-                    }
+                let tables: BTreeSet<i64> = rows.iter().map(|q| q.row.table()).collect();
+                let (mut nos, mut epochs) = (Vec::new(), Vec::new());
+                for no in tables {
                     match leases.epoch(no) {
                         Some(e) => {
                             nos.push(no);
@@ -398,7 +394,7 @@ async fn write_group(
                 .bind(leases.node())
                 .fetch_all(&mut *tx)
                 .await?;
-                skip.extend(nos.iter().filter(|no| !held.contains(no)));
+                skip.extend(nos.iter().filter(|no| held.binary_search(no).is_err()));
             }
             let mut deals = QueryBuilder::<Postgres>::new(INSERT_DEALS);
             let mut actions = QueryBuilder::<Postgres>::new(INSERT_ACTIONS);

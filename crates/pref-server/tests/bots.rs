@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::*;
 use num_rational::Ratio;
-use pref_core::{Action, Record};
+use pref_core::{Action, Game, Record};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -26,23 +26,6 @@ async fn quick_server(tag: &str) -> String {
     })
     .await;
     addr
-}
-
-/// Creates a table in the lobby; returns its id and host token.
-async fn lobby(addr: &str, profile: Value) -> (String, String) {
-    let (status, created) = http(
-        addr,
-        "POST",
-        "/api/tables",
-        Some(&json!({ "profile": profile })),
-        None,
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
-    (
-        created["id"].as_str().unwrap().to_owned(),
-        created["host_token"].as_str().unwrap().to_owned(),
-    )
 }
 
 async fn add_bot(addr: &str, id: &str, host: &str, seat: u8, level: &str) -> (u16, Value) {
@@ -67,6 +50,14 @@ async fn start_game(addr: &str, id: &str, host: &str) {
     )
     .await;
     assert_eq!(status, 200, "{body}");
+}
+
+/// The table's exported record, read (and so replayed) by the rules core.
+async fn replayed(addr: &str, id: &str) -> (Record, Game) {
+    let (status, text) =
+        http_text(addr, "GET", &format!("/api/tables/{id}/record"), None, None).await;
+    assert_eq!(status, 200, "{text}");
+    Record::read(&text).expect("a valid record that replays")
 }
 
 async fn summary(addr: &str, id: &str) -> Value {
@@ -135,16 +126,7 @@ async fn three_bots_play_a_whole_pulka_to_settlement() {
     balance_sums_to_zero(&over);
 
     // The record of the game replays through the rules core to the same settlement.
-    let (status, text) = http_text(
-        &addr,
-        "GET",
-        &format!("/api/tables/{id}/record"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{text}");
-    let (record, game) = Record::read(&text).expect("the bots' game is a valid record");
+    let (record, game) = replayed(&addr, &id).await;
     assert_eq!(record.deals().len() as u64, deals);
     let balance: Vec<String> = game
         .settlement()
@@ -171,16 +153,7 @@ async fn four_bots_play_a_four_handed_pulka() {
     let (over, deals) = watch_to_the_end(&mut spectator, Duration::from_secs(240)).await;
     assert_eq!(over["balance"].as_array().map(Vec::len), Some(4));
     balance_sums_to_zero(&over);
-    let (status, text) = http_text(
-        &addr,
-        "GET",
-        &format!("/api/tables/{id}/record"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{text}");
-    let (record, _) = Record::read(&text).expect("a valid four-handed record");
+    let (record, _) = replayed(&addr, &id).await;
     assert_eq!(record.deals().len() as u64, deals);
 }
 
@@ -316,16 +289,7 @@ async fn bots_go_on_after_a_restart_mid_deal() {
     let (over, deals) = watch_to_the_end(&mut spectator, Duration::from_secs(240)).await;
     balance_sums_to_zero(&over);
     assert!(deals >= 1);
-    let (status, text) = http_text(
-        &addr,
-        "GET",
-        &format!("/api/tables/{id}/record"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{text}");
-    let (record, game) = Record::read(&text).expect("a valid record");
+    let (record, game) = replayed(&addr, &id).await;
     assert!(game.settlement().is_some(), "the replayed pulka is closed");
     let s = summary(&addr, &id).await;
     assert_eq!(s["phase"], json!("over"));

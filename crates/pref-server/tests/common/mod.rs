@@ -143,8 +143,8 @@ pub struct TableInfo {
     pub tokens: Vec<String>,
 }
 
-/// Creates a table with `profile`, fills every seat and (if `start`) starts it.
-pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> TableInfo {
+/// Creates a table in the lobby with `profile`; returns its id and host token.
+pub async fn lobby(addr: &str, profile: Value) -> (String, String) {
     let (status, created) = http(
         addr,
         "POST",
@@ -154,8 +154,15 @@ pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> Tabl
     )
     .await;
     assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_owned();
-    let host = created["host_token"].as_str().unwrap().to_owned();
+    (
+        created["id"].as_str().unwrap().to_owned(),
+        created["host_token"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// Creates a table with `profile`, fills every seat and (if `start`) starts it.
+pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> TableInfo {
+    let (id, host) = lobby(addr, profile).await;
     let mut tokens = Vec::new();
     for i in 0..players {
         let (status, seat) = http(
