@@ -155,6 +155,59 @@ pub struct DealView {
     pub revealed: Option<Reveal>,
 }
 
+impl DealView {
+    /// Every card this view shows, whatever field holds it: what a check of hidden
+    /// information compares with what the viewer may see. The destructuring names every
+    /// field, so a new field that can carry cards cannot be left out.
+    #[must_use]
+    pub fn cards(&self) -> CardSet {
+        let DealView {
+            viewer: _,
+            players: _,
+            dealer: _,
+            first_hand: _,
+            stage: _,
+            kind: _,
+            to_act: _,
+            turn: _,
+            hand,
+            hand_sizes: _,
+            open_hands,
+            talon,
+            discard,
+            calls: _,
+            highest: _,
+            declarer: _,
+            contract: _,
+            whist: _,
+            defence: _,
+            controllers: _,
+            trick,
+            last_trick,
+            tricks_taken: _,
+            revealed,
+        } = self;
+        let mut cs = hand.unwrap_or_default().or(discard.unwrap_or_default());
+        for h in open_hands.iter().flatten() {
+            cs = cs.or(*h);
+        }
+        for c in talon.iter().flatten() {
+            cs = cs.with(*c);
+        }
+        let last = last_trick.iter().flat_map(|t| t.cards.iter());
+        for sc in trick.iter().chain(last) {
+            cs = cs.with(sc.card);
+        }
+        if let Some(r) = revealed {
+            for h in &r.hands {
+                cs = cs.or(*h);
+            }
+            cs = cs.with(r.talon[0]).with(r.talon[1]).or(r.discard);
+        }
+        cs
+    }
+}
+
 impl Deal {
     fn kind_view(&self) -> DealKind {
         match self.kind {

@@ -155,32 +155,6 @@ fn declarer_has_played(d: &Deal) -> bool {
         || d.current_trick().iter().any(|&(s, _)| Some(s) == dec)
 }
 
-fn view_cards(v: &pref_core::DealView) -> CardSet {
-    let mut cs = v.hand.unwrap_or_default();
-    for h in v.open_hands.iter().flatten() {
-        cs = cs.or(*h);
-    }
-    for c in v.talon.iter().flatten() {
-        cs = cs.with(*c);
-    }
-    cs = cs.or(v.discard.unwrap_or_default());
-    for sc in &v.trick {
-        cs = cs.with(sc.card);
-    }
-    if let Some(t) = &v.last_trick {
-        for sc in &t.cards {
-            cs = cs.with(sc.card);
-        }
-    }
-    if let Some(r) = &v.revealed {
-        for h in &r.hands {
-            cs = cs.or(*h);
-        }
-        cs = cs.with(r.talon[0]).with(r.talon[1]).or(r.discard);
-    }
-    cs
-}
-
 fn event_cards(e: &ViewEvent) -> CardSet {
     match e {
         ViewEvent::Dealt { hand, .. } => hand.unwrap_or_default(),
@@ -251,7 +225,7 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
         check_conservation(&d);
         for &v in &all {
             let view = d.view(v);
-            let cards = view_cards(&view);
+            let cards = view.cards();
             assert!(
                 cards.minus(allowed(&d, v)).is_empty(),
                 "{v:?} sees {cards} at {:?}",

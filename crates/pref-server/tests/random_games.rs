@@ -107,7 +107,7 @@ impl Client {
             .unwrap_or_else(|| panic!("snapshot matches no stored state: {m}"));
         let (_, events) = self.truth.replay(view.dealer, &deck, &actions, k);
         let ok = allowed(self.viewer, &events);
-        self.check("snapshot", view_cards(&view), ok, m);
+        self.check("snapshot", view.cards(), ok, m);
         let (_, legal) = self.turn(m);
         self.check("snapshot's legal actions", action_cards(&legal), ok, m);
         self.deal = Some((deal_no, view.dealer, k));

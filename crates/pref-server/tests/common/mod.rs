@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use pref_core::{Action, Card, CardSet, Deal, DealView, Event, Profile, Seat, ViewEvent, Viewer};
+use pref_core::{Action, Card, CardSet, Deal, Event, Profile, Seat, ViewEvent, Viewer};
 use pref_server::config::Config;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -341,38 +341,6 @@ pub fn allowed(viewer: Viewer, events: &[Event]) -> CardSet {
         }
     }
     ok
-}
-
-/// Every card in a deal view.
-pub fn view_cards(v: &DealView) -> CardSet {
-    let mut c = CardSet::EMPTY;
-    if let Some(h) = v.hand {
-        c = c.or(h);
-    }
-    for h in v.open_hands.iter().flatten() {
-        c = c.or(*h);
-    }
-    for t in v.talon.iter().flatten() {
-        c = c.with(*t);
-    }
-    if let Some(d) = v.discard {
-        c = c.or(d);
-    }
-    for sc in &v.trick {
-        c = c.with(sc.card);
-    }
-    if let Some(t) = &v.last_trick {
-        for sc in &t.cards {
-            c = c.with(sc.card);
-        }
-    }
-    if let Some(r) = &v.revealed {
-        for h in &r.hands {
-            c = c.or(*h);
-        }
-        c = c.with(r.talon[0]).with(r.talon[1]).or(r.discard);
-    }
-    c
 }
 
 /// Every card in a projected event.
