@@ -118,6 +118,18 @@ async fn open_start_page(c: &Client, base: &str) {
     .await;
 }
 
+/// Creates a table from the start page with its defaults; returns the invite link.
+async fn create_table(c: &Client) -> String {
+    click(c, "#create").await;
+    let invite = until(
+        c,
+        "the invite link",
+        "return document.querySelector('#link-invite')?.value",
+    )
+    .await;
+    invite.as_str().expect("link").to_owned()
+}
+
 /// Takes a seat by the invite link under `name`.
 async fn sit(c: &Client, invite: &str, name: &str) {
     c.goto(invite).await.expect("invite opens");
@@ -192,14 +204,7 @@ async fn a_full_deal_in_three_browsers() {
     // The host creates a table from the start page.
     open_start_page(&host, &base).await;
     shot(&host, "01-start").await;
-    click(&host, "#create").await;
-    let invite = until(
-        &host,
-        "the invite link",
-        "return document.querySelector('#link-invite')?.value",
-    )
-    .await;
-    let invite = invite.as_str().expect("link").to_owned();
+    let invite = create_table(&host).await;
     let watch = js(&host, "return document.querySelector('#link-watch').value").await;
     let watch = watch.as_str().expect("link").to_owned();
     assert!(watch.ends_with("?watch"), "{watch}");
@@ -434,14 +439,8 @@ async fn the_host_plays_a_deal_against_bots() {
     let mut driver = Driver::start(&screenshots_dir()).await;
     let host = driver.browser(false).await;
     open_start_page(&host, &base).await;
-    click(&host, "#create").await;
-    let invite = until(
-        &host,
-        "the invite link",
-        "return document.querySelector('#link-invite')?.value",
-    )
-    .await;
-    sit(&host, invite.as_str().expect("link"), "Anna").await;
+    let invite = create_table(&host).await;
+    sit(&host, &invite, "Anna").await;
     // The host fills the two other seats with bots of two levels.
     seat_bot(&host, 1, "strong").await;
     seat_bot(&host, 2, "easy").await;
