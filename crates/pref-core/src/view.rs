@@ -208,6 +208,35 @@ impl DealView {
     }
 }
 
+impl ViewEvent {
+    /// Every card this event shows: what a check of hidden information compares with what
+    /// the viewer may see.
+    #[must_use]
+    pub fn cards(&self) -> CardSet {
+        match self {
+            ViewEvent::Dealt { hand, .. } => hand.unwrap_or_default(),
+            ViewEvent::TalonTurned { cards } => cards.iter().copied().collect(),
+            ViewEvent::Discarded { cards, .. } => cards.unwrap_or_default(),
+            ViewEvent::HandOpened { hand, .. } => *hand,
+            ViewEvent::TalonCardTurned { card, .. } | ViewEvent::Played { card, .. } => card.bit(),
+            ViewEvent::Revealed(r) => r
+                .hands
+                .iter()
+                .fold(r.discard, |a, h| a.or(*h))
+                .with(r.talon[0])
+                .with(r.talon[1]),
+            ViewEvent::Called { .. }
+            | ViewEvent::AuctionWon { .. }
+            | ViewEvent::AllPassed
+            | ViewEvent::Declared { .. }
+            | ViewEvent::Whisted { .. }
+            | ViewEvent::DefenceChosen { .. }
+            | ViewEvent::TrickTaken { .. }
+            | ViewEvent::DealOver => CardSet::EMPTY,
+        }
+    }
+}
+
 impl Deal {
     fn kind_view(&self) -> DealKind {
         match self.kind {

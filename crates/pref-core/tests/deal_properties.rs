@@ -5,7 +5,7 @@
 
 use pref_core::{
     Action, Bid, Call, Card, CardSet, Contract, Deal, Defence, OutcomeKind, PRESETS, Profile, Seat,
-    Stage, Strain, ViewEvent, Viewer, WhistCall,
+    Stage, Strain, Viewer, WhistCall,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -155,30 +155,6 @@ fn declarer_has_played(d: &Deal) -> bool {
         || d.current_trick().iter().any(|&(s, _)| Some(s) == dec)
 }
 
-fn event_cards(e: &ViewEvent) -> CardSet {
-    match e {
-        ViewEvent::Dealt { hand, .. } => hand.unwrap_or_default(),
-        ViewEvent::TalonTurned { cards } => cards.iter().copied().collect(),
-        ViewEvent::Discarded { cards, .. } => cards.unwrap_or_default(),
-        ViewEvent::HandOpened { hand, .. } => *hand,
-        ViewEvent::TalonCardTurned { card, .. } | ViewEvent::Played { card, .. } => card.bit(),
-        ViewEvent::Revealed(r) => r
-            .hands
-            .iter()
-            .fold(r.discard, |a, h| a.or(*h))
-            .with(r.talon[0])
-            .with(r.talon[1]),
-        ViewEvent::Called { .. }
-        | ViewEvent::AuctionWon { .. }
-        | ViewEvent::AllPassed
-        | ViewEvent::Declared { .. }
-        | ViewEvent::Whisted { .. }
-        | ViewEvent::DefenceChosen { .. }
-        | ViewEvent::TrickTaken { .. }
-        | ViewEvent::DealOver => CardSet::EMPTY,
-    }
-}
-
 fn viewers(players: u8) -> Vec<Viewer> {
     let mut v: Vec<Viewer> = (0..players).map(|s| Viewer::Seat(Seat(s))).collect();
     v.push(Viewer::Spectator);
@@ -271,7 +247,7 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
             let ok = allowed(&d, v);
             for e in &events {
                 let pe = e.project(v, d.players());
-                assert!(event_cards(&pe).minus(ok).is_empty(), "{v:?} told {pe:?}");
+                assert!(pe.cards().minus(ok).is_empty(), "{v:?} told {pe:?}");
             }
         }
     }

@@ -52,10 +52,14 @@ async fn start_game(addr: &str, id: &str, host: &str) {
     assert_eq!(status, 200, "{body}");
 }
 
+/// `GET …/record`: the status and the body.
+async fn record_text(addr: &str, id: &str) -> (u16, String) {
+    http_text(addr, "GET", &format!("/api/tables/{id}/record"), None, None).await
+}
+
 /// The table's exported record, read (and so replayed) by the rules core.
 async fn replayed(addr: &str, id: &str) -> (Record, Game) {
-    let (status, text) =
-        http_text(addr, "GET", &format!("/api/tables/{id}/record"), None, None).await;
+    let (status, text) = record_text(addr, id).await;
     assert_eq!(status, 200, "{text}");
     Record::read(&text).expect("a valid record that replays")
 }
@@ -371,14 +375,7 @@ async fn finished_games_come_back_after_a_restart() {
 
     let mut before = Vec::new();
     for id in [&closed, &agreed, &empty] {
-        let record = http_text(
-            &addr,
-            "GET",
-            &format!("/api/tables/{id}/record"),
-            None,
-            None,
-        )
-        .await;
+        let record = record_text(&addr, id).await;
         before.push((lasting(&summary(&addr, id).await), record));
     }
     assert_eq!(before[0].0[0], json!("over"));
@@ -400,14 +397,7 @@ async fn finished_games_come_back_after_a_restart() {
             summary_before,
             "table {id}"
         );
-        let record = http_text(
-            &addr,
-            "GET",
-            &format!("/api/tables/{id}/record"),
-            None,
-            None,
-        )
-        .await;
+        let record = record_text(&addr, id).await;
         assert_eq!(&record, record_before, "table {id}'s record");
     }
     // Over is over: the host cannot act and a socket gets the final picture.

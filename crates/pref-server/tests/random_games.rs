@@ -148,7 +148,7 @@ impl Client {
             };
             let (_, dealer, _) = self.deal.unwrap();
             let ok = self.allowed_after(deal_no, dealer, k).await;
-            self.check("deal event", event_cards(&event), ok, m);
+            self.check("deal event", event.cards(), ok, m);
         } else {
             let kind = e["kind"].as_str().unwrap();
             let keys = public_keys();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use pref_core::{Action, Card, CardSet, Deal, Event, Profile, Seat, ViewEvent, Viewer};
+use pref_core::{Action, Card, CardSet, Deal, Event, Profile, Seat, Viewer};
 use pref_server::config::Config;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -341,34 +341,6 @@ pub fn allowed(viewer: Viewer, events: &[Event]) -> CardSet {
         }
     }
     ok
-}
-
-/// Every card in a projected event.
-pub fn event_cards(e: &ViewEvent) -> CardSet {
-    match e {
-        ViewEvent::Dealt { hand, .. } => hand.unwrap_or(CardSet::EMPTY),
-        ViewEvent::TalonTurned { cards } => CardSet::EMPTY.with(cards[0]).with(cards[1]),
-        ViewEvent::Discarded { cards, .. } => cards.unwrap_or(CardSet::EMPTY),
-        ViewEvent::HandOpened { hand, .. } => *hand,
-        ViewEvent::TalonCardTurned { card, .. } | ViewEvent::Played { card, .. } => {
-            CardSet::EMPTY.with(*card)
-        }
-        ViewEvent::Revealed(r) => {
-            let mut c = CardSet::EMPTY;
-            for h in &r.hands {
-                c = c.or(*h);
-            }
-            c.with(r.talon[0]).with(r.talon[1]).or(r.discard)
-        }
-        ViewEvent::Called { .. }
-        | ViewEvent::AuctionWon { .. }
-        | ViewEvent::AllPassed
-        | ViewEvent::Declared { .. }
-        | ViewEvent::Whisted { .. }
-        | ViewEvent::DefenceChosen { .. }
-        | ViewEvent::TrickTaken { .. }
-        | ViewEvent::DealOver => CardSet::EMPTY,
-    }
 }
 
 /// Every card in a list of legal actions.
