@@ -421,3 +421,29 @@ fn fairness_for_other_cards_is_refused_at_its_deal() {
         (Location::Deal(0), Reason::Fairness(FairError::Hand(0)))
     );
 }
+
+#[test]
+fn with_four_players_the_deck_skips_the_dealer() {
+    // R11.1: the dealer (seat 1) sits out; first hand is seat 2, then seats 3 and 0.
+    let mut game = Game::new(Profile::preset("sochi4").unwrap(), Seat(1)).unwrap();
+    let f = example();
+    game.start_deal(f.deck()).unwrap();
+    play_out(&mut game, &mut SmallRng::seed_from_u64(4));
+    let names = ["Anna", "Boris", "Vera", "Gleb"].map(str::to_owned);
+    let record = Record::from_game(&game, &names)
+        .unwrap()
+        .with_fairness(0, f.clone())
+        .unwrap();
+    let RecordDeal::Played { hands, .. } = &record.deals()[0] else {
+        panic!("deal 0 is played");
+    };
+    let cards = |h: &Vec<Card>| h.iter().copied().collect::<pref_core::CardSet>();
+    let dealt = |from: usize| f.deck()[from..from + 10].iter().copied().collect();
+    assert_eq!(hands[1].len(), 0);
+    assert_eq!(
+        [cards(&hands[2]), cards(&hands[3]), cards(&hands[0])],
+        [dealt(0), dealt(10), dealt(20)]
+    );
+    let read = Record::from_json_str(&record.to_json_string()).unwrap();
+    assert_eq!(read.fairness(0), Some(&f));
+}
