@@ -383,6 +383,13 @@ fn the_fair_deals_record_is_what_its_generator_makes_and_reads_back() {
     assert_eq!(read, record);
     assert_eq!(read.fairness(0), Some(&example()));
     assert_eq!(read.fairness(4), None);
+    // The reveal message's object is the record's, value for value.
+    let doc: serde_json::Value = serde_json::from_str(&on_disk).unwrap();
+    for (i, deal) in doc["deals"].as_array().unwrap().iter().enumerate() {
+        let object: serde_json::Value =
+            serde_json::from_str(&read.fairness(i).unwrap().to_json_string()).unwrap();
+        assert_eq!(object, deal["fairness"], "deal {i}");
+    }
     let RecordDeal::Played { hands, talon, .. } = &read.deals()[0] else {
         panic!("deal 0 is played");
     };

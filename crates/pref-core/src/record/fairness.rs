@@ -13,7 +13,7 @@ use super::{
 use crate::bid::Seat;
 use crate::card::{Card, CardSet};
 use crate::deal::{first_hand, next_active};
-use crate::fair::{Arrival, Contributed, Digest, FairError, Fairness, SCHEME};
+use crate::fair::{Arrival, Contributed, FairError, Fairness, SCHEME};
 use crate::json::Out;
 use crate::profile::Profile;
 
@@ -167,21 +167,39 @@ fn check_deal(
     Ok(())
 }
 
-/// A played deal's JSON with its `fairness` object added, keys in the order the values are
-/// published: before the deal, then after it.
+/// A played deal's JSON with its `fairness` object added.
 pub(super) fn with_fairness_out(deal: Out, fairness: Option<&Fairness>) -> Out {
-    let (mut fields, f) = match (deal, fairness) {
-        (Out::Object(fields), Some(f)) => (fields, f),
-        (deal, _) => return deal,
-    };
-    let hex = |d: String| Out::str(d);
+    match (deal, fairness) {
+        (Out::Object(mut fields), Some(f)) => {
+            fields.push(("fairness".to_owned(), fairness_out(f)));
+            Out::Object(fields)
+        }
+        (deal, _) => deal,
+    }
+}
+
+impl Fairness {
+    /// The `fairness` object exactly as records write it (`docs/game-record.md`), for the
+    /// message that reveals a finished deal: a browser checks the same object it will find
+    /// in the record.
+    #[must_use]
+    pub fn to_json_string(&self) -> String {
+        let mut s = String::new();
+        fairness_out(self).write(0, &mut s);
+        s
+    }
+}
+
+/// The `fairness` object, keys in the order the values are published: before the deal,
+/// then after it.
+fn fairness_out(f: &Fairness) -> Out {
     let contributions = f
         .contributions()
         .iter()
         .map(|c| {
             let mut entry = vec![
                 ("seat".to_owned(), Out::Raw(c.seat.0.to_string())),
-                ("value".to_owned(), hex(c.value.to_string())),
+                ("value".to_owned(), Out::str(c.value.to_string())),
             ];
             if c.arrival == Arrival::Late {
                 entry.push(("late".to_owned(), Out::Raw("true".to_owned())));
@@ -190,17 +208,21 @@ pub(super) fn with_fairness_out(deal: Out, fairness: Option<&Fairness>) -> Out {
         })
         .collect();
     let deck: Vec<String> = f.deck().iter().map(Card::to_string).collect();
-    let digest = |d: Digest| hex(d.to_string());
-    fields.push((
-        "fairness".to_owned(),
-        Out::Object(vec![
-            ("scheme".to_owned(), Out::str(SCHEME)),
-            ("seed_commitment".to_owned(), digest(f.seed_commitment())),
-            ("contributions".to_owned(), Out::List(contributions)),
-            ("deck_commitment".to_owned(), digest(f.deck_commitment())),
-            ("server_seed".to_owned(), hex(f.server_seed().to_string())),
-            ("deck".to_owned(), Out::str(deck.join(" "))),
-        ]),
-    ));
-    Out::Object(fields)
+    Out::Object(vec![
+        ("scheme".to_owned(), Out::str(SCHEME)),
+        (
+            "seed_commitment".to_owned(),
+            Out::str(f.seed_commitment().to_string()),
+        ),
+        ("contributions".to_owned(), Out::List(contributions)),
+        (
+            "deck_commitment".to_owned(),
+            Out::str(f.deck_commitment().to_string()),
+        ),
+        (
+            "server_seed".to_owned(),
+            Out::str(f.server_seed().to_string()),
+        ),
+        ("deck".to_owned(), Out::str(deck.join(" "))),
+    ])
 }
