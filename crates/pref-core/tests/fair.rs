@@ -356,11 +356,11 @@ fn fair_deals() -> Record {
         all.push(f);
     }
     let names = ["Anna", "Boris", "Vera"].map(str::to_owned);
-    let record = Record::from_game(&game, &names).unwrap();
-    all.into_iter()
-        .enumerate()
-        .try_fold(record, |r, (i, f)| r.with_fairness(i, f))
-        .unwrap()
+    let mut record = Record::from_game(&game, &names).unwrap();
+    for (i, f) in all.into_iter().enumerate() {
+        record.set_fairness(i, f).unwrap();
+    }
+    record
 }
 
 #[test]
@@ -407,22 +407,27 @@ fn an_older_record_reads_without_fairness_and_fairness_needs_a_played_deal() {
     let text = include_str!("../../../tests/records/spec-replay.json");
     let record = Record::from_json_str(text).unwrap();
     assert!((0..record.deals().len()).all(|i| record.fairness(i).is_none()));
-    let e = record.clone().with_fairness(0, example()).unwrap_err();
+    let mut record = record;
+    let before = record.clone();
+    let e = record.set_fairness(0, example()).unwrap_err();
     assert_eq!(
         (e.location, e.reason),
         (Location::Deal(0), Reason::Fairness(FairError::NotPlayed))
     );
     let past = record.deals().len();
-    let e = record.with_fairness(past, example()).unwrap_err();
+    let e = record.set_fairness(past, example()).unwrap_err();
     assert_eq!(e.reason, Reason::Fairness(FairError::NoSuchDeal));
+    assert_eq!(record, before, "a refused attachment changes nothing");
 }
 
 #[test]
 fn fairness_for_other_cards_is_refused_at_its_deal() {
-    let record = fair_deals();
+    let mut record = fair_deals();
+    let before = record.clone();
     // Deal 1's fairness data does not deal deal 0's cards: first hand's hand differs first.
     let other = record.fairness(1).unwrap().clone();
-    let e = record.with_fairness(0, other).unwrap_err();
+    let e = record.set_fairness(0, other).unwrap_err();
+    assert_eq!(record, before, "a refused attachment changes nothing");
     assert_eq!(
         (e.location, e.reason),
         (Location::Deal(0), Reason::Fairness(FairError::Hand(0)))
@@ -437,10 +442,8 @@ fn with_four_players_the_deck_skips_the_dealer() {
     game.start_deal(f.deck()).unwrap();
     play_out(&mut game, &mut SmallRng::seed_from_u64(4));
     let names = ["Anna", "Boris", "Vera", "Gleb"].map(str::to_owned);
-    let record = Record::from_game(&game, &names)
-        .unwrap()
-        .with_fairness(0, f.clone())
-        .unwrap();
+    let mut record = Record::from_game(&game, &names).unwrap();
+    record.set_fairness(0, f.clone()).unwrap();
     let RecordDeal::Played { hands, .. } = &record.deals()[0] else {
         panic!("deal 0 is played");
     };

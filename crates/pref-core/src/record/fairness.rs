@@ -28,13 +28,13 @@ impl Record {
     }
 
     /// Attaches a deal's fairness data, as the server does once the deal's cards may be
-    /// seen: `Record::from_game(&game, &names)?.with_fairness(i, fairness)?`.
+    /// seen: `record.set_fairness(i, fairness)?` on a record from [`Record::from_game`].
     ///
     /// # Errors
     /// At [`Location::Deal`]: [`FairError::NoSuchDeal`] for an index past the last deal,
     /// [`FairError::NotPlayed`] for a deal in outcome form, and the [`FairError`] of a
     /// hand or talon that the fairness data's deck does not deal. The record is unchanged.
-    pub fn with_fairness(mut self, deal: usize, fairness: Fairness) -> Result<Record, RecordError> {
+    pub fn set_fairness(&mut self, deal: usize, fairness: Fairness) -> Result<(), RecordError> {
         let at_deal = |e| RecordError::at(Location::Deal(deal), Reason::Fairness(e));
         let Some(RecordDeal::Played { hands, talon, .. }) = self.deals.get(deal) else {
             let e = if deal < self.deals.len() {
@@ -48,7 +48,7 @@ impl Record {
         let dealer = game.history()[deal].dealer();
         check_deal(&fairness, self.profile.players, dealer, hands, *talon).map_err(at_deal)?;
         self.fairness.insert(deal, fairness);
-        Ok(self)
+        Ok(())
     }
 }
 
