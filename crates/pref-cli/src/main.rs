@@ -3,14 +3,18 @@
 //! - `pref replay FILE`: reads a game record (`pref-record/1`), checks every deal against the
 //!   rules and prints the score sheet after each deal, then the settlement.
 //! - `pref replay --json FILE`: the same as one JSON object (the spec's replay summary).
+//! - `pref verify FILE`: recomputes every deal's deck from the record's fairness data
+//!   (`docs/fairness.md`) and prints one line per verified deal.
 //!
-//! A record that cannot be read or breaks a rule prints one line on stderr saying where and
-//! why, nothing on stdout, and exits with status 2. The commands live in their own files;
-//! this one only parses the arguments and turns results into exit codes.
+//! A record that cannot be read, breaks a rule, or (for `verify`) has a deal that cannot be
+//! verified prints one line on stderr saying where and why, nothing on stdout, and exits with
+//! status 2. The commands live in their own files; this one only parses the arguments and
+//! turns results into exit codes.
 
 mod replay;
 mod summary;
 mod table;
+mod verify;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -36,15 +40,22 @@ enum Command {
         /// The record file (`pref-record/1` JSON).
         file: PathBuf,
     },
+    /// Verify a game record's deals: recompute each deck from the server seed and the
+    /// players' contributions, and check the commitments, hands, talon and play.
+    Verify {
+        /// The record file (`pref-record/1` JSON).
+        file: PathBuf,
+    },
 }
 
-/// Exit status for a record that cannot be replayed (and for bad arguments, as clap does).
+/// Exit status for a record that cannot be replayed or verified (and for bad arguments, as clap does).
 const INVALID: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Replay { json, file } => replay::run(&file, json),
+        Command::Verify { file } => verify::run(&file),
     };
     match result {
         Ok(out) => {

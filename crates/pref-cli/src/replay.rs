@@ -30,15 +30,20 @@ pub(crate) struct Replayed {
 
 /// Runs the command: the text for stdout, or the one line for stderr.
 pub(crate) fn run(path: &Path, json: bool) -> Result<String, String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("record: cannot read {}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| "record: not valid UTF-8".to_owned())?;
+    let text = read_text(path)?;
     let replayed = replay(&text).map_err(|e| e.to_string())?;
     Ok(if json {
         crate::summary::render(&replayed)
     } else {
         crate::table::render(&replayed)
     })
+}
+
+/// A record file's text, or the line that says why it cannot be read.
+pub(crate) fn read_text(path: &Path) -> Result<String, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("record: cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| "record: not valid UTF-8".to_owned())
 }
 
 /// Reads and replays a record.

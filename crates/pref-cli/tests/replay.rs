@@ -59,6 +59,7 @@ const VALID: &[(&str, bool)] = &[
     ("leningrad.json", true),
     ("rostov.json", true),
     ("agreed-stop.json", true),
+    ("fair-deals.json", false),
 ];
 
 /// The numerator of the exact sum of settlement entries ("a" or "a/b").

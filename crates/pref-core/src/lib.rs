@@ -10,6 +10,8 @@
 //!   history, scoring of every finished deal, settlement.
 //! - [`Record`] (`record.rs`, with `json.rs`): game records in `pref-record/1`, read strictly
 //!   and replayed through [`Game`], and written back.
+//! - [`fair`]: provably fair deals: the commitments and the shuffle of the server's seed and
+//!   the players' contributions, which records keep so that anyone can recompute the deck.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet.
 //! - [`profile`]: house profiles, their validation and the presets of `config/profiles/`.
@@ -33,6 +35,7 @@ pub mod card;
 mod deal;
 pub mod error;
 pub mod event;
+pub mod fair;
 pub mod game;
 mod json;
 mod legal;

@@ -38,6 +38,8 @@ use crate::json::{Out, parse_strict};
 use crate::outcome::{Outcome, OutcomeKind};
 use crate::profile::{PRESETS, Profile, ProfileError};
 
+mod fairness;
+
 /// The value of the `format` key.
 pub const FORMAT: &str = "pref-record/1";
 
@@ -99,6 +101,8 @@ pub struct Record {
     first_dealer: Seat,
     deals: Vec<RecordDeal>,
     agreed: bool,
+    /// The deals that carry fairness data (`record/fairness.rs`), by index.
+    fairness: fairness::FairnessByDeal,
 }
 
 /// Where an error in a record is.
@@ -188,6 +192,8 @@ pub enum Reason {
     AfterEnd,
     /// An error of the game that a well-formed record cannot cause.
     Game(String),
+    /// A deal's fairness data does not hold together or does not deal its cards.
+    Fairness(crate::fair::FairError),
 }
 
 impl fmt::Display for Reason {
@@ -226,6 +232,7 @@ impl fmt::Display for Reason {
             Reason::NotFinished => f.write_str("the deal is not finished"),
             Reason::AfterEnd => f.write_str("the game is over: every pool is closed"),
             Reason::Game(s) => f.write_str(s),
+            Reason::Fairness(e) => write!(f, "{e}"),
         }
     }
 }
@@ -296,6 +303,8 @@ impl Record {
                 return Err(at_deal(Reason::AfterEnd));
             }
             let (mut deal, malformed) = read_deal(raw, &record.profile).map_err(at_deal)?;
+            let fair = fairness::read_fairness(raw, &deal, &record.profile, game.dealer())
+                .map_err(at_deal)?;
             if let RecordDeal::Scored(o) = &mut deal {
                 o.dealer = game.dealer();
             }
@@ -307,6 +316,9 @@ impl Record {
                 ));
             }
             record.deals.push(deal);
+            if let Some(fair) = fair {
+                record.fairness.insert(i, fair);
+            }
         }
         Ok((record, game))
     }
@@ -374,6 +386,7 @@ impl Record {
             first_dealer,
             deals,
             agreed: false,
+            fairness: fairness::FairnessByDeal::new(),
         })
     }
 
@@ -436,7 +449,11 @@ impl Record {
             ),
             (
                 "deals".to_owned(),
-                Out::List(self.deals.iter().map(deal_out).collect()),
+                Out::List(
+                    (self.deals.iter().enumerate())
+                        .map(|(i, d)| fairness::with_fairness_out(deal_out(d), self.fairness(i)))
+                        .collect(),
+                ),
             ),
         ];
         if self.agreed {
@@ -589,6 +606,7 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
         first_dealer,
         deals: Vec::with_capacity(raw_deals.len()),
         agreed,
+        fairness: fairness::FairnessByDeal::new(),
     };
     Ok((record, raw_deals))
 }
@@ -694,7 +712,7 @@ fn read_deal(
             None,
         ));
     }
-    known_keys(m, &["hands", "talon", "actions"])?;
+    known_keys(m, &["hands", "talon", "actions", "fairness"])?;
     if m.is_empty() {
         return Err(Reason::DealForm);
     }
