@@ -3,11 +3,14 @@
 //! - `pref replay FILE`: reads a game record (`pref-record/1`), checks every deal against the
 //!   rules and prints the score sheet after each deal, then the settlement.
 //! - `pref replay --json FILE`: the same as one JSON object (the spec's replay summary).
+//! - `pref analyze FILE [--json] [--deal N]`: every card of the played deals valued by the
+//!   exact solver, the par and each seat's best contract (`docs/analysis.md`).
 //!
 //! A record that cannot be read or breaks a rule prints one line on stderr saying where and
 //! why, nothing on stdout, and exits with status 2. The commands live in their own files;
 //! this one only parses the arguments and turns results into exit codes.
 
+mod analyze;
 mod replay;
 mod summary;
 mod table;
@@ -36,6 +39,18 @@ enum Command {
         /// The record file (`pref-record/1` JSON).
         file: PathBuf,
     },
+    /// Analyse a record's played deals: what each card cost, the par, each seat's best
+    /// contract (exact open-hand solver).
+    Analyze {
+        /// Print one `pref-analysis/1` JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Only this deal (0-based, as in the record's error messages).
+        #[arg(long)]
+        deal: Option<usize>,
+        /// The record file (`pref-record/1` JSON).
+        file: PathBuf,
+    },
 }
 
 /// Exit status for a record that cannot be replayed (and for bad arguments, as clap does).
@@ -45,6 +60,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Replay { json, file } => replay::run(&file, json),
+        Command::Analyze { json, deal, file } => analyze::run(&file, json, deal),
     };
     match result {
         Ok(out) => {
