@@ -171,6 +171,27 @@ struct Played<'a> {
     actions: &'a [(Seat, Action)],
 }
 
+impl<'a> Played<'a> {
+    fn of(index: usize, entry: &'a DealEntry) -> Option<Played<'a>> {
+        match entry {
+            DealEntry::Played {
+                dealer,
+                hands,
+                talon,
+                actions,
+                ..
+            } => Some(Played {
+                index,
+                dealer: *dealer,
+                hands: *hands,
+                talon: *talon,
+                actions,
+            }),
+            DealEntry::Scored { .. } => None,
+        }
+    }
+}
+
 impl Analyser {
     /// An analyser with the solver's default table.
     #[must_use]
@@ -229,26 +250,10 @@ impl Analyser {
         raspasy_before: u32,
         parts: Parts,
     ) -> Result<DealAnalysis, NotAnalysable> {
-        let DealEntry::Played {
-            dealer,
-            hands,
-            talon,
-            actions,
-            ..
-        } = entry
-        else {
-            return Err(NotAnalysable::OutcomeForm { deal: index });
-        };
+        let played = Played::of(index, entry).ok_or(NotAnalysable::OutcomeForm { deal: index })?;
         if profile.must_overtake {
             return Err(NotAnalysable::MustOvertake { deal: index });
         }
-        let played = Played {
-            index,
-            dealer: *dealer,
-            hands: *hands,
-            talon: *talon,
-            actions,
-        };
         Ok(self.played(profile, &played, raspasy_before, parts))
     }
 
@@ -260,53 +265,14 @@ impl Analyser {
         parts: Parts,
     ) -> DealAnalysis {
         let players = profile.players;
-        let hands: Vec<Vec<Card>> = (0..usize::from(players))
-            .map(|s| p.hands[s].iter().collect())
-            .collect();
-        let mut deal = Deal::from_hands(profile, p.dealer, &hands, &p.talon, raspasy_before)
-            .expect("a recorded deal's cards are a deal");
-        let active: Vec<Seat> = (0..players)
-            .map(Seat)
-            .filter(|&s| deal.is_active(s))
-            .collect();
-        let player = |s: Seat| active.iter().position(|&a| a == s).expect("an active seat");
+        let (mut deal, active) = dealt(profile, p, raspasy_before);
         let auction = if parts.auction {
             best_contracts(&mut self.solver, &deal, &active)
         } else {
             Vec::new()
         };
-        // Replay to the first card (or the end, when nothing is played).
-        let mut rest = p.actions.iter();
-        let mut first_card = None;
-        for &(seat, action) in rest.by_ref() {
-            if let Action::Play(c) = action {
-                first_card = Some((seat, c));
-                break;
-            }
-            deal.apply(seat, action).expect("recorded actions replay");
-        }
-        let start = Position {
-            hands: std::array::from_fn(|i| deal.hand(active[i])),
-            leader: player(deal.first_hand()),
-            trick: Vec::new(),
-            tricks_done: 0,
-            goal: goal(&deal, &player),
-        };
+        let PlayLine { start, line, by } = replay(&mut deal, p.actions, &active);
         let mut cards = Vec::new();
-        let mut by = Vec::new();
-        let mut line = Vec::new();
-        for (seat, action) in first_card
-            .into_iter()
-            .chain(rest.filter_map(|&(s, a)| match a {
-                Action::Play(c) => Some((s, c)),
-                _ => None,
-            }))
-        {
-            by.push(deal.controller(seat));
-            line.push(action);
-            deal.apply(seat, Action::Play(action))
-                .expect("recorded cards replay");
-        }
         let outcome = deal.outcome().expect("a recorded deal is finished");
         let par = parts.play.then(|| self.par(&start, &active, players));
         if parts.play {
@@ -366,6 +332,75 @@ impl Analyser {
     pub fn solver(&mut self) -> &mut Solver {
         &mut self.solver
     }
+}
+
+/// The deal as dealt, and its active seats in seat order (the solver's players 0..3).
+fn dealt(profile: &Profile, p: &Played<'_>, raspasy_before: u32) -> (Deal, Vec<Seat>) {
+    let hands: Vec<Vec<Card>> = (0..usize::from(profile.players))
+        .map(|s| p.hands[s].iter().collect())
+        .collect();
+    let deal = Deal::from_hands(profile, p.dealer, &hands, &p.talon, raspasy_before)
+        .expect("a recorded deal's cards are a deal");
+    let active = (0..profile.players)
+        .map(Seat)
+        .filter(|&s| deal.is_active(s))
+        .collect();
+    (deal, active)
+}
+
+/// The play of a finished deal of a game's history as the solver sees it; `None` for a
+/// deal scored from its outcome only.
+///
+/// # Panics
+/// As [`replay`].
+#[must_use]
+pub fn play_line(profile: &Profile, entry: &DealEntry, raspasy_before: u32) -> Option<PlayLine> {
+    let played = Played::of(0, entry)?;
+    let (mut deal, active) = dealt(profile, &played, raspasy_before);
+    Some(replay(&mut deal, played.actions, &active))
+}
+
+/// A deal's play as the solver sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayLine {
+    /// The position before the first card (after the discard), players being the active
+    /// seats in seat order.
+    pub start: Position,
+    /// The cards played, in order.
+    pub line: Vec<Card>,
+    /// For each card, the seat that chose it.
+    pub by: Vec<Seat>,
+}
+
+/// Replays a finished deal's `actions` on `deal` (as dealt) to its end, and returns its
+/// play as the solver sees it.
+///
+/// # Panics
+/// If an action does not replay: the actions come from a game's history or a record, both
+/// checked by the rules.
+pub fn replay(deal: &mut Deal, actions: &[(Seat, Action)], active: &[Seat]) -> PlayLine {
+    let player = |s: Seat| active.iter().position(|&a| a == s).expect("an active seat");
+    let mut actions = actions.iter().copied().peekable();
+    while let Some((seat, action)) = actions.next_if(|(_, a)| !matches!(a, Action::Play(_))) {
+        deal.apply(seat, action).expect("recorded actions replay");
+    }
+    let start = Position {
+        hands: std::array::from_fn(|i| deal.hand(active[i])),
+        leader: player(deal.first_hand()),
+        trick: Vec::new(),
+        tricks_done: 0,
+        goal: goal(deal, &player),
+    };
+    let mut line = Vec::new();
+    let mut by = Vec::new();
+    for (seat, action) in actions {
+        if let Action::Play(card) = action {
+            by.push(deal.controller(seat));
+            line.push(card);
+        }
+        deal.apply(seat, action).expect("recorded actions replay");
+    }
+    PlayLine { start, line, by }
 }
 
 /// The solver's goal for the deal at the start of its play.

@@ -37,4 +37,6 @@ pub mod json;
 pub mod line;
 
 pub use auction::{SeatBest, best_contracts, discards};
-pub use deal::{Analyser, CardAnalysis, DealAnalysis, NotAnalysable, Par, Parts};
+pub use deal::{
+    Analyser, CardAnalysis, DealAnalysis, NotAnalysable, Par, Parts, PlayLine, play_line, replay,
+};
