@@ -5,15 +5,17 @@
 //! `cargo bench -p pref-analysis` prints first, over a fixed set of random deals (random
 //! legal actions under the Sochi profile, deals with cards played), the median, p95, p99
 //! and worst thread CPU time (the time on one core, whatever else the host runs) of: the
-//! play analysis; the same with a fresh table for every position (what the reuse saves),
-//! run back to back; the auction part. Then criterion's own estimate of the play analysis.
+//! play analysis (a fresh analyser per deal, its table carried over from position to
+//! position), by kind of deal; the same with a fresh table for every position (what the
+//! reuse saves), run back to back; the auction part. Then criterion's own (wall-clock)
+//! estimate of the play analysis.
 #![allow(missing_docs)]
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pref_analysis::line::counted_by;
 use pref_analysis::{Analyser, Parts, PlayLine, play_line};
 use pref_bot::Solver;
-use pref_core::{Card, DealEntry, Game, Profile, Seat};
+use pref_core::{Card, DealEntry, Game, OutcomeKind, Profile, Seat};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -87,11 +89,18 @@ fn distributions() {
     let mut warm = Vec::new();
     let mut cold = Vec::new();
     let mut auction = Vec::new();
+    let mut by_kind: [Vec<f64>; 3] = Default::default();
     for entry in &set {
         let mut analyser = Analyser::new();
         let t = cpu_ms();
         let a = analyser.entry(&profile, 0, entry, 0, PLAY).expect("played");
         warm.push(cpu_ms() - t);
+        let kind = match a.outcome.kind {
+            OutcomeKind::Game { .. } => 0,
+            OutcomeKind::Misere { .. } => 1,
+            OutcomeKind::Raspasy => 2,
+        };
+        by_kind[kind].push(warm[warm.len() - 1]);
         let line = play_line(&profile, entry, 0).expect("played");
         assert_eq!(a.cards.len(), line.line.len());
         cold.push(cold_play(&line));
@@ -130,12 +139,17 @@ fn benches(c: &mut Criterion) {
     let profile = Profile::sochi();
     let set = deals(50);
     let mut i = 0;
-    let mut analyser = Analyser::new();
+    // A fresh analyser (an empty table, allocated outside the clock) for every deal:
+    // one kept across iterations would measure the table's hits on deals seen before.
     c.bench_function("analyse_play_of_random_deal", |b| {
-        b.iter(|| {
-            i = (i + 1) % set.len();
-            analyser.entry(&profile, 0, &set[i], 0, PLAY)
-        });
+        b.iter_batched(
+            Analyser::new,
+            |mut analyser| {
+                i = (i + 1) % set.len();
+                analyser.entry(&profile, 0, &set[i], 0, PLAY)
+            },
+            BatchSize::LargeInput,
+        );
     });
 }
 

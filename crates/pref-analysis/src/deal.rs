@@ -2,7 +2,9 @@
 //! line of cards handed to `line.rs` and the results put back on seats.
 
 use pref_bot::{Goal, Position, Solver};
-use pref_core::{Action, Card, CardSet, Deal, DealEntry, Outcome, Profile, Record, Seat, Stage};
+use pref_core::{
+    Action, Card, CardSet, Deal, DealEntry, Game, Outcome, Profile, Record, Seat, Stage,
+};
 
 use crate::auction::{SeatBest, best_contracts};
 use crate::line::{analyse_line, counted_by, value};
@@ -230,6 +232,27 @@ impl Analyser {
             .filter(|(i, _)| index.is_none_or(|n| n == *i))
             .map(|(i, (entry, streak))| self.entry(profile, i, entry, *streak, parts))
             .collect())
+    }
+
+    /// Analyses finished deal `index` of a running or finished game (a deal in progress is
+    /// not in its record: [`NotAnalysable::NoSuchDeal`]). This is [`Analyser::record`] on
+    /// the game's record, which gives each deal's raspasy streak (its lowest bid, R3.3).
+    ///
+    /// # Errors
+    /// [`NotAnalysable`] for a deal not finished or not in the game, scored from its
+    /// outcome only, or under `must_overtake`.
+    pub fn game(
+        &mut self,
+        game: &Game,
+        index: usize,
+        parts: Parts,
+    ) -> Result<DealAnalysis, NotAnalysable> {
+        let names: Vec<String> = (0..game.profile().players)
+            .map(|s| format!("seat {s}"))
+            .collect();
+        let record = Record::from_game(game, &names).expect("one name per seat");
+        let mut deals = self.record(&record, Some(index), parts)?;
+        deals.pop().expect("the deal asked for")
     }
 
     /// Analyses one finished deal of a game's history: `index` is its place there and

@@ -20,13 +20,17 @@ fn random_deal(seed: u64, players: u8) -> (Profile, DealEntry) {
     let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
     deck.shuffle(&mut rng);
     game.start_deal(&deck.try_into().unwrap()).unwrap();
+    play_out(&mut game, &mut rng);
+    (profile, game.history()[0].clone())
+}
+
+/// Plays the deal in progress to its end with random legal actions.
+fn play_out(game: &mut Game, rng: &mut SmallRng) {
     while let Some(p) = game.deal().and_then(|d| d.to_act()) {
         let legal = game.deal().unwrap().legal_actions_for(p);
-        // Bidding low keeps contracts playable: pass a third of the time in the auction.
         let action = legal.get(rng.gen_range(0..legal.len())).unwrap();
         game.act(p, action).unwrap();
     }
-    (profile, game.history()[0].clone())
 }
 
 fn analyse(seed: u64, players: u8, parts: Parts) -> (DealEntry, DealAnalysis) {
@@ -206,4 +210,31 @@ fn discards_all(twelve: pref_core::CardSet) -> Vec<pref_core::CardSet> {
         }
     }
     out
+}
+
+/// A game's deal in progress is not analysed (its cards may not all be seen yet), a
+/// finished one is, the same as through its record.
+#[test]
+fn a_deal_in_progress_is_not_analysed_a_finished_one_is() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut game = Game::new(Profile::sochi(), Seat(0)).unwrap();
+    let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+    deck.shuffle(&mut rng);
+    game.start_deal(&deck.try_into().unwrap()).unwrap();
+    let mut analyser = Analyser::new();
+    let parts = Parts {
+        play: true,
+        auction: false,
+    };
+    assert_eq!(
+        analyser.game(&game, 0, parts),
+        Err(pref_analysis::NotAnalysable::NoSuchDeal { deal: 0, deals: 0 })
+    );
+    play_out(&mut game, &mut rng);
+    let a = analyser.game(&game, 0, parts).unwrap();
+    let b = analyser
+        .entry(&Profile::sochi(), 0, &game.history()[0], 0, parts)
+        .unwrap();
+    assert_eq!(a, b);
+    check_play(&a);
 }
