@@ -124,8 +124,13 @@ fn distributions() {
         set.len(),
         quantiles(warm)
     );
+    for (name, times) in ["contracts", "misère", "raspasy"].iter().zip(by_kind) {
+        if !times.is_empty() {
+            println!("  {} {name}: {}", times.len(), quantiles(times));
+        }
+    }
     println!(
-        "  the same, a fresh table for every position: {}",
+        "  the same deals, a fresh table for every position: {}",
         quantiles(cold)
     );
     println!(
