@@ -287,7 +287,6 @@ impl Analyser {
         raspasy_before: u32,
         parts: Parts,
     ) -> DealAnalysis {
-        let players = profile.players;
         let (mut deal, active) = dealt(profile, p, raspasy_before);
         let auction = if parts.auction {
             best_contracts(&mut self.solver, &deal, &active)
@@ -297,7 +296,7 @@ impl Analyser {
         let PlayLine { start, line, by } = replay(&mut deal, p.actions, &active);
         let mut cards = Vec::new();
         let outcome = deal.outcome().expect("a recorded deal is finished");
-        let par = parts.play.then(|| self.par(&start, &active, players));
+        let par = parts.play.then(|| self.par(&start, &active));
         if parts.play {
             let steps = analyse_line(&mut self.solver, &start, &line, [0; 3])
                 .expect("recorded cards are legal in the solver's rules");
@@ -326,7 +325,7 @@ impl Analyser {
     }
 
     /// The par from the first lead.
-    fn par(&mut self, start: &Position, active: &[Seat], players: u8) -> Par {
+    fn par(&mut self, start: &Position, active: &[Seat]) -> Par {
         match start.goal {
             Goal::Tricks { declarer, .. } => {
                 let tricks = value(&mut self.solver, start, 0);
@@ -345,7 +344,6 @@ impl Analyser {
                 for (i, &s) in active.iter().enumerate() {
                     tricks[s.index()] = Some(value(&mut self.solver, &counted_by(start, i), 0));
                 }
-                debug_assert!(players == 3 || tricks.iter().flatten().count() == 3);
                 Par::Raspasy { tricks }
             }
         }
