@@ -86,6 +86,8 @@ pub enum PositionError {
     TrickFull,
     /// Four-player raspasy: a talon card's suit is not the talon suit given for its trick.
     TalonSuit(Card),
+    /// The card is not one the player to move may play ([`Position::legal_cards`]).
+    IllegalCard(Card),
 }
 
 impl fmt::Display for PositionError {
@@ -96,6 +98,7 @@ impl fmt::Display for PositionError {
             PositionError::HandSizes => f.write_str("hand sizes do not fit the trick"),
             PositionError::TrickFull => f.write_str("the trick in progress is complete"),
             PositionError::TalonSuit(c) => write!(f, "talon card {c} is not of its trick's suit"),
+            PositionError::IllegalCard(c) => write!(f, "{c} may not be played here"),
         }
     }
 }
@@ -197,13 +200,52 @@ impl Position {
             self.tricks_done,
         ))
     }
+
+    /// The position after the player to move plays `card`, and the trick's winner if the
+    /// card completed it: `Some(Some(player))`, or `Some(None)` when a four-player dealer's
+    /// talon card won it (R11.3). The rules are the search's own (R6.3, R7.2, R7.3).
+    ///
+    /// # Errors
+    /// [`PositionError::IllegalCard`] if `card` is not among [`Position::legal_cards`].
+    pub fn play(&self, card: Card) -> Result<(Position, Option<Option<usize>>), PositionError> {
+        if !self.legal_cards().contains(card) {
+            return Err(PositionError::IllegalCard(card));
+        }
+        let mut next = self.clone();
+        let player = self.to_play();
+        next.hands[player] = next.hands[player].without(card);
+        next.trick.push(card);
+        if next.trick.len() < 3 {
+            return Ok((next, None));
+        }
+        let rules = Rules::of(self);
+        let trick_no = self.tricks_done;
+        let cards: [u8; 3] = std::array::from_fn(|i| next.trick[i].index());
+        let w = rules.winning(&cards, 3, trick_no);
+        let mut winner = Some((self.leader + w) % 3);
+        if let Some(t) = rules.talon_lead(trick_no) {
+            // The dealer's talon card is one more card of the suit to follow (R11.3).
+            let led = rules.led_suit(cards[0], trick_no);
+            let key = |c: u8| rules.card_key(c, led, led);
+            if key(t) > key(cards[w]) {
+                winner = None;
+            }
+        }
+        next.tricks_done += 1;
+        let by = winner.map_or(self.leader as u8, |p| p as u8);
+        next.leader = usize::from(rules.next_leader(by, next.tricks_done));
+        next.trick.clear();
+        Ok((next, Some(winner)))
+    }
 }
 
 /// A first guess at the value for the first probe: the rule-of-thumb trick estimate of
-/// the declarer's hand in trick contracts.
+/// the declarer's hand in trick contracts; in misère one trick, so the first probe is the
+/// cheap "does he take a trick" and later ones step up from it (7% fewer nodes than
+/// bisecting on random full deals).
 fn guess(pos: &Position, left: i32) -> Option<i32> {
     let Goal::Tricks { declarer, trump } = pos.goal else {
-        return None;
+        return matches!(pos.goal, Goal::Misere { .. }).then_some(1.min(left));
     };
     let e = crate::heuristic::trick_estimate(pos.hands[declarer], trump);
     Some((e.round() as i32).clamp(0, left))
@@ -559,6 +601,28 @@ impl Solver {
         let left = i32::from(pos.tricks_left());
         let v = self.exact(0, left, guess(pos, left));
         (!self.aborted).then_some(v as u8)
+    }
+
+    /// Whether the target takes at least `k` tricks from this position on with best play by
+    /// everyone (one null-window search: far cheaper than the exact count); `None` if the
+    /// node limit ran out first. For misère, `at_least(pos, 1)` asks "does the declarer
+    /// take a trick".
+    ///
+    /// # Panics
+    /// In debug builds, if the position is not valid ([`Position::validate`]).
+    pub fn at_least(&mut self, pos: &Position, k: u8) -> Option<bool> {
+        debug_assert_eq!(pos.validate(), Ok(()));
+        if k == 0 {
+            return Some(true);
+        }
+        if k > pos.tricks_left() {
+            return Some(false);
+        }
+        self.load(pos);
+        self.tt.new_search();
+        let k = i32::from(k);
+        let v = self.search(k - 1, k);
+        (!self.aborted).then_some(v >= k)
     }
 
     /// Each legal card of the player to move with the target's tricks after it (the trick

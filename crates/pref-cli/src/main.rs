@@ -5,12 +5,15 @@
 //! - `pref replay --json FILE`: the same as one JSON object (the spec's replay summary).
 //! - `pref verify FILE`: recomputes every deal's deck from the record's fairness data
 //!   (`docs/fairness.md`) and prints one line per verified deal.
+//! - `pref analyze FILE [--json] [--deal N]`: every card of the played deals valued by the
+//!   exact solver, the par and each seat's best contract (`docs/analysis.md`).
 //!
 //! A record that cannot be read, breaks a rule, or (for `verify`) has a deal that cannot be
 //! verified prints one line on stderr saying where and why, nothing on stdout, and exits with
 //! status 2. The commands live in their own files; this one only parses the arguments and
 //! turns results into exit codes.
 
+mod analyze;
 mod replay;
 mod summary;
 mod table;
@@ -46,6 +49,18 @@ enum Command {
         /// The record file (`pref-record/1` JSON).
         file: PathBuf,
     },
+    /// Analyse a record's played deals: what each card cost, the par, each seat's best
+    /// contract (exact open-hand solver).
+    Analyze {
+        /// Print one `pref-analysis/1` JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Only this deal (0-based, as in the record's error messages).
+        #[arg(long)]
+        deal: Option<usize>,
+        /// The record file (`pref-record/1` JSON).
+        file: PathBuf,
+    },
 }
 
 /// Exit status for a record that cannot be replayed or verified (and for bad arguments, as clap does).
@@ -56,6 +71,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Replay { json, file } => replay::run(&file, json),
         Command::Verify { file } => verify::run(&file),
+        Command::Analyze { json, deal, file } => analyze::run(&file, json, deal),
     };
     match result {
         Ok(out) => {

@@ -73,7 +73,7 @@ fn profile_words(preset: &str, profile: &Profile) -> String {
 }
 
 /// One sentence about a deal.
-fn describe(o: &Outcome, names: &[String]) -> String {
+pub(crate) fn describe(o: &Outcome, names: &[String]) -> String {
     let tricks = o.tricks.map(|t| {
         let counts: Vec<String> = t[..usize::from(o.players)]
             .iter()
@@ -148,7 +148,7 @@ fn call_word(w: WhistCall) -> &'static str {
     }
 }
 
-fn name_width(names: &[String]) -> usize {
+pub(crate) fn name_width(names: &[String]) -> usize {
     names
         .iter()
         .map(|n| n.chars().count())

@@ -3,31 +3,11 @@
 //! record exits 2 with nothing on stdout and exactly one line on stderr.
 #![allow(missing_docs)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use common::{path, pref, records};
 
 use serde_json::Value;
-
-fn records() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/records")
-}
-
-/// Runs `pref` with `args`: exit status, stdout, stderr.
-fn pref(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pref"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn path(name: &str) -> String {
-    records().join(name).to_string_lossy().into_owned()
-}
 
 #[test]
 fn the_spec_example_prints_the_spec_json_exactly() {

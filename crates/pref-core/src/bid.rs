@@ -61,6 +61,15 @@ pub enum Strain {
 }
 
 impl Strain {
+    /// Every strain in ladder order (R3.1): ♠ ♣ ♦ ♥ NT.
+    pub const ALL: [Strain; 5] = [
+        Strain::Spades,
+        Strain::Clubs,
+        Strain::Diamonds,
+        Strain::Hearts,
+        Strain::NoTrump,
+    ];
+
     /// The trump suit, `None` for no trumps.
     #[must_use]
     pub const fn trump(self) -> Option<Suit> {

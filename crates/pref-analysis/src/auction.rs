@@ -1,0 +1,149 @@
+//! At the auction: each seat's best contract with the cards as they lay.
+//!
+//! **Definition.** For each active seat as declarer, with every hand open: he takes the
+//! talon as it lay (R4.1) and discards any two of his twelve cards (R4.2); first hand leads
+//! (R6.1) and both sides play best (the solver's open-hand values). For each strain his
+//! tricks are the most any discard gives; misère makes when some discard lets him take no
+//! trick (the defenders' hands open, as R6.5 opens them, and his too). His *best contract*
+//! is the highest step of the bidding ladder (R3.1, misère between 8NT and 9♠) that he
+//! makes: a trick contract of level L in a strain where he takes at least L tricks, or
+//! misère. The auction's lowest level (R3.3) and who could have outbid whom are not part of
+//! it: it says what the cards were worth, not what the auction allowed.
+
+use pref_bot::{Goal, Position, Solver};
+use pref_core::{Bid, Card, CardSet, Contract, Deal, Seat, Strain};
+
+/// One seat's best contracts with the cards as dealt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatBest {
+    /// The seat.
+    pub seat: Seat,
+    /// Per strain (♠ ♣ ♦ ♥ NT, [`Strain`] order): the most tricks he takes as declarer,
+    /// and a discard that gives them.
+    pub strains: [(u8, CardSet); 5],
+    /// A discard with which he takes no trick in misère, if there is one.
+    pub misere: Option<CardSet>,
+    /// The highest bid he makes, with its discard; `None` if he makes none (fewer than six
+    /// tricks in every strain and no clean misère).
+    pub best: Option<(Bid, CardSet)>,
+}
+
+/// The best contracts of every active seat of `deal` (as dealt: no action applied).
+#[must_use]
+pub fn best_contracts(solver: &mut Solver, deal: &Deal, active: &[Seat]) -> Vec<SeatBest> {
+    let dealt = deal.dealt_hands();
+    let talon = deal.talon();
+    let leader = active
+        .iter()
+        .position(|&s| s == deal.first_hand())
+        .expect("first hand is active");
+    active
+        .iter()
+        .enumerate()
+        .map(|(d, &seat)| {
+            let twelve = dealt[seat.index()].with(talon[0]).with(talon[1]);
+            let discards = discards(twelve);
+            let position = |discard: CardSet, goal: Goal| Position {
+                hands: std::array::from_fn(|i| {
+                    if i == d {
+                        twelve.minus(discard)
+                    } else {
+                        dealt[active[i].index()]
+                    }
+                }),
+                leader,
+                trick: Vec::new(),
+                tricks_done: 0,
+                goal,
+            };
+            let strains: [(u8, CardSet); 5] = std::array::from_fn(|s| {
+                let trump = Strain::ALL[s].trump();
+                let goal = Goal::Tricks { declarer: d, trump };
+                most_tricks(solver, &discards, |x| position(x, goal))
+            });
+            let misere = discards.iter().copied().find(|&x| {
+                let clean = solver.at_least(&position(x, Goal::Misere { declarer: d }), 1);
+                !clean.expect("the analysis solver has no node limit")
+            });
+            let mut best = misere.map(|x| (Bid::MISERE, x));
+            for (s, &(tricks, x)) in strains.iter().enumerate() {
+                let made = Contract::new(tricks.min(10), Strain::ALL[s]);
+                if let Some(c) = made
+                    && best.is_none_or(|(b, _)| c.bid() > b)
+                {
+                    best = Some((c.bid(), x));
+                }
+            }
+            SeatBest {
+                seat,
+                strains,
+                misere,
+                best,
+            }
+        })
+        .collect()
+}
+
+/// The most tricks over `discards` and the first discard giving them: one exact solve,
+/// then for each further discard only the question "one trick more?" (a null-window search).
+fn most_tricks(
+    solver: &mut Solver,
+    discards: &[CardSet],
+    position: impl Fn(CardSet) -> Position,
+) -> (u8, CardSet) {
+    let mut best = (0, discards[0]);
+    for (i, &x) in discards.iter().enumerate() {
+        let pos = position(x);
+        let better = i == 0
+            || solver
+                .at_least(&pos, best.0 + 1)
+                .expect("the analysis solver has no node limit");
+        if better {
+            best = (
+                solver
+                    .solve(&pos)
+                    .expect("the analysis solver has no node limit"),
+                x,
+            );
+        }
+        if best.0 == 10 {
+            break;
+        }
+    }
+    best
+}
+
+/// The discards worth trying from twelve cards: of cards that are equivalent (adjacent
+/// ranks of one suit, all in the declarer's hand: every other card is in another hand),
+/// discarding the lower ones gives the same value as any others, so only those are kept.
+#[must_use]
+pub fn discards(twelve: CardSet) -> Vec<CardSet> {
+    let cards: Vec<Card> = twelve.iter().collect();
+    let mut out = Vec::new();
+    for (i, &a) in cards.iter().enumerate() {
+        for &b in &cards[i + 1..] {
+            let x = CardSet::EMPTY.with(a).with(b);
+            if canonical(twelve, x) {
+                out.push(x);
+            }
+        }
+    }
+    out
+}
+
+/// Whether every discarded card is the lowest of its run in `twelve` or has the card just
+/// below it discarded too.
+fn canonical(twelve: CardSet, discard: CardSet) -> bool {
+    discard.iter().all(|c| match below(c) {
+        Some(b) => !twelve.contains(b) || discard.contains(b),
+        None => true,
+    })
+}
+
+/// The card one rank below `c` in its suit.
+fn below(c: Card) -> Option<Card> {
+    let i = c.index();
+    (i % 8 != 0)
+        .then(|| Card::from_index(i - 1))
+        .filter(|b| b.suit() == c.suit())
+}
