@@ -34,8 +34,8 @@ export function ratio(text) {
   return `${sign}${whole ? `${whole} ` : ''}${a % d}/${d}`;
 }
 
-/** A signed whole number for a change: +4, −2. */
-export const signed = (n) => (n < 0 ? `−${-n}` : `+${n}`);
+/** A signed whole number for a change: +4, −2, and 0 without a sign. */
+export const signed = (n) => (n === 0 ? '0' : n < 0 ? `−${-n}` : `+${n}`);
 
 /** One line for an outcome (the shape of `outcome_json` in guide.rs). */
 export function describe(o, names = SEATS) {

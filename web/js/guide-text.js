@@ -7,7 +7,7 @@ import { t } from './i18n.js';
 import { bidLabel } from './cards.js';
 import { OPTIONS, show } from './options.js';
 import { dealDiagram, dealtHands } from './guide-deal.js';
-import { SEATS, describe, entryList, ratio } from './guide-fmt.js';
+import { SEATS, dash, describe, entryList, ratio, signed } from './guide-fmt.js';
 
 /** Sections in order: id, paragraphs before the extras, bullet items, extras, paragraphs after. */
 const SECTIONS = [
@@ -19,22 +19,24 @@ const SECTIONS = [
   { id: 'play', paras: 2 },
   { id: 'whist', paras: 3, extra: (d) => [valuesTable(d), casesTable(d)] },
   { id: 'scoring', paras: 3, extra: (d) => examplesTable(d, ['ex1', 'ex2', 'ex3', 'ex4']) },
-  { id: 'misere', paras: 2, extra: (d) => examplesTable(d, ['ex7']) },
-  { id: 'raspasy', paras: 2, extra: (d) => [raspasyTable(d), examplesTable(d, ['ex6'])] },
+  { id: 'misere', paras: 3, extra: (d) => examplesTable(d, ['ex7']) },
+  { id: 'raspasy', paras: 3, extra: (d) => [raspasyTable(d), examplesTable(d, ['ex6'])] },
   { id: 'deal', paras: 2, extra: diagram },
   { id: 'closing', paras: 2, extra: helpExample, after: 2, more: settlementTables },
-  { id: 'four', paras: 2, extra: (d) => [presetsTable(d), compareTable(d)] },
+  { id: 'four', paras: 3, extra: (d) => [presetsTable(d), compareTable(d)] },
+  { id: 'agreements', paras: 1, items: 6, after: 1 },
   { id: 'mistakes', paras: 0, items: 5 },
-  { id: 'checklist', paras: 0, items: 7, ordered: true },
+  { id: 'checklist', paras: 0, items: 7, ordered: true, after: 1 },
   { id: 'faq', paras: 0, faq: 5 },
   { id: 'sources', paras: 1, sources: true },
 ];
 
+/** Files of this project the guide was checked against, each with its words in `g.src.*`. */
 const SOURCES = [
-  ['ru', '001_e3db768ba7ce6757.txt'],
-  ['fr', '000_eb3f4d44a7b5bd95.txt'],
-  ['pt', '002_1ed573e830fdb192.txt'],
-  ['it', '003_5dbcf2fd699a5d5d.txt'],
+  ['rules', 'docs/rules.md'],
+  ['options', 'docs/options.md'],
+  ['example', 'docs/worked-example.md'],
+  ['record', 'tests/records/worked-deal.json'],
 ];
 
 /** The numbers the sentences interpolate, all read from the data. */
@@ -71,15 +73,22 @@ function numbers(d) {
     p1: five.before.pool[1],
     p2: five.before.pool[2],
     v8: d.values.contracts.find((c) => c.level === 8).value,
+    half6: d.values.half_whist.find((x) => x.level === 6).whists,
+    half7: d.values.half_whist.find((x) => x.level === 7).whists,
+    a_tricks: dash(d.amnesty.tricks),
+    a_written: dash(d.amnesty.sheet.mountain),
     rostov: d.presets.rostov.mountain_as_whists,
     lening: d.presets.leningrad.whist_scale,
   };
 }
 
+/** A table; each cell also carries its column's heading, which a phone shows above the cell
+ *  when the wide tables are stacked row by row (guide.css). */
 function table(cls, head, rows, id) {
   return h('div', { class: 'g-table-wrap' }, h('table', { class: `g-table ${cls}`, id },
     h('thead', {}, h('tr', {}, head.map((x) => h('th', {}, x)))),
-    h('tbody', {}, rows.map((r) => h('tr', { class: r.cls || '' }, (r.cells || r).map((x) => h('td', {}, x)))))));
+    h('tbody', {}, rows.map((r) => h('tr', { class: r.cls || '' },
+      (r.cells || r).map((x, i) => h('td', { dataset: { label: head[i] } }, x)))))));
 }
 
 function auction(d) {
@@ -135,7 +144,7 @@ function settlementTables(d) {
   });
   const sheetRows = SEATS.slice(0, s.players).map((name, p) => [name, String(s.sheet.pool[p]), String(s.sheet.mountain[p]),
     String(s.rows[p].written), String(s.rows[p].received)]);
-  const result = s.rows.map((r, p) => [SEATS[p], String(r.mountain), ratio(r.term), `+${r.written}`, `−${r.received}`, h('b', {}, ratio(r.result))]);
+  const result = s.rows.map((r, p) => [SEATS[p], String(r.mountain), ratio(r.term), signed(r.written), signed(-r.received), h('b', {}, ratio(r.result))]);
   result.push({ cls: 'sum', cells: [t('g.t.total'), '', '', '', '', h('b', { id: 'settlement-sum' }, ratio(s.sum))] });
   return [
     table('deals', [t('g.t.deal_no'), t('g.t.example'), t('g.t.entries')], deals, 'settlement-deals'),
@@ -180,8 +189,7 @@ function section(spec, d, vars) {
   const faq = spec.faq ? h('dl', { class: 'g-faq' }, Array.from({ length: spec.faq }, (_, i) => [
     h('dt', {}, t(key(`q${i + 1}`), vars)), h('dd', {}, t(key(`a${i + 1}`), vars))])) : null;
   const sources = spec.sources ? h('ol', { class: 'g-sources', id: 'sources' },
-    SOURCES.map(([code, file]) => h('li', {}, t(`g.src.${code}`), ' — ', h('code', {}, `shared/seeds/${file}`))),
-    h('li', {}, t('g.src.rules'), ' — ', h('code', {}, 'docs/rules.md, docs/options.md'))) : null;
+    SOURCES.map(([code, file]) => h('li', {}, t(`g.src.${code}`), ' — ', h('code', {}, file)))) : null;
   return h('section', { class: 'g-section', id: `s-${spec.id}` },
     h('h2', {}, t(key('title'))),
     paras(1, spec.paras), list, faq,

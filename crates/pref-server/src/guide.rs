@@ -5,8 +5,9 @@
 //!   through [`Deal`]: one step per call, the talon, the discard, the contract, each whist
 //!   decision and each trick, every step with the whole picture (hands, talon, calls, tricks);
 //!   the sheet after it comes from replaying the record through [`Game`].
-//! - The scoring examples of the rules (R8, R9.2), a list of whist cases, the raspasy price of
-//!   each preset, a short game closed and settled (R10), and the same examples scored under
+//! - The scoring examples of the rules (R8, R9.2), a list of whist cases, the whists of a
+//!   standing half-whist (R8.6), the raspasy price of each preset and a raspasy under the
+//!   amnesty (R8.9), a short game closed and settled (R10), and the same examples scored under
 //!   each preset: every number is what [`Sheet`] writes.
 //!
 //! Nothing here is typed in twice: the client interpolates these numbers into its words.
@@ -44,11 +45,12 @@ fn build() -> Result<Value, String> {
         presets.insert((*name).to_owned(), p.to_json());
     }
     Ok(json!({
-        "values": values(),
+        "values": values()?,
         "deal": worked_deal()?,
         "examples": examples()?,
         "cases": cases()?,
         "raspasy": raspasy()?,
+        "amnesty": amnesty(),
         "settlement": settlement(&sochi)?,
         "presets": presets,
         "compared": COMPARED,
@@ -56,18 +58,22 @@ fn build() -> Result<Value, String> {
     }))
 }
 
-/// Contract values and defence quotas (R8), and what a made misère earns.
-fn values() -> Value {
+/// Contract values and defence quotas (R8), what a made misère earns, and the whists a
+/// standing half-whist writes against each level that allows it (R8.6).
+fn values() -> Result<Value, String> {
+    let sochi = Profile::sochi();
     let rows: Vec<Value> = (6..=10)
         .filter_map(|level| Contract::new(level, pref_core::Strain::NoTrump))
         .map(|c| json!({ "level": c.level(), "value": c.value(), "quota": c.quota() }))
         .collect();
-    let misere = scored(
-        &Profile::sochi(),
-        &Sheet::new(3),
-        &misere(Seat(0), [0, 5, 5]),
-    );
-    json!({ "contracts": rows, "misere": misere["pool"][0] })
+    let misere = scored(&sochi, &Sheet::new(3), &misere(Seat(0), [0, 5, 5]));
+    let mut half = Vec::new();
+    for (level, contract) in [(6, "6S"), (7, "7S")] {
+        let standing = game(0, contract, [None, P, H], None)?;
+        let sheet = scored(&sochi, &Sheet::new(3), &standing);
+        half.push(json!({ "level": level, "whists": sheet["whists"][2][0] }));
+    }
+    Ok(json!({ "contracts": rows, "misere": misere["pool"][0], "half_whist": half }))
 }
 
 fn cards(set: CardSet) -> Vec<String> {
@@ -369,6 +375,11 @@ fn case_outcomes() -> Result<Vec<(&'static str, &'static str, Outcome)>, String>
             game(0, "6C", [None, W, W], Some([8, 2, 0]))?,
         ),
         (
+            "both_short_high",
+            "R8.4",
+            game(0, "8S", [None, W, W], Some([10, 0, 0]))?,
+        ),
+        (
             "lone_made",
             "R8.3",
             game(0, "6S", [None, W, P], Some([6, 3, 1]))?,
@@ -405,7 +416,7 @@ fn cases() -> Result<Value, String> {
 }
 
 /// The raspasy price per trick in the 1st to 4th raspasy in a row, the exit and the zero
-/// bonus, per compared preset; and the 0–5–5 example.
+/// bonus, per compared preset.
 fn raspasy() -> Result<Value, String> {
     let mut by = Map::new();
     for name in COMPARED {
@@ -419,6 +430,18 @@ fn raspasy() -> Result<Value, String> {
         );
     }
     Ok(Value::Object(by))
+}
+
+/// A 4–3–3 raspasy under Sochi with the amnesty agreed (`raspasy_amnesty`, R8.9), which the
+/// guide describes although its own profile has it off.
+fn amnesty() -> Value {
+    let profile = Profile {
+        raspasy_amnesty: true,
+        ..Profile::sochi()
+    };
+    let tricks = [4, 3, 3];
+    json!({ "tricks": tricks,
+            "sheet": scored(&profile, &Sheet::new(3), &raspasy_outcome(Seat(2), tricks)) })
 }
 
 /// A short game under `profile` (Sochi) from the first deal to the last closed pool, and its

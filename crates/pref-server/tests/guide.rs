@@ -201,6 +201,42 @@ fn r8_contract_values_and_quotas() {
     assert_eq!(v["misere"], 10);
 }
 
+/// R8.6: a standing half-whist writes half the quota times the value, 4 whists against 6
+/// and against 7, the same as the core scores it.
+#[test]
+fn r8_6_standing_half_whist_writes_four_against_six_and_seven() {
+    let sochi = Profile::sochi();
+    let half = &data()["values"]["half_whist"];
+    assert_eq!(
+        half,
+        &json!([{"level": 6, "whists": 4}, {"level": 7, "whists": 4}])
+    );
+    for (contract, i) in [("6S", 0), ("7S", 1)] {
+        let s = alone(&sochi, &game(contract, "- pass half", None));
+        assert_eq!(half[i]["whists"], s.whist_matrix()[2][0], "{contract}");
+    }
+}
+
+/// R8.9: with the amnesty agreed, 4–3–3 is written as 1–0–0 and earns nobody the zero bonus.
+#[test]
+fn r8_9_raspasy_amnesty_four_three_three_is_one_zero_zero() {
+    let a = &data()["amnesty"];
+    assert_eq!(a["tricks"], json!([4, 3, 3]));
+    assert_eq!(a["sheet"]["mountain"], json!([1, 0, 0]));
+    assert_eq!(a["sheet"]["pool"], json!([0, 0, 0]));
+    let profile = Profile {
+        raspasy_amnesty: true,
+        ..Profile::sochi()
+    };
+    let raspasy = Outcome {
+        players: 3,
+        dealer: Seat(2),
+        kind: OutcomeKind::Raspasy,
+        tricks: Some([4, 3, 3, 0]),
+    };
+    assert_eq!(a["sheet"], sheet(&alone(&profile, &raspasy)));
+}
+
 /// The examples of `worked-example.md` with their exact entries; each is also checked
 /// against the core scoring the same outcome.
 #[test]
@@ -300,6 +336,15 @@ fn r8_3_to_r8_7_whist_cases() {
             [2, 0, 0],
             [0, 0, 4],
             [0, 4, 0],
+        ),
+        (
+            "both_short_high",
+            "8S",
+            "- whist whist",
+            Some([10, 0, 0, 0]),
+            [6, 0, 0],
+            [0, 0, 6],
+            [0, 0, 0],
         ),
         (
             "lone_made",

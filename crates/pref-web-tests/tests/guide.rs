@@ -6,6 +6,10 @@
 //!   the page is printed to PDF (WebDriver "Print Page"); at 390 px the text reflows and only
 //!   the diagram scrolls sideways; a Leningrad table links its rules page, which marks the
 //!   options that differ from Sochi. PDFs and screenshots go to `target/guide/`.
+//! - The corrected sentences (R8.4's second whister, R8.6's standing half-whist, R8.9's
+//!   amnesty) show the numbers of `GET /api/guide` in every language, word for word in English
+//!   and Russian; the sources are files of the project; no word in a table is split across two
+//!   lines, on the desktop or on the phone, where the tables of sentences are stacked.
 //!
 //! chromedriver runs in its own process group; the group and every Chromium started with this
 //! test's profile directories are killed when the test ends, passed or failed.
@@ -45,6 +49,92 @@ const OVERFLOW: &str = "const w = window.innerWidth;
   const d = document.querySelector('#diagram-scroll');
   return { w, scroll: document.documentElement.scrollWidth, out,
            diagram: d ? [d.scrollWidth, d.clientWidth, getComputedStyle(d).overflowX] : null };";
+
+/// Words of the tables split across two lines (a break inside a word, not at a space, a hyphen,
+/// a dash or a slash).
+const BROKEN_WORDS: &str = "const broken = [];
+  for (const cell of document.querySelectorAll('.g-table td, .g-table th')) {
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (const m of n.data.matchAll(/[^\\s\\-–—\\/]+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        const lines = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken.slice(0, 5);";
+
+/// The paragraphs of each corrected section and the numbers the engine computed for them.
+const CORRECTED: &str = "return fetch('/api/guide').then(r => r.json()).then(d => {
+  const paras = (id) => [...document.querySelectorAll(`#s-${id} > p`)].map(p => p.textContent);
+  const half = (level) => d.values.half_whist.find(x => x.level === level).whists;
+  return { whist: paras('whist'), scoring: paras('scoring'), raspasy: paras('raspasy'),
+    sources: [...document.querySelectorAll('#sources code')].map(c => c.textContent),
+    half6: half(6), half7: half(7), v8: d.values.contracts.find(c => c.level === 8).value,
+    a_tricks: d.amnesty.tricks.join('–'), a_written: d.amnesty.sheet.mountain.join('–') };
+});";
+
+/// R8.6, R8.4, R8.9: the corrected sentences show the engine's numbers, in every language (and
+/// word for word in English and Russian); the sources are files of the project.
+async fn corrected_sentences(c: &Client, code: &str) {
+    let v = js(c, CORRECTED).await;
+    let text = |section: &str, i: usize| v[section][i].as_str().unwrap_or_default().to_owned();
+    let num = |k: &str| v[k].to_string().trim_matches('"').to_owned();
+    let (half, shortfall, amnesty) = (text("whist", 1), text("scoring", 1), text("raspasy", 2));
+    for n in [num("half6"), num("half7")] {
+        assert!(
+            half.contains(&n),
+            "{code}: the half-whist's {n} whists in {half}"
+        );
+    }
+    assert!(
+        shortfall.contains(&num("v8")),
+        "{code}: the second whister's {} against eight in {shortfall}",
+        num("v8")
+    );
+    for n in [num("a_tricks"), num("a_written")] {
+        assert!(
+            amnesty.contains(&n),
+            "{code}: the amnesty's {n} in {amnesty}"
+        );
+    }
+    match code {
+        "en" => {
+            assert!(
+                half.contains("4 whists against six and 4 against seven"),
+                "{half}"
+            );
+            assert!(
+                shortfall.contains("pays for the missing trick (6 against eight)"),
+                "{shortfall}"
+            );
+            assert!(
+                amnesty.contains("so 4–3–3 is written as 1–0–0"),
+                "{amnesty}"
+            );
+        }
+        "ru" => {
+            assert!(
+                half.contains("4 виста на шестерной и 4 на семерной"),
+                "{half}"
+            );
+            assert!(amnesty.contains("4–3–3 записывают как 1–0–0"), "{amnesty}");
+        }
+        _ => {}
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let sources = v["sources"].as_array().expect("the sources");
+    assert_eq!(sources.len(), 4, "{code}: {sources:?}");
+    for file in sources.iter().filter_map(Value::as_str) {
+        assert!(
+            root.join(file).is_file(),
+            "{code}: the source {file} is a file of the project"
+        );
+    }
+}
 
 async fn open_guide(c: &Client, base: &str, code: &str) {
     c.goto(&format!("{base}/guide")).await.expect("the guide");
@@ -103,6 +193,9 @@ async fn the_guide_in_five_languages_printed_and_on_a_phone() {
         open_guide(&desk, &base, code).await;
         let left = js(&desk, UNTRANSLATED).await;
         assert_eq!(left, json!([]), "{code}: untranslated text on the page");
+        corrected_sentences(&desk, code).await;
+        let broken = js(&desk, BROKEN_WORDS).await;
+        assert_eq!(broken, json!([]), "{code}: words broken inside the tables");
         shot(&desk, &format!("guide-{code}")).await;
         let steps = step_to_the_end(&desk).await;
         assert_eq!(
@@ -203,7 +296,21 @@ async fn the_guide_in_five_languages_printed_and_on_a_phone() {
             d[0].as_u64() > d[1].as_u64() && d[2] == json!("auto"),
             "{code}: the diagram scrolls sideways: {v}"
         );
+        let broken = js(&phone, BROKEN_WORDS).await;
+        assert_eq!(
+            broken,
+            json!([]),
+            "{code}: words broken inside the tables on a phone"
+        );
         shot(&phone, &format!("phone-guide-{code}")).await;
+        for table in ["cases-table", "presets-table", "settlement-table"] {
+            js(
+                &phone,
+                &format!("document.querySelector('#{table}').scrollIntoView()"),
+            )
+            .await;
+            shot(&phone, &format!("phone-{table}-{code}")).await;
+        }
     }
     phone
         .goto(&format!("{base}/t/{id}/rules"))
