@@ -6,11 +6,12 @@
 use pref_core::{Location, Record};
 use proptest::prelude::*;
 
-const SEEDS: [&str; 4] = [
+const SEEDS: [&str; 5] = [
     include_str!("../../../tests/records/worked-deal.json"),
     include_str!("../../../tests/records/spec-replay.json"),
     include_str!("../../../tests/records/half-whist-returned.json"),
     include_str!("../../../tests/records/four-players-dealer-whist.json"),
+    include_str!("../../../tests/records/claims.json"),
 ];
 
 /// Characters an edit may insert: JSON punctuation, digits, card letters, and a few that
