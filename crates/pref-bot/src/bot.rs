@@ -123,6 +123,9 @@ pub struct Bot {
     seen: Seen,
     /// The auction evaluation of the current hand, kept for the bot's later calls.
     eval: Option<HandEval>,
+    /// Whether the bot makes claims (it always answers them): off until the host says
+    /// every player at the table can answer one.
+    claims: bool,
 }
 
 impl Bot {
@@ -140,7 +143,16 @@ impl Bot {
             solver: Solver::with_tt_bits(bits),
             seen: Seen::default(),
             eval: None,
+            claims: false,
         }
+    }
+
+    /// This bot, making claims of its own when `on` (R6.7). Off by default: a host turns it
+    /// on where every player at the table can answer a claim. Bots answer claims either way.
+    #[must_use]
+    pub fn claiming(mut self, on: bool) -> Bot {
+        self.claims = on;
+        self
     }
 
     /// The bot's seat.

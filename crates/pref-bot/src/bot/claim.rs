@@ -7,7 +7,8 @@
 //!   declarer, or the defence as a whole) do better than the claim gives it; one layout
 //!   that does is a reject. A bot that solved nothing (the easy level, or no budget) rejects:
 //!   a reject costs nothing but the time to play on.
-//! - Claiming: when every sampled layout gives the same result, and the claim's split
+//! - Claiming (when the host allows it, [`Bot::claiming`]): when every sampled layout gives
+//!   the same result, and the claim's split
 //!   follows from it — the declarer takes every remaining trick, or a misère, where the
 //!   defenders' own counts score nothing (R8.8) and are split evenly.
 
@@ -25,7 +26,7 @@ impl Bot {
         {
             return Action::Answer(self.answer(ctx, pending));
         }
-        if let Some(room) = legal.claim()
+        if let Some(room) = legal.claim().filter(|_| self.claims)
             && let Some(claim) = self.claim(ctx, room)
         {
             return Action::Claim(claim);
