@@ -193,6 +193,20 @@ fn every_bad_record_exits_2_with_one_line() {
     }
 }
 
+/// A deal ended by a claim says so (R6.7); the rejected claim before it leaves no trace.
+#[test]
+fn a_claimed_deal_names_its_claim() {
+    let (code, out, _) = pref(&["replay", &path("claims.json")]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains(
+            "Deal 1, Vera deals: Anna plays 6♠ (Boris whists, Vera whists): made, tricks 6–1–3. \
+             Anna claimed the last 4 tricks as 4–0–0; all accepted.\n"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_missing_file_or_bad_arguments_exit_2() {
     let (code, out, err) = pref(&["replay", "/nonexistent/record.json"]);
