@@ -23,6 +23,8 @@ use crate::score::deal_result;
 use crate::seen::Seen;
 use crate::solver::{Goal, Position, Solver};
 
+mod claim;
+
 /// How hard a bot thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -121,6 +123,9 @@ pub struct Bot {
     seen: Seen,
     /// The auction evaluation of the current hand, kept for the bot's later calls.
     eval: Option<HandEval>,
+    /// Whether the bot makes claims (it always answers them): off until the host says
+    /// every player at the table can answer one.
+    claims: bool,
 }
 
 impl Bot {
@@ -138,7 +143,16 @@ impl Bot {
             solver: Solver::with_tt_bits(bits),
             seen: Seen::default(),
             eval: None,
+            claims: false,
         }
+    }
+
+    /// This bot, making claims of its own when `on` (R6.7). Off by default: a host turns it
+    /// on where every player at the table can answer a claim. Bots answer claims either way.
+    #[must_use]
+    pub fn claiming(mut self, on: bool) -> Bot {
+        self.claims = on;
+        self
     }
 
     /// The bot's seat.
@@ -169,7 +183,7 @@ impl Bot {
         let first = legal
             .get(0)
             .expect("decide needs at least one legal action");
-        if legal.len() == 1 {
+        if legal.len() == 1 && legal.claim().is_none() {
             return first;
         }
         self.solver.reset_stats();
@@ -188,7 +202,7 @@ impl Bot {
             Stage::Declare => self.declare(&ctx, legal),
             Stage::Whist => self.whist(&ctx, legal),
             Stage::Defence => self.defence(&ctx),
-            Stage::Play => Action::Play(self.play(&ctx, legal)),
+            Stage::Play => self.play_or_claim(&ctx, legal),
             Stage::Finished => first,
         };
         if legal.contains(&action) {
@@ -421,11 +435,57 @@ impl Bot {
         (total == pool.len()).then_some((pool, piles))
     }
 
+    /// Deals `piles` at random from `pool` and returns the active seats' hands in player
+    /// order, the hidden ones from the piles.
+    fn sample_layout(
+        &mut self,
+        ctx: &Ctx<'_>,
+        pool: CardSet,
+        piles: &mut [Hidden],
+    ) -> [CardSet; 3] {
+        let view = ctx.view;
+        let mut bare: Vec<Pile> = piles.iter().map(|p| p.1).collect();
+        let declarer_pile = piles
+            .iter()
+            .position(|p| p.0.is_some() && p.0 == view.declarer);
+        for _ in 0..AUCTION_TRIES {
+            sample::deal(&mut self.rng, pool, &mut bare);
+            // A hidden declarer of a trick contract bid it: keep layouts where his hand
+            // (cards held and played) could make it.
+            let fits = match (declarer_pile, view.declarer, view.contract) {
+                (Some(i), Some(d), Some(c)) if view.kind == DealKind::Game => {
+                    let played = self.seen.played_by[d.index().min(3)];
+                    fits_contract(bare[i].cards.or(played), c)
+                }
+                _ => true,
+            };
+            if fits {
+                break;
+            }
+        }
+        for (p, b) in piles.iter_mut().zip(&bare) {
+            p.1 = *b;
+        }
+        let mut hands = [CardSet::EMPTY; 3];
+        for (i, &s) in ctx.active().iter().enumerate() {
+            hands[i] = piles
+                .iter()
+                .find(|p| p.0 == Some(s))
+                .map(|p| p.1.cards)
+                .or(if s == self.seat {
+                    view.hand
+                } else {
+                    view.open_hands.get(s.index()).copied().flatten()
+                })
+                .unwrap_or(CardSet::EMPTY);
+        }
+        hands
+    }
+
     fn search_play(&mut self, ctx: &Ctx<'_>, legal: CardSet) -> Option<Card> {
         let view = ctx.view;
         let turn = view.turn?;
         let (pool, mut piles) = self.play_piles(ctx)?;
-        let active = ctx.active();
         let done: u8 = view.tricks_taken.iter().sum();
         // Four-player raspasy tricks 1–2: the dealer's talon card leading the trick is the
         // goal's, not a player's card (R11.3).
@@ -463,41 +523,7 @@ impl Bot {
             if ctx.clock.out(&self.solver, &ctx.budget) {
                 break;
             }
-            let mut bare: Vec<Pile> = piles.iter().map(|p| p.1).collect();
-            let declarer_pile = piles
-                .iter()
-                .position(|p| p.0.is_some() && p.0 == view.declarer);
-            for _ in 0..AUCTION_TRIES {
-                sample::deal(&mut self.rng, pool, &mut bare);
-                // A hidden declarer of a trick contract bid it: keep layouts where his hand
-                // (cards held and played) could make it.
-                let fits = match (declarer_pile, view.declarer, view.contract) {
-                    (Some(i), Some(d), Some(c)) if view.kind == DealKind::Game => {
-                        let played = self.seen.played_by[d.index().min(3)];
-                        fits_contract(bare[i].cards.or(played), c)
-                    }
-                    _ => true,
-                };
-                if fits {
-                    break;
-                }
-            }
-            for (p, b) in piles.iter_mut().zip(&bare) {
-                p.1 = *b;
-            }
-            let mut hands = [CardSet::EMPTY; 3];
-            for (i, &s) in active.iter().enumerate() {
-                hands[i] = piles
-                    .iter()
-                    .find(|p| p.0 == Some(s))
-                    .map(|p| p.1.cards)
-                    .or(if s == self.seat {
-                        view.hand
-                    } else {
-                        view.open_hands.get(s.index()).copied().flatten()
-                    })
-                    .unwrap_or(CardSet::EMPTY);
-            }
+            let hands = self.sample_layout(ctx, pool, &mut piles);
             let goal = match view.kind {
                 DealKind::Game => Goal::Tricks {
                     declarer: ctx.player(target),

@@ -5,7 +5,7 @@
 //!   holds its bounded transposition table.
 //! - [`bot`]: the player ([`Bot`], [`Level`], [`Budget`]); `seen.rs` is its memory of the
 //!   seat's events, `sample.rs` deals the unseen cards, `heuristic.rs` holds the rules of
-//!   thumb of the easy level.
+//!   thumb of the easy level, `bot/claim.rs` its claims and answers to claims (R6.7).
 //! - [`score`]: what a finished deal is worth to each seat in whists (R8, R10).
 //!
 //! A host drives a bot with three calls: [`Bot::new`] when the bot takes a seat,

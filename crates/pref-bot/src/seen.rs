@@ -48,6 +48,9 @@ impl Seen {
             | ViewEvent::Whisted { .. }
             | ViewEvent::DefenceChosen { .. }
             | ViewEvent::HandOpened { .. }
+            | ViewEvent::Claimed { .. }
+            | ViewEvent::Answered { .. }
+            | ViewEvent::ClaimAccepted { .. }
             | ViewEvent::DealOver
             | ViewEvent::Revealed(_) => {}
         }

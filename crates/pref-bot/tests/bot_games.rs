@@ -1,6 +1,7 @@
-//! Bots at every level play whole random deals (3 and 4 players): every action they choose
-//! is legal (`Deal::act` would refuse anything else), every deal reaches its end, and a fixed
-//! seed with a node budget gives the same game twice.
+//! Bots at every level play whole random deals (3 and 4 players), making and answering
+//! claims (R6.7): every action they choose is legal (`Deal::act` would refuse anything
+//! else), every deal reaches its end, and a fixed seed with a node budget gives the same
+//! game twice.
 #![allow(missing_docs)]
 
 use pref_bot::{Bot, Budget, Level, play_deal};
@@ -18,7 +19,7 @@ fn run(profile: &Profile, levels: [Level; 3], deals: usize, nodes: u64, seed: u6
         let dealer = Seat(rng.gen_range(0..profile.players));
         let mut deal = Deal::new(profile, dealer, &deck, 0).expect("valid deck");
         let mut bots: Vec<Bot> = (0..profile.players)
-            .map(|s| Bot::new(Seat(s), levels[s as usize % 3], seed + i as u64))
+            .map(|s| Bot::new(Seat(s), levels[s as usize % 3], seed + i as u64).claiming(true))
             .collect();
         play_deal(&mut deal, &mut bots, |_| Budget::nodes(nodes), |_, _| {})
             .expect("bots act legally");
@@ -51,9 +52,16 @@ fn normal_and_strong_bots_finish_hundreds_of_deals() {
             3,
         ),
     ];
+    let mut claimed = 0;
     for (levels, deals, nodes, seed) in rows {
-        run(&sochi, levels, deals, nodes, seed);
+        let played = run(&sochi, levels, deals, nodes, seed);
+        claimed += played
+            .iter()
+            .filter(|d| d.accepted_claim().is_some())
+            .count();
     }
+    // Some deals end by a claim all accepted (R6.7).
+    assert!(claimed >= 10, "only {claimed} deals ended by a claim");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use num_rational::Ratio;
-use pref_core::{Outcome, Record, Sheet};
+use pref_core::{Action, Answer, Claim, DealEntry, Outcome, Record, Seat, Sheet};
 
 /// One replayed deal: its outcome and the sheet as it stands after it.
 pub(crate) struct Step {
@@ -12,6 +12,8 @@ pub(crate) struct Step {
     pub(crate) outcome: Outcome,
     /// The sheet after the deal was scored.
     pub(crate) sheet: Sheet,
+    /// The claim all accepted that ended the deal (R6.7), with its claimer.
+    pub(crate) claim: Option<(Seat, Claim)>,
 }
 
 /// A record replayed to its end.
@@ -46,15 +48,39 @@ pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "record: not valid UTF-8".to_owned())
 }
 
+/// The claim that ended a played deal: its last action is an acceptance, so every player
+/// of the deal accepted the last claim (R6.7).
+fn accepted_claim(entry: &DealEntry) -> Option<(Seat, Claim)> {
+    let DealEntry::Played { actions, .. } = entry else {
+        return None;
+    };
+    let (_, Action::Answer(Answer::Accept)) = actions.last()? else {
+        return None;
+    };
+    actions.iter().rev().find_map(|&(seat, a)| match a {
+        Action::Claim(c) => Some((seat, c)),
+        Action::Bid(_)
+        | Action::Discard(_)
+        | Action::Declare(_)
+        | Action::Whist(_)
+        | Action::Defence(_)
+        | Action::Play(_)
+        | Action::Answer(_) => None,
+    })
+}
+
 /// Reads and replays a record.
 fn replay(text: &str) -> Result<Replayed, pref_core::RecordError> {
     let (record, _) = Record::read(text)?;
     let mut steps = Vec::with_capacity(record.deals().len());
     let game = record.replay(|i, game| {
-        if let Some(outcome) = game.history().get(i).and_then(|e| e.outcome()) {
+        if let Some(entry) = game.history().get(i)
+            && let Some(outcome) = entry.outcome()
+        {
             steps.push(Step {
                 outcome: *outcome,
                 sheet: game.sheet().clone(),
+                claim: accepted_claim(entry),
             });
         }
     })?;

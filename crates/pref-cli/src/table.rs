@@ -22,9 +22,18 @@ pub(crate) fn render(r: &Replayed) -> String {
     );
     for (i, step) in r.steps.iter().enumerate() {
         let o = &step.outcome;
+        let claim = step.claim.map_or_else(String::new, |(seat, c)| {
+            let counts: Vec<String> = c.entries().iter().map(ToString::to_string).collect();
+            format!(
+                " {} claimed the last {} tricks as {}; all accepted.",
+                names[seat.index()],
+                c.total(),
+                counts.join("–")
+            )
+        });
         let _ = writeln!(
             out,
-            "\nDeal {}, {} deals: {}",
+            "\nDeal {}, {} deals: {}{claim}",
             i + 1,
             names[o.dealer.index()],
             describe(o, names)

@@ -34,6 +34,7 @@ const VALID: &[(&str, bool)] = &[
     ("half-whist-standing.json", false),
     ("half-whist-returned.json", false),
     ("open-defence.json", false),
+    ("claims.json", false),
     ("four-players.json", true),
     ("four-players-dealer-whist.json", false),
     ("leningrad.json", true),
@@ -90,12 +91,20 @@ const BAD: &[(&str, &str)] = &[
         "deal 6: the game is over: every pool is closed",
     ),
     (
+        "answer-out-of-turn.json",
+        "deal 0, action 28: seat 2 cannot answer the claim now: seat 1 answers next",
+    ),
+    (
         "broken-json.json",
         "record: not valid JSON: EOF while parsing a value at line 11 column 20",
     ),
     (
         "card-not-held.json",
         "deal 0, action 13: seat 0 does not hold ♠A",
+    ),
+    (
+        "claim-wrong-total.json",
+        "deal 0, action 27: the claim gives 3 tricks, but 4 are left",
     ),
     ("duplicated-card.json", "deal 0: talon repeats QS"),
     ("eleven-cards.json", "deal 0: seat 0 has 11 cards, not 10"),
@@ -117,6 +126,10 @@ const BAD: &[(&str, &str)] = &[
         "deal 0, action 1: it is not seat 2's turn: seat 1 is to act",
     ),
     (
+        "play-while-claim-pending.json",
+        "deal 0, action 17: a claim is waiting for answers: nobody plays or claims until it is settled",
+    ),
+    (
         "repeated-key.json",
         "record: not valid JSON: key \"first_dealer\" given twice at line 5 column 35",
     ),
@@ -133,7 +146,7 @@ const BAD: &[(&str, &str)] = &[
     ),
     (
         "unknown-verb.json",
-        "deal 0, action 2: unknown verb \"claim\"",
+        "deal 0, action 2: unknown verb \"offer\"",
     ),
     (
         "wrong-format.json",
@@ -159,6 +172,20 @@ fn every_bad_record_exits_2_with_one_line() {
             assert_eq!(err, format!("{line}\n"), "{name}");
         }
     }
+}
+
+/// A deal ended by a claim says so (R6.7); the rejected claim before it leaves no trace.
+#[test]
+fn a_claimed_deal_names_its_claim() {
+    let (code, out, _) = pref(&["replay", &path("claims.json")]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains(
+            "Deal 1, Vera deals: Anna plays 6♠ (Boris whists, Vera whists): made, tricks 6–1–3. \
+             Anna claimed the last 4 tricks as 4–0–0; all accepted.\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! What a player can do in a deal: the verbs of the game record (`bid`, `discard`, `declare`,
-//! `whist`, `defence`, `play`) as one enum.
+//! `whist`, `defence`, `play`, `claim`, `answer`) as one enum.
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bid::{Call, Contract};
 use crate::card::{Card, CardSet};
+use crate::claim::{Answer, Claim};
 
 /// A whist decision (R5): whist, pass, or half-whist.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -78,6 +79,10 @@ pub enum Action {
     Defence(Defence),
     /// A card played to the trick (R6).
     Play(Card),
+    /// A claim of the remaining tricks, by a player of the deal in his own name (R6.7).
+    Claim(Claim),
+    /// An answer to the pending claim, by a player of the deal in his own name (R6.7).
+    Answer(Answer),
 }
 
 impl fmt::Display for Action {
@@ -89,6 +94,8 @@ impl fmt::Display for Action {
             Action::Whist(w) => write!(f, "whist {w}"),
             Action::Defence(d) => write!(f, "defence {d}"),
             Action::Play(c) => write!(f, "play {}", c.pretty()),
+            Action::Claim(c) => write!(f, "claim {c}"),
+            Action::Answer(a) => write!(f, "answer {a}"),
         }
     }
 }

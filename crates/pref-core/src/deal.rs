@@ -10,6 +10,7 @@ use smallvec::SmallVec;
 use crate::action::{Action, Defence, WhistCall};
 use crate::bid::{Bid, Call, Contract, Seat};
 use crate::card::{Card, CardSet};
+use crate::claim::ClaimState;
 use crate::error::{DealError, RuleError, Stage, Verb};
 use crate::event::Event;
 use crate::legal::ActionList;
@@ -120,6 +121,9 @@ pub struct Deal {
     pub(crate) tricks: [u8; 4],
     /// Winner of trick `i` in bits `2i..2i+2`.
     pub(crate) winners: u32,
+
+    // Claims (R6.7).
+    pub(crate) claim: ClaimState,
 }
 
 impl Deal {
@@ -279,6 +283,7 @@ impl Deal {
             leader: first,
             tricks: [0; 4],
             winners: 0,
+            claim: ClaimState::new(profile.claims),
         }
     }
 
@@ -297,6 +302,8 @@ impl Deal {
             Action::Whist(call) => self.do_whist(seat, call, &mut events),
             Action::Defence(d) => self.do_defence(d, &mut events),
             Action::Play(card) => self.do_play(card, &mut events),
+            Action::Claim(claim) => self.do_claim(seat, claim, &mut events),
+            Action::Answer(answer) => self.do_answer(seat, answer, &mut events),
         }
         Ok(events)
     }
@@ -308,6 +315,9 @@ impl Deal {
     /// # Errors
     /// As [`Deal::apply`]; [`RuleError::NotYourTurn`] if `player` is not to act.
     pub fn act(&mut self, player: Seat, action: Action) -> Result<Events, RuleError> {
+        if self.acts_in_own_name(action) {
+            return self.apply(player, action);
+        }
         match self.to_act() {
             None => Err(RuleError::DealOver),
             Some(p) if p != player && player == self.turn && self.stage == Stage::Play => {
@@ -335,6 +345,9 @@ impl Deal {
         if seat.0 >= self.players {
             return Err(RuleError::NotInDeal(seat));
         }
+        if let Some(verdict) = self.check_claim_rules(seat, action) {
+            return verdict;
+        }
         let verb = verb_of(action);
         let stage_verb = match self.stage {
             Stage::Auction => Verb::Bid,
@@ -361,6 +374,8 @@ impl Deal {
             });
         }
         match action {
+            // Decided by `check_claim_rules` above.
+            Action::Claim(_) | Action::Answer(_) => Ok(()),
             Action::Bid(call) => self.check_call(seat, call),
             Action::Discard(cards) => self.check_discard(cards),
             Action::Declare(contract) => self.check_declare(contract),
@@ -371,9 +386,17 @@ impl Deal {
     }
 
     /// Every action [`Deal::apply`] accepts from `seat` now (for cards, `seat` is the seat
-    /// whose card it is).
+    /// whose card it is; for a claim or an answer, the player's own seat). Claims are not
+    /// listed one by one: [`ActionList::claim`] says which are allowed.
     #[must_use]
     pub fn legal_actions(&self, seat: Seat) -> ActionList {
+        self.answers(seat)
+            .unwrap_or_else(|| self.legal_moves(seat))
+            .with_claim(self.claim_room(seat))
+    }
+
+    /// The legal actions of the stage, claims and answers aside.
+    fn legal_moves(&self, seat: Seat) -> ActionList {
         let mut out = ActionList::empty();
         if self.stage == Stage::Finished || seat != self.turn {
             return out;
@@ -396,18 +419,22 @@ impl Deal {
     /// Every action [`Deal::act`] accepts from the player at `player`.
     #[must_use]
     pub fn legal_actions_for(&self, player: Seat) -> ActionList {
-        if self.to_act() == Some(player) {
-            self.legal_actions(self.turn)
+        let moves = if self.to_act() == Some(player) {
+            self.legal_moves(self.turn)
         } else {
             ActionList::empty()
-        }
+        };
+        self.answers(player)
+            .unwrap_or(moves)
+            .with_claim(self.claim_room(player))
     }
 
     /// The player who acts next: in open play the whister (or the four-player dealer who
-    /// whisted) acts for the defenders' seats. `None` once the deal is over.
+    /// whisted) acts for the defenders' seats; while a claim is pending, the player who
+    /// answers next. `None` once the deal is over.
     #[must_use]
     pub fn to_act(&self) -> Option<Seat> {
-        (self.stage != Stage::Finished).then(|| self.actor_of(self.turn))
+        (self.stage != Stage::Finished).then(|| self.answerer().unwrap_or(self.actor_of(self.turn)))
     }
 
     fn actor_of(&self, seat: Seat) -> Seat {
@@ -418,10 +445,11 @@ impl Deal {
         }
     }
 
-    /// The seat whose action or card is next (differs from [`Deal::to_act`] in open play).
+    /// The seat whose action or card is next (differs from [`Deal::to_act`] in open play);
+    /// while a claim is pending, the player who answers next.
     #[must_use]
     pub fn turn(&self) -> Option<Seat> {
-        (self.stage != Stage::Finished).then_some(self.turn)
+        (self.stage != Stage::Finished).then(|| self.answerer().unwrap_or(self.turn))
     }
 
     /// Where the deal stands.
@@ -518,7 +546,7 @@ impl Deal {
         if self.stage != Stage::Finished {
             return None;
         }
-        let played = self.trick_no == 10;
+        let played = self.trick_no == 10 || self.claim_accepted();
         let kind = match self.kind {
             Kind::Game => OutcomeKind::Game {
                 declarer: self.declarer,
@@ -704,5 +732,7 @@ fn verb_of(action: Action) -> Verb {
         Action::Whist(_) => Verb::Whist,
         Action::Defence(_) => Verb::Defence,
         Action::Play(_) => Verb::Play,
+        Action::Claim(_) => Verb::Claim,
+        Action::Answer(_) => Verb::Answer,
     }
 }

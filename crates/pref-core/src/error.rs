@@ -54,6 +54,10 @@ pub enum Verb {
     Defence,
     /// `play`.
     Play,
+    /// `claim` (R6.7).
+    Claim,
+    /// `answer` (R6.7).
+    Answer,
 }
 
 impl fmt::Display for Verb {
@@ -65,6 +69,8 @@ impl fmt::Display for Verb {
             Verb::Whist => "a whist decision",
             Verb::Defence => "choosing open or closed",
             Verb::Play => "playing a card",
+            Verb::Claim => "a claim",
+            Verb::Answer => "answering a claim",
         })
     }
 }
@@ -210,6 +216,54 @@ pub enum RuleError {
         /// The seat that plays it.
         controller: Seat,
     },
+    /// A claim at a table that plays without them (`claims` off, R6.7).
+    #[error("claims are not played at this table (R6.7)")]
+    ClaimsOff,
+    /// A claim in raspasy (R6.7).
+    #[error("there are no claims in raspasy (R6.7)")]
+    ClaimInRaspasy,
+    /// A claim by a seat that chooses no cards in this deal (R6.7).
+    #[error("{0} is not a player of this deal and cannot claim (R6.7)")]
+    ClaimNotPlayer(Seat),
+    /// A card or a claim while a claim waits for answers (R6.7).
+    #[error("a claim is waiting for answers: nobody plays or claims until it is settled (R6.7)")]
+    ClaimPending,
+    /// A claim after a card of the current trick was played (R6.7).
+    #[error("a claim is only possible before the first card of a trick (R6.7)")]
+    ClaimMidTrick,
+    /// A second claim by the same player at the same trick boundary (R6.7).
+    #[error("{0} has already claimed before this trick (R6.7)")]
+    ClaimRepeated(Seat),
+    /// A claim without exactly one entry per seat of the table (R6.7).
+    #[error("a claim names {seats} entries, one per seat, not {given} (R6.7)")]
+    ClaimSeats {
+        /// Entries given.
+        given: u8,
+        /// Seats at the table.
+        seats: u8,
+    },
+    /// A claim giving tricks to a four-player dealer (R6.7).
+    #[error("the dealer {0} plays no cards: his entry in a claim is 0 (R6.7)")]
+    ClaimDealerEntry(Seat),
+    /// A claim whose entries do not add up to the tricks left (R6.7).
+    #[error("the claim gives {given} tricks, but {left} are left (R6.7)")]
+    ClaimTotal {
+        /// The sum of the entries.
+        given: u32,
+        /// Tricks not yet played.
+        left: u8,
+    },
+    /// An answer when no claim is pending (R6.7).
+    #[error("there is no claim to answer (R6.7)")]
+    NoClaim,
+    /// An answer by a player who is not the next to answer (R6.7).
+    #[error("{seat} cannot answer the claim now: {expected} answers next (R6.7)")]
+    AnswerOutOfTurn {
+        /// Who tried.
+        seat: Seat,
+        /// The player who answers next.
+        expected: Seat,
+    },
 }
 
 fn half_whist_message(bar: HalfWhistBar) -> String {
@@ -247,6 +301,17 @@ impl RuleError {
             | RuleError::MustOvertake { .. } => "R6.2",
             RuleError::MustLeadTalonSuit { .. } => "R7.2",
             RuleError::PlayedByPartner { .. } => "R5.5",
+            RuleError::ClaimsOff
+            | RuleError::ClaimInRaspasy
+            | RuleError::ClaimNotPlayer(_)
+            | RuleError::ClaimPending
+            | RuleError::ClaimMidTrick
+            | RuleError::ClaimRepeated(_)
+            | RuleError::ClaimSeats { .. }
+            | RuleError::ClaimDealerEntry(_)
+            | RuleError::ClaimTotal { .. }
+            | RuleError::NoClaim
+            | RuleError::AnswerOutOfTurn { .. } => "R6.7",
         })
     }
 }

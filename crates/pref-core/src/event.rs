@@ -4,6 +4,7 @@
 use crate::action::{Defence, WhistCall};
 use crate::bid::{Bid, Call, Contract, Seat};
 use crate::card::{Card, CardSet};
+use crate::claim::{Answer, Claim};
 
 /// One thing that happened in a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,6 +92,25 @@ pub enum Event {
         trick: u8,
         /// Who took it.
         seat: Seat,
+    },
+    /// A player of the deal claims the remaining tricks (R6.7); his hand opens next.
+    Claimed {
+        /// The claimer's own seat.
+        seat: Seat,
+        /// The claimed tricks per seat.
+        claim: Claim,
+    },
+    /// A player answers the pending claim (R6.7); a reject ends the claim.
+    Answered {
+        /// The answering player's own seat.
+        seat: Seat,
+        /// The answer.
+        answer: Answer,
+    },
+    /// Everybody accepted the claim: the deal ends with these tricks (R6.7).
+    ClaimAccepted {
+        /// Tricks per seat: those taken plus the claim's.
+        tricks: [u8; 4],
     },
     /// The deal is over; its outcome is ready.
     DealOver,

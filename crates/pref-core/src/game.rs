@@ -301,8 +301,17 @@ impl Game {
     /// As [`Game::apply`]; [`RuleError::NotYourTurn`] if `player` is not to act.
     pub fn act(&mut self, player: Seat, action: Action) -> Result<Events, GameError> {
         let deal = self.deal_mut()?;
-        // The history keeps record semantics: the seat the action is made for.
-        let seat = deal.turn().unwrap_or(player);
+        // The history keeps record semantics: the seat the action is made for, and a
+        // player's own seat for a claim or an answer (R6.7).
+        let seat = match action {
+            Action::Claim(_) | Action::Answer(_) => player,
+            Action::Bid(_)
+            | Action::Discard(_)
+            | Action::Declare(_)
+            | Action::Whist(_)
+            | Action::Defence(_)
+            | Action::Play(_) => deal.turn().unwrap_or(player),
+        };
         let events = deal.act(player, action)?;
         self.after_action(seat, action);
         Ok(events)

@@ -1,15 +1,18 @@
 //! The list of legal actions, without allocating: a card play is a card set, a discard is
 //! "any two of these twelve", a declaration is "any contract from this bid up", and the few
 //! auction and whist choices fit in four slots. Bots and the server ask for it on every
-//! move, so it costs a few bytes and no heap.
+//! move, so it costs a few bytes and no heap. A claim (R6.7) is any split of the tricks
+//! left: the list says whether one is allowed ([`ActionList::claim`]) instead of listing them.
 
 use crate::action::Action;
 use crate::bid::{Bid, Call};
 use crate::card::{Card, CardSet};
+use crate::claim::ClaimRoom;
 
-/// Every legal action of one seat at one moment, in a fixed order.
+/// Every legal action of one seat at one moment, in a fixed order; claims, when allowed,
+/// are described by a [`ClaimRoom`] rather than listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ActionList(List);
+pub struct ActionList(List, Option<ClaimRoom>);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum List {
@@ -29,7 +32,7 @@ impl ActionList {
     /// No legal action.
     #[must_use]
     pub const fn empty() -> ActionList {
-        ActionList(List::Few([FILLER; 4], 0))
+        ActionList(List::Few([FILLER; 4], 0), None)
     }
 
     pub(crate) fn push(&mut self, a: Action) {
@@ -40,18 +43,29 @@ impl ActionList {
     }
 
     pub(crate) const fn discards(hand: CardSet) -> ActionList {
-        ActionList(List::Discards(hand))
+        ActionList(List::Discards(hand), None)
     }
 
     pub(crate) const fn declarations(from: Bid) -> ActionList {
-        ActionList(List::Declarations(from))
+        ActionList(List::Declarations(from), None)
     }
 
     pub(crate) const fn cards(cards: CardSet) -> ActionList {
-        ActionList(List::Cards(cards))
+        ActionList(List::Cards(cards), None)
     }
 
-    /// How many actions.
+    /// This list with the claims of `room` allowed besides (R6.7).
+    pub(crate) const fn with_claim(self, room: Option<ClaimRoom>) -> ActionList {
+        ActionList(self.0, room)
+    }
+
+    /// Which claims are allowed now (R6.7), or `None` if this player may not claim.
+    #[must_use]
+    pub const fn claim(&self) -> Option<ClaimRoom> {
+        self.1
+    }
+
+    /// How many listed actions (claims are not listed).
     #[must_use]
     pub fn len(&self) -> usize {
         match self.0 {
@@ -68,7 +82,7 @@ impl ActionList {
         }
     }
 
-    /// Whether there is no legal action.
+    /// Whether no action is listed (a claim may still be allowed: see [`ActionList::claim`]).
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -85,9 +99,12 @@ impl ActionList {
         }
     }
 
-    /// Whether `a` is in the list.
+    /// Whether `a` is legal: in the list, or a claim the [`ClaimRoom`] allows.
     #[must_use]
     pub fn contains(&self, a: &Action) -> bool {
+        if let Action::Claim(claim) = a {
+            return self.1.is_some_and(|room| room.allows(claim));
+        }
         match (self.0, *a) {
             (List::Cards(c), Action::Play(card)) => c.contains(card),
             (List::Discards(h), Action::Discard(d)) => d.len() == 2 && d.minus(h).is_empty(),

@@ -3,6 +3,7 @@
 //! - [`card`]: cards, suits, ranks, and [`CardSet`], a hand as a 32-bit mask.
 //! - [`bid`]: seats, contracts and the bidding ladder with misère in its place.
 //! - [`action`]: what a player can do; [`event`]: what happened.
+//! - [`claim`]: claims of the remaining tricks and their answers (R6.7).
 //! - [`Deal`] (`deal.rs`, with `auction.rs`, `talon.rs`, `whist.rs`, `play.rs`): one deal
 //!   from the shuffled deck to the last trick; [`Deal::apply`] refuses anything illegal with
 //!   a [`RuleError`] and leaves the deal unchanged.
@@ -32,6 +33,7 @@ pub mod action;
 mod auction;
 pub mod bid;
 pub mod card;
+pub mod claim;
 mod deal;
 pub mod error;
 pub mod event;
@@ -53,6 +55,7 @@ mod whist;
 pub use action::{Action, Defence, WhistCall};
 pub use bid::{Bid, Call, Contract, Seat, Strain};
 pub use card::{Card, CardSet, Rank, Suit};
+pub use claim::{Answer, Claim, ClaimRoom, ClaimView};
 pub use deal::{Deal, Events};
 pub use error::{DealError, RuleError, Stage};
 pub use event::Event;

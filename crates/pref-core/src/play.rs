@@ -144,8 +144,9 @@ impl Deal {
         self.played[self.n_played as usize] = card;
         self.n_played += 1;
         events.push(Event::Played { seat, card });
-        if self.kind == Kind::Misere && self.open == 0 && seat == self.declarer {
-            // R6.5: the declarer led the first trick; now the defenders' hands open.
+        if self.kind == Kind::Misere && self.n_played == 1 && seat == self.declarer {
+            // R6.5: the declarer led the first trick; now the defenders' hands open. (A claim
+            // before that lead may have opened one hand already, R6.7.)
             self.open_defenders(events);
         }
         if self.n_played - self.trick_start < self.trick_len(self.trick_no) {

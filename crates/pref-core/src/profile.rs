@@ -19,7 +19,7 @@ const PRESET_FILES: [&str; 4] = [
 ];
 
 /// Every option key of `options.md`, in its order.
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 20] = [
     "players",
     "pool_target",
     "pool_help",
@@ -38,6 +38,7 @@ const KEYS: [&str; 19] = [
     "raspasy_amnesty",
     "must_overtake",
     "dealer_whist",
+    "claims",
     "reveal_after_deal",
 ];
 
@@ -140,6 +141,8 @@ pub struct Profile {
     pub must_overtake: bool,
     /// Four players: the dealer may take over a refused defence (R11.4).
     pub dealer_whist: bool,
+    /// A player of the deal may claim the remaining tricks; the deal ends if all accept (R6.7).
+    pub claims: bool,
     /// When a deal ends, every hand, the talon and the discard are shown to everybody.
     pub reveal_after_deal: bool,
 }
@@ -167,6 +170,7 @@ impl Profile {
             raspasy_amnesty: false,
             must_overtake: false,
             dealer_whist: true,
+            claims: true,
             reveal_after_deal: true,
         }
     }
@@ -332,6 +336,7 @@ impl Profile {
             "raspasy_amnesty" => self.raspasy_amnesty = boolean(key, v)?,
             "must_overtake" => self.must_overtake = boolean(key, v)?,
             "dealer_whist" => self.dealer_whist = boolean(key, v)?,
+            "claims" => self.claims = boolean(key, v)?,
             "reveal_after_deal" => self.reveal_after_deal = boolean(key, v)?,
             _ => return Err(ProfileError::UnknownKey(key.to_owned())),
         }

@@ -32,6 +32,7 @@ use serde_json::{Map, Value};
 use crate::action::{Action, Defence, WhistCall};
 use crate::bid::{Call, Contract, Seat};
 use crate::card::{Card, CardSet};
+use crate::claim::{Answer, Claim};
 use crate::error::{DealError, RuleError};
 use crate::game::{DealEntry, Game, GameError};
 use crate::json::{Out, parse_strict};
@@ -750,7 +751,9 @@ fn read_deal(
     Ok((deal, malformed))
 }
 
-const VERBS: [&str; 6] = ["bid", "discard", "declare", "whist", "defence", "play"];
+const VERBS: [&str; 8] = [
+    "bid", "discard", "declare", "whist", "defence", "play", "claim", "answer",
+];
 
 fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reason> {
     let Value::Object(m) = v else {
@@ -794,9 +797,25 @@ fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reason> {
             Some("closed") => Defence::Closed,
             _ => return Err(bad("defence")),
         }),
+        "claim" => Action::Claim(read_claim(value, players).ok_or_else(|| bad("claim"))?),
+        "answer" => Action::Answer(
+            text.and_then(|s| s.parse::<Answer>().ok())
+                .ok_or_else(|| bad("answer"))?,
+        ),
         _ => Action::Play(read_card(value)?),
     };
     Ok((seat, action))
+}
+
+/// A claim's entries: one count of tricks per seat (R6.7); whether they fit the deal is the
+/// rules' check when the action is replayed.
+fn read_claim(v: &Value, players: u8) -> Option<Claim> {
+    let entries = v
+        .as_array()?
+        .iter()
+        .map(|n| n.as_u64().filter(|&n| n <= 10).map(|n| n as u8))
+        .collect::<Option<Vec<u8>>>()?;
+    Claim::new(&entries).filter(|c| c.entries().len() == usize::from(players))
 }
 
 fn read_outcome(v: &Value, profile: &Profile) -> Result<Outcome, Reason> {
@@ -932,6 +951,16 @@ fn action_out(seat: Seat, action: Action) -> Out {
         Action::Whist(w) => ("whist", Out::str(w.to_string())),
         Action::Defence(d) => ("defence", Out::str(d.to_string())),
         Action::Play(c) => ("play", Out::str(c.to_string())),
+        Action::Claim(c) => (
+            "claim",
+            Out::List(
+                c.entries()
+                    .iter()
+                    .map(|n| Out::Raw(n.to_string()))
+                    .collect(),
+            ),
+        ),
+        Action::Answer(a) => ("answer", Out::str(a.to_string())),
     };
     Out::Object(vec![
         ("seat".to_owned(), Out::Raw(seat.0.to_string())),

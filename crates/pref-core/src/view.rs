@@ -3,7 +3,8 @@
 //! A client never receives the [`Deal`] or an [`Event`]: it receives a [`DealView`] or a
 //! [`ViewEvent`], each built field by field for one [`Viewer`] from what that viewer may see
 //! at that moment — own hand; the talon once turned; the discard for the declarer; hands
-//! opened for everybody (open defence R5.5, misère R6.5); cards played; and, with
+//! opened for everybody (open defence R5.5, misère R6.5, a claimer's from his claim on R6.7);
+//! cards played; and, with
 //! `reveal_after_deal`, everything once the deal is over. Every match here is exhaustive, so
 //! a new event or stage cannot slip through unprojected.
 #![deny(clippy::wildcard_enum_match_arm)]
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::{Defence, WhistCall};
 use crate::bid::{Bid, Call, Contract, Seat};
 use crate::card::{Card, CardSet};
+use crate::claim::{Answer, Claim, ClaimView};
 use crate::deal::{Deal, Kind};
 use crate::error::Stage;
 use crate::event::Event;
@@ -153,6 +155,9 @@ pub struct DealView {
     pub tricks_taken: Vec<u8>,
     /// Everything, once the deal is over with `reveal_after_deal`.
     pub revealed: Option<Reveal>,
+    /// The claim waiting for answers, or the one all accepted (R6.7); the claimer's hand is
+    /// in `open_hands`.
+    pub claim: Option<ClaimView>,
 }
 
 impl DealView {
@@ -186,6 +191,7 @@ impl DealView {
             last_trick,
             tricks_taken: _,
             revealed,
+            claim: _,
         } = self;
         let mut cs = hand.unwrap_or_default().or(discard.unwrap_or_default());
         for h in open_hands.iter().flatten() {
@@ -226,6 +232,9 @@ impl ViewEvent {
                 .with(r.talon[0])
                 .with(r.talon[1]),
             ViewEvent::Called { .. }
+            | ViewEvent::Claimed { .. }
+            | ViewEvent::Answered { .. }
+            | ViewEvent::ClaimAccepted { .. }
             | ViewEvent::AuctionWon { .. }
             | ViewEvent::AllPassed
             | ViewEvent::Declared { .. }
@@ -318,6 +327,7 @@ impl Deal {
                 talon: self.talon,
                 discard: self.discard,
             }),
+            claim: self.pending_claim().or_else(|| self.accepted_claim()),
         }
     }
 }
@@ -410,6 +420,25 @@ pub enum ViewEvent {
         /// Who took it.
         seat: Seat,
     },
+    /// A claim of the remaining tricks (R6.7).
+    Claimed {
+        /// The claimer's own seat.
+        seat: Seat,
+        /// The claimed tricks per seat.
+        claim: Claim,
+    },
+    /// An answer to the pending claim (R6.7).
+    Answered {
+        /// The answering player's own seat.
+        seat: Seat,
+        /// The answer.
+        answer: Answer,
+    },
+    /// All accepted the claim: the deal ends with these tricks per seat (R6.7).
+    ClaimAccepted {
+        /// Tricks per seat, those taken plus the claim's.
+        tricks: Vec<u8>,
+    },
     /// The deal is over.
     DealOver,
     /// Everything shown after the deal.
@@ -444,6 +473,11 @@ impl Event {
             Event::TalonCardTurned { trick, card } => ViewEvent::TalonCardTurned { trick, card },
             Event::Played { seat, card } => ViewEvent::Played { seat, card },
             Event::TrickTaken { trick, seat } => ViewEvent::TrickTaken { trick, seat },
+            Event::Claimed { seat, claim } => ViewEvent::Claimed { seat, claim },
+            Event::Answered { seat, answer } => ViewEvent::Answered { seat, answer },
+            Event::ClaimAccepted { tricks } => ViewEvent::ClaimAccepted {
+                tricks: tricks[..n].to_vec(),
+            },
             Event::DealOver => ViewEvent::DealOver,
             Event::Revealed {
                 hands,

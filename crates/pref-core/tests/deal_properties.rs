@@ -1,11 +1,13 @@
 //! Property tests over random decks and random legal play, 3 and 4 players, every rule
 //! switch: deals end, cards are conserved, no view or projected event shows a card its
-//! viewer may not see, and `legal_actions` agrees exactly with `apply`.
+//! viewer may not see, and `legal_actions` agrees exactly with `apply`. Random claims and
+//! answers (R6.7) are inserted too: an accepted claim ends the deal with ten tricks in all,
+//! a rejected one changes nothing but the claimer's hand, now face up.
 #![allow(missing_docs)]
 
 use pref_core::{
-    Action, Bid, Call, Card, CardSet, Contract, Deal, Defence, OutcomeKind, PRESETS, Profile, Seat,
-    Stage, Strain, Viewer, WhistCall,
+    Action, Answer, Bid, Call, Card, CardSet, Claim, ClaimRoom, Contract, Deal, Defence, Event,
+    OutcomeKind, PRESETS, Profile, Seat, Stage, Strain, Viewer, WhistCall,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -40,11 +42,12 @@ fn profiles() -> Vec<Profile> {
         f(&mut p);
         out.push(p);
     }
+    out.push(Profile::from_json(&serde_json::json!({"preset": "sochi", "claims": false})).unwrap());
     out
 }
 
 fn random_action(rng: &mut SmallRng) -> Action {
-    match rng.gen_range(0..6) {
+    match rng.gen_range(0..8) {
         0 => Action::Bid(if rng.gen_bool(0.1) {
             Call::Pass
         } else {
@@ -80,8 +83,34 @@ fn random_action(rng: &mut SmallRng) -> Action {
         } else {
             Defence::Closed
         }),
-        _ => Action::Play(Card::from_index(rng.gen_range(0..32))),
+        5 => Action::Play(Card::from_index(rng.gen_range(0..32))),
+        6 => {
+            let entries: Vec<u8> = (0..rng.gen_range(3..=4))
+                .map(|_| rng.gen_range(0..=10))
+                .collect();
+            Action::Claim(Claim::new(&entries).unwrap())
+        }
+        _ => Action::Answer(if rng.gen_bool(0.5) {
+            Answer::Accept
+        } else {
+            Answer::Reject
+        }),
     }
+}
+
+/// A random split of the tricks left that `room` allows.
+fn random_claim(rng: &mut SmallRng, room: ClaimRoom) -> Claim {
+    let mut entries = vec![0u8; usize::from(room.seats)];
+    for _ in 0..room.tricks_left {
+        let seat = loop {
+            let s = rng.gen_range(0..room.seats);
+            if room.dealer != Some(Seat(s)) {
+                break s;
+            }
+        };
+        entries[usize::from(seat)] += 1;
+    }
+    Claim::new(&entries).unwrap()
 }
 
 fn ladder(i: u8) -> Bid {
@@ -100,8 +129,9 @@ fn ladder(i: u8) -> Bid {
     steps[i as usize]
 }
 
-/// Cards `viewer` may see now, decided from the rules independently of `view.rs`.
-fn allowed(d: &Deal, viewer: Viewer) -> CardSet {
+/// Cards `viewer` may see now, decided from the rules independently of `view.rs`;
+/// `claimers` is the mask of the seats that have claimed in this deal (R6.7).
+fn allowed(d: &Deal, viewer: Viewer, claimers: u8) -> CardSet {
     let n = d.players();
     let finished = d.is_finished();
     if finished && d.reveals_after_deal() {
@@ -134,7 +164,8 @@ fn allowed(d: &Deal, viewer: Viewer) -> CardSet {
             && playing
             && (d.declarer() != Some(d.first_hand()) || declarer_has_played(d));
         let open_defence = d.defence() == Some(Defence::Open) && defender && playing;
-        if own || misere_open || open_defence {
+        let claimed = claimers & (1 << s.0) != 0;
+        if own || misere_open || open_defence || claimed {
             ok = ok.or(d.hand(s));
         }
     }
@@ -186,7 +217,108 @@ fn check_conservation(d: &Deal) {
     assert_eq!(seen, CardSet::FULL);
 }
 
-fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
+/// No view of `d` shows a card its viewer may not see.
+fn check_views(d: &Deal, all: &[Viewer], claimers: u8) {
+    for &v in all {
+        let view = d.view(v);
+        let cards = view.cards();
+        assert!(
+            cards.minus(allowed(d, v, claimers)).is_empty(),
+            "{v:?} sees {cards} at {:?}",
+            d.stage()
+        );
+        if let Viewer::Seat(s) = v {
+            assert_eq!(view.hand, Some(d.hand(s)));
+        } else {
+            assert_eq!(view.hand, None);
+        }
+    }
+}
+
+/// No projection of `events`, just applied to `d`, shows a card its viewer may not see.
+fn check_events(d: &Deal, events: &[Event], all: &[Viewer], claimers: u8) {
+    for &v in all {
+        let ok = allowed(d, v, claimers);
+        for e in events {
+            let pe = e.project(v, d.players());
+            assert!(pe.cards().minus(ok).is_empty(), "{v:?} told {pe:?}");
+        }
+    }
+}
+
+/// Makes a random claim by a random seat if that seat may claim, then answers it at random
+/// (R6.7), checking the outcome: all accept, the deal ends with the claimed tricks added
+/// to those taken; a reject, the deal is as before but for the claimer's open hand.
+/// Returns whether it was accepted; `None` if no claim was made.
+fn random_claim_and_answers(
+    d: &mut Deal,
+    rng: &mut SmallRng,
+    claimers: &mut u8,
+    all: &[Viewer],
+) -> Option<bool> {
+    let seat = Seat(rng.gen_range(0..d.players()));
+    let room = d.legal_actions(seat).claim()?;
+    let before = *d;
+    let claim = random_claim(rng, room);
+    let events = d.act(seat, Action::Claim(claim)).unwrap();
+    *claimers |= 1 << seat.0;
+    check_events(d, &events, all, *claimers);
+    let mut rejected = false;
+    while let Some(p) = d.pending_claim() {
+        check_views(d, all, *claimers);
+        let answerer = p.to_answer.unwrap();
+        assert_eq!(d.to_act(), Some(answerer));
+        let answer = if rng.gen_bool(0.7) {
+            Answer::Accept
+        } else {
+            Answer::Reject
+        };
+        rejected = answer == Answer::Reject;
+        let events = d.act(answerer, Action::Answer(answer)).unwrap();
+        check_events(d, &events, all, *claimers);
+    }
+    if rejected {
+        assert!(!d.is_finished());
+        for &v in all {
+            let mut expected = before.view(v);
+            let hand = before.hand(seat);
+            if !hand.is_empty() {
+                expected.open_hands[seat.index()] = Some(hand);
+            }
+            assert_eq!(
+                d.view(v),
+                expected,
+                "a rejected claim changed more than a hand"
+            );
+        }
+        for s in (0..d.players()).map(Seat) {
+            let (now, then) = (d.legal_actions(s), before.legal_actions(s));
+            assert_eq!(now.to_vec(), then.to_vec());
+            if s != seat {
+                assert_eq!(now.claim(), then.claim());
+            }
+        }
+        assert_eq!(
+            d.legal_actions(seat).claim(),
+            None,
+            "one claim per boundary"
+        );
+    } else {
+        let o = d.outcome().expect("an accepted claim ends the deal");
+        let t = o.tricks.expect("with tricks");
+        assert_eq!(t.iter().map(|&x| u32::from(x)).sum::<u32>(), 10);
+        let taken = before.tricks_taken();
+        for s in (0..d.players()).map(Seat) {
+            assert_eq!(t[s.index()], taken[s.index()] + claim.of(s));
+        }
+        assert_eq!(d.accepted_claim().map(|c| c.claim), Some(claim));
+    }
+    Some(!rejected)
+}
+
+/// A random deal played to its end; with `claim_rate`, the chance of trying a random claim
+/// at each step of the play. Returns the deal and how many claims were rejected.
+fn walk(seed: u64, profile: &Profile, nonsense: usize, claim_rate: f64) -> (Deal, u32) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
     deck.shuffle(&mut rng);
@@ -194,25 +326,14 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
     let streak = rng.gen_range(0..4);
     let mut d = Deal::new(profile, dealer, &deck.try_into().unwrap(), streak).unwrap();
     let all = viewers(profile.players);
+    let mut claimers = 0u8;
+    let mut rejected = 0;
     let mut steps = 0;
     while !d.is_finished() {
         steps += 1;
         assert!(steps <= 200, "deal did not end");
         check_conservation(&d);
-        for &v in &all {
-            let view = d.view(v);
-            let cards = view.cards();
-            assert!(
-                cards.minus(allowed(&d, v)).is_empty(),
-                "{v:?} sees {cards} at {:?}",
-                d.stage()
-            );
-            if let Viewer::Seat(s) = v {
-                assert_eq!(view.hand, Some(d.hand(s)));
-            } else {
-                assert_eq!(view.hand, None);
-            }
-        }
+        check_views(&d, &all, claimers);
         // Nonsense and legal actions agree with apply.
         for _ in 0..nonsense {
             let seat = Seat(rng.gen_range(0..5));
@@ -224,6 +345,11 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
             if r.is_err() {
                 assert_eq!(probe, d, "refused {a} changed the deal");
             }
+        }
+        if d.stage() == Stage::Play && rng.gen_bool(claim_rate) {
+            let accepted = random_claim_and_answers(&mut d, &mut rng, &mut claimers, &all);
+            rejected += u32::from(accepted == Some(false));
+            continue;
         }
         let player = d.to_act().unwrap();
         let legal = d.legal_actions_for(player);
@@ -243,13 +369,7 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
         }
         let a = legal.get(rng.gen_range(0..legal.len())).unwrap();
         let events = d.act(player, a).unwrap();
-        for &v in &all {
-            let ok = allowed(&d, v);
-            for e in &events {
-                let pe = e.project(v, d.players());
-                assert!(pe.cards().minus(ok).is_empty(), "{v:?} told {pe:?}");
-            }
-        }
+        check_events(&d, &events, &all, claimers);
     }
     let o = d.outcome().unwrap();
     if let Some(t) = o.tricks {
@@ -264,16 +384,25 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize) -> Deal {
         let view = d.view(v);
         assert_eq!(view.revealed.is_some(), profile.reveal_after_deal);
     }
-    d
+    (d, rejected)
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn random_deals_keep_every_invariant(seed in any::<u64>(), which in 0usize..12) {
+    fn random_deals_keep_every_invariant(seed in any::<u64>(), which in 0usize..13) {
         let ps = profiles();
-        walk(seed, &ps[which % ps.len()], 6);
+        walk(seed, &ps[which % ps.len()], 6, 0.0);
+    }
+
+    #[test]
+    fn r6_7_random_claims_and_answers_keep_every_invariant(
+        seed in any::<u64>(),
+        which in 0usize..13,
+    ) {
+        let ps = profiles();
+        walk(seed, &ps[which % ps.len()], 3, 0.15);
     }
 }
 
@@ -284,7 +413,7 @@ fn random_walks_cover_every_kind_of_deal() {
     let ps = profiles();
     let (mut raspasy, mut misere, mut played, mut unplayed, mut open) = (0, 0, 0, 0, 0);
     for seed in 0..1500u64 {
-        let d = walk(seed, &ps[(seed % ps.len() as u64) as usize], 0);
+        let (d, _) = walk(seed, &ps[(seed % ps.len() as u64) as usize], 0, 0.0);
         let o = d.outcome().unwrap();
         match o.kind {
             OutcomeKind::Raspasy => raspasy += 1,
@@ -310,4 +439,19 @@ fn random_walks_cover_every_kind_of_deal() {
     ] {
         assert!(n >= 10, "only {n} {name} deals");
     }
+}
+
+/// The random claims reach both endings of R6.7: claims all accept, and rejected claims
+/// after which the deal is played on.
+#[test]
+fn r6_7_random_claims_are_accepted_and_rejected() {
+    let ps = profiles();
+    let (mut accepted, mut rejected) = (0, 0);
+    for seed in 0..400u64 {
+        let (d, r) = walk(seed, &ps[(seed % ps.len() as u64) as usize], 0, 0.15);
+        rejected += r;
+        accepted += u32::from(d.accepted_claim().is_some());
+    }
+    assert!(accepted >= 50, "only {accepted} accepted claims");
+    assert!(rejected >= 50, "only {rejected} rejected claims");
 }

@@ -88,10 +88,16 @@ fn unknown_keys_verbs_and_options() {
     assert_eq!(err(&text), r#"record: missing key "preset""#);
     let text = worked().replacen(
         r#"{"seat": 2, "bid": "pass"}"#,
+        r#"{"seat": 2, "offer": "pass"}"#,
+        1,
+    );
+    assert_eq!(err(&text), r#"deal 0, action 2: unknown verb "offer""#);
+    let text = worked().replacen(
+        r#"{"seat": 2, "bid": "pass"}"#,
         r#"{"seat": 2, "claim": "pass"}"#,
         1,
     );
-    assert_eq!(err(&text), r#"deal 0, action 2: unknown verb "claim""#);
+    assert_eq!(err(&text), r#"deal 0, action 2: unknown claim "pass""#);
     let text = worked().replacen(
         r#""first_dealer": 2"#,
         r#""first_dealer": 2, "date": "today""#,

@@ -6,8 +6,8 @@
 
 use pref_core::game::Game;
 use pref_core::{
-    Action, Bid, Call, Card, CardSet, Deal, Defence, Profile, Rank, Record, Seat, Stage, Suit,
-    WhistCall,
+    Action, Answer, Bid, Call, Card, CardSet, Claim, Deal, Defence, Profile, Rank, Record, Seat,
+    Stage, Suit, WhistCall,
 };
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -99,6 +99,25 @@ fn open_defence(d: &Deal, s: Seat, l: &[Action]) -> Option<Action> {
     six_spades(d, s, l, &[WhistCall::Whist, WhistCall::Pass])
 }
 
+/// R6.7: 6♠ whisted by both, closed; the player on lead claims every remaining trick after
+/// trick 3 (the next player rejects) and again after trick 6 (all accept).
+fn claims(d: &Deal, s: Seat, l: &[Action]) -> Option<Action> {
+    let done: u8 = d.tricks_taken().iter().sum();
+    if d.pending_claim().is_some() {
+        return Some(Action::Answer(if done < 6 {
+            Answer::Reject
+        } else {
+            Answer::Accept
+        }));
+    }
+    if (done == 3 || done == 6) && d.current_trick().is_empty() && d.claim_room(s).is_some() {
+        let mut entries = vec![0; usize::from(d.players())];
+        entries[s.index()] = 10 - done;
+        return Claim::new(&entries).map(Action::Claim);
+    }
+    six_spades(d, s, l, &[WhistCall::Whist, WhistCall::Whist])
+}
+
 /// A rough strength: two for an ace, one for a king, one for each card of the longest suit
 /// beyond four.
 fn strength(hand: CardSet) -> usize {
@@ -161,10 +180,11 @@ fn play(profile: Profile, seed: u64, deals: Option<usize>, script: Option<Script
         game.start_deal(&deck.try_into().unwrap()).unwrap();
         while let Some(deal) = game.deal() {
             let seat = deal.turn().unwrap();
-            let legal = deal.legal_actions(seat).to_vec();
+            let allowed = deal.legal_actions(seat);
+            let legal = allowed.to_vec();
             let action = script
                 .and_then(|s| s(deal, seat, &legal))
-                .filter(|a| legal.contains(a))
+                .filter(|a| allowed.contains(a))
                 .unwrap_or_else(|| chance(&mut rng, deal, seat, &legal));
             game.apply(seat, action).unwrap();
         }
@@ -198,6 +218,7 @@ fn corpus() -> Vec<(&'static str, String)> {
         ("half-whist-standing", one(3, half_whist_standing)),
         ("half-whist-returned", one(4, half_whist_returned)),
         ("open-defence", one(5, open_defence)),
+        ("claims", one(11, claims)),
         ("four-players", play(with_pool("sochi4", 6), 6, None, None)),
         (
             "four-players-dealer-whist",

@@ -6,12 +6,13 @@
 use pref_core::{Location, Record};
 use proptest::prelude::*;
 
-const SEEDS: [&str; 5] = [
+const SEEDS: [&str; 6] = [
     include_str!("../../../tests/records/worked-deal.json"),
     include_str!("../../../tests/records/spec-replay.json"),
     include_str!("../../../tests/records/half-whist-returned.json"),
     include_str!("../../../tests/records/four-players-dealer-whist.json"),
     include_str!("../../../tests/records/fair-deals.json"),
+    include_str!("../../../tests/records/claims.json"),
 ];
 
 /// Characters an edit may insert: JSON punctuation, digits, card letters, and a few that

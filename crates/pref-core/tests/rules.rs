@@ -2,6 +2,9 @@
 //! expected states and errors.
 #![allow(missing_docs)]
 
+mod common;
+
+use common::{refused, run};
 use pref_core::error::HalfWhistBar;
 use pref_core::{
     Action, Bid, Call, Card, CardSet, Deal, Defence, Event, OutcomeKind, Profile, RuleError, Seat,
@@ -41,21 +44,6 @@ fn deal_with(profile: &Profile, raspasy_before: u32) -> Deal {
 
 fn deal() -> Deal {
     deal_with(&Profile::sochi(), 0)
-}
-
-fn run(d: &mut Deal, steps: &[(u8, Action)]) {
-    for &(s, a) in steps {
-        d.apply(Seat(s), a)
-            .unwrap_or_else(|e| panic!("{a} by seat {s}: {e}"));
-    }
-}
-
-/// Refused and unchanged.
-fn refused(d: &mut Deal, seat: u8, a: Action) -> RuleError {
-    let before = *d;
-    let e = d.apply(Seat(seat), a).unwrap_err();
-    assert_eq!(*d, before, "state changed by a refused {a}");
-    e
 }
 
 /// Auction won by A at 6♠ (B and C pass), talon taken, ♣7 ♦8 discarded.

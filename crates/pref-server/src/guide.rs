@@ -174,7 +174,9 @@ fn worked_deal() -> Result<Value, String> {
             | Action::Declare(_)
             | Action::Whist(_)
             | Action::Defence(_)
-            | Action::Play(_) => false,
+            | Action::Play(_)
+            | Action::Claim(_)
+            | Action::Answer(_) => false,
         };
         let tricks_before = deal.completed_tricks().len();
         deal.apply(seat, action).map_err(|e| e.to_string())?;
@@ -193,6 +195,8 @@ fn worked_deal() -> Result<Value, String> {
             Action::Declare(c) => Some(("declare", json!({ "seat": seat.0, "contract": c }))),
             Action::Whist(w) => Some(("whist", json!({ "seat": seat.0, "call": w }))),
             Action::Defence(d) => Some(("defence", json!({ "seat": seat.0, "defence": d }))),
+            // The guide's worked deal is played out to the last trick, without a claim.
+            Action::Claim(_) | Action::Answer(_) => None,
             Action::Play(_) => deal.completed_tricks().get(tricks_before).map(|t| {
                 let played: Vec<Value> = t
                     .cards()

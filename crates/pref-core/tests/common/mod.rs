@@ -104,3 +104,19 @@ pub const WORKED_AUCTION: [(u8, &str); 9] = [
 pub fn worked_hands() -> Vec<Vec<pref_core::Card>> {
     WORKED_HANDS.iter().map(|h| cards(h)).collect()
 }
+
+/// Applies each `(seat, action)` in record semantics; panics naming the one refused.
+pub fn run(d: &mut pref_core::Deal, steps: &[(u8, pref_core::Action)]) {
+    for &(s, a) in steps {
+        d.apply(Seat(s), a)
+            .unwrap_or_else(|e| panic!("{a} by seat {s}: {e}"));
+    }
+}
+
+/// The error refusing `a` by `seat`, after checking that the refusal changed nothing.
+pub fn refused(d: &mut pref_core::Deal, seat: u8, a: pref_core::Action) -> pref_core::RuleError {
+    let before = *d;
+    let e = d.apply(Seat(seat), a).unwrap_err();
+    assert_eq!(*d, before, "state changed by a refused {a}");
+    e
+}

@@ -337,6 +337,9 @@ pub fn allowed(viewer: Viewer, events: &[Event]) -> CardSet {
             | Event::Whisted { .. }
             | Event::DefenceChosen { .. }
             | Event::TrickTaken { .. }
+            | Event::Claimed { .. }
+            | Event::Answered { .. }
+            | Event::ClaimAccepted { .. }
             | Event::DealOver => {}
         }
     }
@@ -350,7 +353,12 @@ pub fn action_cards(legal: &[Action]) -> CardSet {
         match a {
             Action::Play(card) => c = c.with(*card),
             Action::Discard(cards) => c = c.or(*cards),
-            Action::Bid(_) | Action::Declare(_) | Action::Whist(_) | Action::Defence(_) => {}
+            Action::Bid(_)
+            | Action::Declare(_)
+            | Action::Whist(_)
+            | Action::Defence(_)
+            | Action::Claim(_)
+            | Action::Answer(_) => {}
         }
     }
     c
