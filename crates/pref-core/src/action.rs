@@ -1,5 +1,5 @@
 //! What a player can do in a deal: the verbs of the game record (`bid`, `discard`, `declare`,
-//! `whist`, `defence`, `play`) as one enum.
+//! `whist`, `defence`, `play`, `surrender`) as one enum.
 
 use std::fmt;
 use std::str::FromStr;
@@ -78,6 +78,8 @@ pub enum Action {
     Defence(Defence),
     /// A card played to the trick (R6).
     Play(Card),
+    /// The declarer surrenders after taking the talon, before naming the contract (R4.5).
+    Surrender,
 }
 
 impl fmt::Display for Action {
@@ -89,6 +91,7 @@ impl fmt::Display for Action {
             Action::Whist(w) => write!(f, "whist {w}"),
             Action::Defence(d) => write!(f, "defence {d}"),
             Action::Play(c) => write!(f, "play {}", c.pretty()),
+            Action::Surrender => f.write_str("surrender"),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The list of legal actions, without allocating: a card play is a card set, a discard is
 //! "any two of these twelve", a declaration is "any contract from this bid up", and the few
-//! auction and whist choices fit in four slots. Bots and the server ask for it on every
+//! auction and whist choices fit in four slots; a surrender (R4.5) comes last where allowed. Bots and the server ask for it on every
 //! move, so it costs a few bytes and no heap.
 
 use crate::action::Action;
@@ -9,7 +9,11 @@ use crate::card::{Card, CardSet};
 
 /// Every legal action of one seat at one moment, in a fixed order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ActionList(List);
+pub struct ActionList {
+    list: List,
+    /// Whether [`Action::Surrender`] follows the list (R4.5).
+    surrender: bool,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum List {
@@ -29,32 +33,50 @@ impl ActionList {
     /// No legal action.
     #[must_use]
     pub const fn empty() -> ActionList {
-        ActionList(List::Few([FILLER; 4], 0))
+        ActionList::of(List::Few([FILLER; 4], 0))
+    }
+
+    const fn of(list: List) -> ActionList {
+        ActionList {
+            list,
+            surrender: false,
+        }
+    }
+
+    /// The same list, followed by a surrender when `allowed` (R4.5).
+    pub(crate) const fn with_surrender(mut self, allowed: bool) -> ActionList {
+        self.surrender = allowed;
+        self
     }
 
     pub(crate) fn push(&mut self, a: Action) {
-        if let List::Few(items, len) = &mut self.0 {
+        if let List::Few(items, len) = &mut self.list {
             items[*len as usize] = a;
             *len += 1;
         }
     }
 
     pub(crate) const fn discards(hand: CardSet) -> ActionList {
-        ActionList(List::Discards(hand))
+        ActionList::of(List::Discards(hand))
     }
 
     pub(crate) const fn declarations(from: Bid) -> ActionList {
-        ActionList(List::Declarations(from))
+        ActionList::of(List::Declarations(from))
     }
 
     pub(crate) const fn cards(cards: CardSet) -> ActionList {
-        ActionList(List::Cards(cards))
+        ActionList::of(List::Cards(cards))
     }
 
     /// How many actions.
     #[must_use]
     pub fn len(&self) -> usize {
-        match self.0 {
+        self.list_len() + usize::from(self.surrender)
+    }
+
+    /// How many actions before the surrender.
+    fn list_len(&self) -> usize {
+        match self.list {
             List::Few(_, n) => n as usize,
             List::Discards(h) => {
                 let n = h.len() as usize;
@@ -77,7 +99,10 @@ impl ActionList {
     /// The `i`-th action, in the order of [`ActionList::iter`].
     #[must_use]
     pub fn get(&self, i: usize) -> Option<Action> {
-        match self.0 {
+        if self.surrender && i == self.list_len() {
+            return Some(Action::Surrender);
+        }
+        match self.list {
             List::Few(items, n) => (i < n as usize).then(|| items[i]),
             List::Cards(c) => nth_card(c, i).map(Action::Play),
             List::Discards(h) => nth_pair(h, i).map(Action::Discard),
@@ -88,7 +113,8 @@ impl ActionList {
     /// Whether `a` is in the list.
     #[must_use]
     pub fn contains(&self, a: &Action) -> bool {
-        match (self.0, *a) {
+        match (self.list, *a) {
+            (_, Action::Surrender) => self.surrender,
             (List::Cards(c), Action::Play(card)) => c.contains(card),
             (List::Discards(h), Action::Discard(d)) => d.len() == 2 && d.minus(h).is_empty(),
             (List::Declarations(b), Action::Declare(c)) => c.bid() >= b,
@@ -104,6 +130,7 @@ impl ActionList {
             list: *self,
             pos: 0,
             rest: self.rest_start(),
+            surrender: self.surrender,
         }
     }
 
@@ -114,7 +141,7 @@ impl ActionList {
     }
 
     fn rest_start(&self) -> CardSet {
-        match self.0 {
+        match self.list {
             List::Discards(h) | List::Cards(h) => h,
             List::Few(..) | List::Declarations(_) => CardSet::EMPTY,
         }
@@ -166,13 +193,26 @@ pub struct ActionIter {
     pos: usize,
     /// Discards: the cards not yet used as the first of a pair; cards: those not yet yielded.
     rest: CardSet,
+    /// Whether the surrender is still to come.
+    surrender: bool,
 }
 
 impl Iterator for ActionIter {
     type Item = Action;
 
     fn next(&mut self) -> Option<Action> {
-        match self.list.0 {
+        let next = self.next_of_list();
+        if next.is_none() && self.surrender {
+            self.surrender = false;
+            return Some(Action::Surrender);
+        }
+        next
+    }
+}
+
+impl ActionIter {
+    fn next_of_list(&mut self) -> Option<Action> {
+        match self.list.list {
             List::Few(items, n) => {
                 let a = (self.pos < n as usize).then(|| items[self.pos]);
                 self.pos += 1;

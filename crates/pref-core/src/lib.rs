@@ -12,7 +12,7 @@
 //!   and replayed through [`Game`], and written back.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet.
-//! - [`profile`]: house profiles, their validation and the presets of `config/profiles/`.
+//! - [`profile`]: house profiles, their validation and the presets of the crate's `profiles/`.
 //! - [`Sheet`] (`sheet.rs`, with `scoring.rs` for R8 and `settlement.rs` for R10): the score
 //!   sheet of a pulka, pool, mountain and whists, and its exact settlement.
 //!
@@ -30,6 +30,7 @@ pub mod action;
 mod auction;
 pub mod bid;
 pub mod card;
+mod check;
 mod deal;
 pub mod error;
 pub mod event;
@@ -51,12 +52,15 @@ pub use action::{Action, Defence, WhistCall};
 pub use bid::{Bid, Call, Contract, Seat, Strain};
 pub use card::{Card, CardSet, Rank, Suit};
 pub use deal::{Deal, Events};
-pub use error::{DealError, RuleError, Stage};
+pub use error::{DealError, HalfWhistBar, RuleError, Stage, SurrenderBar};
 pub use event::Event;
 pub use game::{DealEntry, Game, GameError};
 pub use legal::{ActionIter, ActionList};
-pub use outcome::{Outcome, OutcomeKind, PlayedTrick};
-pub use profile::{PRESETS, Profile, ProfileError, Responsibility, WhistSplit};
+pub use outcome::{Outcome, OutcomeKind, PlayedTrick, talon_units};
+pub use profile::{
+    DealerWhistConsolation, OptionInfo, PRESETS, Profile, ProfileError, RaspasySeries,
+    RaspasyTalon, Responsibility, WhistSplit, ZeroBonus,
+};
 pub use record::{Location, Reason, Record, RecordDeal, RecordError};
 pub use sheet::Sheet;
 pub use view::{DealView, ViewEvent, Viewer};

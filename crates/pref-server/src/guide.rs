@@ -95,6 +95,7 @@ fn outcome_json(o: &Outcome) -> Value {
             contract,
             whist,
             defence,
+            ..
         } => json!({
             "kind": "game", "declarer": declarer.0, "contract": contract,
             "whist": seats(whist), "defence": defence, "tricks": tricks,
@@ -102,6 +103,9 @@ fn outcome_json(o: &Outcome) -> Value {
         }),
         OutcomeKind::Misere { declarer } => {
             json!({ "kind": "misere", "declarer": declarer.0, "tricks": tricks })
+        }
+        OutcomeKind::Surrender { declarer, bid } => {
+            json!({ "kind": "surrender", "declarer": declarer.0, "bid": bid })
         }
         OutcomeKind::Raspasy => json!({ "kind": "raspasy", "tricks": tricks }),
     }
@@ -168,7 +172,8 @@ fn worked_deal() -> Result<Value, String> {
             | Action::Declare(_)
             | Action::Whist(_)
             | Action::Defence(_)
-            | Action::Play(_) => false,
+            | Action::Play(_)
+            | Action::Surrender => false,
         };
         let tricks_before = deal.completed_tricks().len();
         deal.apply(seat, action).map_err(|e| e.to_string())?;
@@ -187,6 +192,7 @@ fn worked_deal() -> Result<Value, String> {
             Action::Declare(c) => Some(("declare", json!({ "seat": seat.0, "contract": c }))),
             Action::Whist(w) => Some(("whist", json!({ "seat": seat.0, "call": w }))),
             Action::Defence(d) => Some(("defence", json!({ "seat": seat.0, "defence": d }))),
+            Action::Surrender => Some(("surrender", json!({ "seat": seat.0 }))),
             Action::Play(_) => deal.completed_tricks().get(tricks_before).map(|t| {
                 let played: Vec<Value> = t
                     .cards()
@@ -249,6 +255,7 @@ fn game(
             contract,
             whist: w,
             defence: (played && whisters == 1).then_some(Defence::Closed),
+            talon_units: None,
         },
         tricks: tricks.map(|t| [t[0], t[1], t[2], 0]),
     })
@@ -414,8 +421,8 @@ fn raspasy() -> Result<Value, String> {
         let exit: Vec<u8> = (1..=4).map(|n| p.min_level(n)).collect();
         by.insert(
             name.to_owned(),
-            json!({ "price": price, "exit": exit, "zero_bonus": p.raspasy_zero_bonus,
-                    "mountain_scale": p.mountain_scale }),
+            json!({ "price": price, "exit": exit, "zero_bonus": p.get("raspasy_zero_bonus"),
+                    "mountain_scale": p.mountain_scale() }),
         );
     }
     Ok(Value::Object(by))

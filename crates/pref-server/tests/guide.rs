@@ -36,6 +36,7 @@ fn game(contract: &str, w: &str, tricks: Option<[u8; 4]>) -> Outcome {
             contract: contract.parse().unwrap(),
             whist: whists(w),
             defence: None,
+            talon_units: None,
         },
         tricks,
     }
@@ -442,6 +443,7 @@ fn r10_settlement_example_sums_to_zero() {
                 defence: o["defence"]
                     .as_str()
                     .map(|d| serde_json::from_value(json!(d)).unwrap()),
+                talon_units: None,
             },
             "misere" => OutcomeKind::Misere {
                 declarer: Seat(o["declarer"].as_u64().unwrap() as u8),

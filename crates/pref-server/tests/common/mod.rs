@@ -334,6 +334,7 @@ pub fn allowed(viewer: Viewer, events: &[Event]) -> CardSet {
             | Event::AuctionWon { .. }
             | Event::AllPassed
             | Event::Declared { .. }
+            | Event::Surrendered { .. }
             | Event::Whisted { .. }
             | Event::DefenceChosen { .. }
             | Event::TrickTaken { .. }
@@ -350,7 +351,11 @@ pub fn action_cards(legal: &[Action]) -> CardSet {
         match a {
             Action::Play(card) => c = c.with(*card),
             Action::Discard(cards) => c = c.or(*cards),
-            Action::Bid(_) | Action::Declare(_) | Action::Whist(_) | Action::Defence(_) => {}
+            Action::Bid(_)
+            | Action::Declare(_)
+            | Action::Whist(_)
+            | Action::Defence(_)
+            | Action::Surrender => {}
         }
     }
     c
