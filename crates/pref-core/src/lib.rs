@@ -6,13 +6,16 @@
 //! - [`Deal`] (`deal.rs`, with `auction.rs`, `talon.rs`, `whist.rs`, `play.rs`): one deal
 //!   from the shuffled deck to the last trick; [`Deal::apply`] refuses anything illegal with
 //!   a [`RuleError`] and leaves the deal unchanged.
-//! - [`Game`] (`game.rs`): the pulka, deal after deal: dealer rotation, raspasy streak,
-//!   history, scoring of every finished deal, settlement.
-//! - [`Record`] (`record.rs`, with `json.rs`): game records in `pref-record/1`, read strictly
-//!   and replayed through [`Game`], and written back.
+//! - [`Game`] (`game.rs`, with `check.rs` for outcomes written by hand): the pulka, deal
+//!   after deal: dealer rotation, raspasy streak, history, scoring of every finished deal,
+//!   settlement.
+//! - [`Record`] (`record.rs`, with `record/form.rs` for actions and outcomes, and `json.rs`):
+//!   game records in `pref-record/1`, read strictly and replayed through [`Game`], and
+//!   written back.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet.
-//! - [`profile`]: house profiles, their validation and the presets of the crate's `profiles/`.
+//! - [`profile`] (with `profile/field.rs`): house profiles, one table of options driving
+//!   their validation, and the presets of the crate's `profiles/`.
 //! - [`Sheet`] (`sheet.rs`, with `scoring.rs` for R8 and `settlement.rs` for R10): the score
 //!   sheet of a pulka, pool, mountain and whists, and its exact settlement.
 //!
