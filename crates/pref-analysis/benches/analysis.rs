@@ -96,7 +96,7 @@ fn distributions() {
         let a = analyser.entry(&profile, 0, entry, 0, PLAY).expect("played");
         warm.push(cpu_ms() - t);
         let kind = match a.outcome.kind {
-            OutcomeKind::Game { .. } => 0,
+            OutcomeKind::Game { .. } | OutcomeKind::Surrender { .. } => 0,
             OutcomeKind::Misere { .. } => 1,
             OutcomeKind::Raspasy => 2,
         };

@@ -3,7 +3,8 @@
 
 use pref_bot::{Goal, Position, Solver};
 use pref_core::{
-    Action, Card, CardSet, Deal, DealEntry, Game, Outcome, Profile, Record, Seat, Stage,
+    Action, Call, Card, CardSet, Deal, DealEntry, Game, Outcome, Profile, RaspasyTalon, Record,
+    Seat, Stage,
 };
 
 use crate::auction::{SeatBest, best_contracts};
@@ -93,6 +94,17 @@ pub enum NotAnalysable {
         /// The deal (0-based).
         deal: usize,
     },
+    /// The declarer surrendered before naming the contract (R4.5): no card was played.
+    Surrendered {
+        /// The deal (0-based).
+        deal: usize,
+    },
+    /// A raspasy deal at a table where the talon takes no part (`raspasy_talon = "ignored"`,
+    /// R7.5), which the solver does not model: its values would not be exact.
+    TalonIgnored {
+        /// The deal (0-based).
+        deal: usize,
+    },
     /// The record has no such deal.
     NoSuchDeal {
         /// The deal asked for (0-based).
@@ -109,6 +121,8 @@ impl NotAnalysable {
         match *self {
             NotAnalysable::OutcomeForm { deal }
             | NotAnalysable::MustOvertake { deal }
+            | NotAnalysable::Surrendered { deal }
+            | NotAnalysable::TalonIgnored { deal }
             | NotAnalysable::NoSuchDeal { deal, .. } => deal,
         }
     }
@@ -123,6 +137,12 @@ impl NotAnalysable {
             NotAnalysable::MustOvertake { .. } => {
                 "the table plays must_overtake (R6.2), which the solver does not model".to_owned()
             }
+            NotAnalysable::Surrendered { .. } => {
+                "the declarer surrendered (R4.5): no card was played".to_owned()
+            }
+            NotAnalysable::TalonIgnored { .. } => "raspasy at a table whose talon takes no part \
+                 (raspasy_talon = \"ignored\", R7.5), which the solver does not model"
+                .to_owned(),
             NotAnalysable::NoSuchDeal { deals, .. } => format!(
                 "no such deal: the record has {deals} (0 to {})",
                 deals.saturating_sub(1)
@@ -247,7 +267,7 @@ impl Analyser {
         index: usize,
         parts: Parts,
     ) -> Result<DealAnalysis, NotAnalysable> {
-        let names: Vec<String> = (0..game.profile().players)
+        let names: Vec<String> = (0..game.profile().players())
             .map(|s| format!("seat {s}"))
             .collect();
         let record = Record::from_game(game, &names).expect("one name per seat");
@@ -274,8 +294,22 @@ impl Analyser {
         parts: Parts,
     ) -> Result<DealAnalysis, NotAnalysable> {
         let played = Played::of(index, entry).ok_or(NotAnalysable::OutcomeForm { deal: index })?;
-        if profile.must_overtake {
+        if profile.must_overtake() {
             return Err(NotAnalysable::MustOvertake { deal: index });
+        }
+        if played
+            .actions
+            .iter()
+            .any(|(_, a)| matches!(a, Action::Surrender))
+        {
+            return Err(NotAnalysable::Surrendered { deal: index });
+        }
+        let raspasy = !played
+            .actions
+            .iter()
+            .any(|(_, a)| matches!(a, Action::Bid(Call::Bid(_))));
+        if raspasy && profile.raspasy_talon() == RaspasyTalon::Ignored {
+            return Err(NotAnalysable::TalonIgnored { deal: index });
         }
         Ok(self.played(profile, &played, raspasy_before, parts))
     }
@@ -357,12 +391,12 @@ impl Analyser {
 
 /// The deal as dealt, and its active seats in seat order (the solver's players 0..3).
 fn dealt(profile: &Profile, p: &Played<'_>, raspasy_before: u32) -> (Deal, Vec<Seat>) {
-    let hands: Vec<Vec<Card>> = (0..usize::from(profile.players))
+    let hands: Vec<Vec<Card>> = (0..usize::from(profile.players()))
         .map(|s| p.hands[s].iter().collect())
         .collect();
     let deal = Deal::from_hands(profile, p.dealer, &hands, &p.talon, raspasy_before)
         .expect("a recorded deal's cards are a deal");
-    let active = (0..profile.players)
+    let active = (0..profile.players())
         .map(Seat)
         .filter(|&s| deal.is_active(s))
         .collect();

@@ -51,6 +51,7 @@ pub fn deal(a: &DealAnalysis) -> Value {
             contract,
             whist,
             defence,
+            ..
         } => {
             fields.insert("kind".into(), json!("game"));
             fields.insert("declarer".into(), json!(declarer.0));
@@ -64,6 +65,11 @@ pub fn deal(a: &DealAnalysis) -> Value {
         OutcomeKind::Misere { declarer } => {
             fields.insert("kind".into(), json!("misere"));
             fields.insert("declarer".into(), json!(declarer.0));
+        }
+        OutcomeKind::Surrender { declarer, bid } => {
+            fields.insert("kind".into(), json!("surrender"));
+            fields.insert("declarer".into(), json!(declarer.0));
+            fields.insert("bid".into(), json!(bid.to_string()));
         }
         OutcomeKind::Raspasy => {
             fields.insert("kind".into(), json!("raspasy"));

@@ -13,8 +13,9 @@ use rand::{Rng, SeedableRng};
 
 /// One deal played with random legal actions; the history's entry for it.
 fn random_deal(seed: u64, players: u8) -> (Profile, DealEntry) {
-    let mut profile = Profile::sochi();
-    profile.players = players;
+    let profile = Profile::sochi()
+        .with("players", players)
+        .expect("3 or 4 players");
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut game = Game::new(profile.clone(), Seat(rng.gen_range(0..players))).unwrap();
     let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
@@ -44,7 +45,9 @@ fn analyse(seed: u64, players: u8, parts: Parts) -> (DealEntry, DealAnalysis) {
 /// Whether the card's side wants the counted tricks high.
 fn maximiser(a: &DealAnalysis, seat: Seat) -> bool {
     match a.outcome.kind {
-        OutcomeKind::Game { declarer, .. } => seat == declarer,
+        OutcomeKind::Game { declarer, .. } | OutcomeKind::Surrender { declarer, .. } => {
+            seat == declarer
+        }
         OutcomeKind::Misere { declarer } => seat != declarer,
         OutcomeKind::Raspasy => false,
     }

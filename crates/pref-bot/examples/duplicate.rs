@@ -72,14 +72,17 @@ fn main() {
             .expect("bots act legally");
             let outcome = deal.outcome().expect("finished");
             match outcome.kind {
-                pref_core::OutcomeKind::Game { .. } => kinds[0] += 1,
+                pref_core::OutcomeKind::Game { .. } | pref_core::OutcomeKind::Surrender { .. } => {
+                    kinds[0] += 1;
+                }
                 pref_core::OutcomeKind::Misere { .. } => kinds[1] += 1,
                 pref_core::OutcomeKind::Raspasy => kinds[2] += 1,
             }
             let r = deal_result(&outcome)[strong_seat as usize];
             let role = match outcome.kind {
                 pref_core::OutcomeKind::Game { declarer, .. }
-                | pref_core::OutcomeKind::Misere { declarer } => {
+                | pref_core::OutcomeKind::Misere { declarer }
+                | pref_core::OutcomeKind::Surrender { declarer, .. } => {
                     usize::from(declarer != Seat(strong_seat))
                 }
                 pref_core::OutcomeKind::Raspasy => 2,

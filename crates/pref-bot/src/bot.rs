@@ -274,6 +274,7 @@ fn game_outcome(
             contract,
             whist,
             defence: None,
+            talon_units: None,
         },
         tricks: played.then_some(tricks),
     }

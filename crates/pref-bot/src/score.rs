@@ -37,6 +37,10 @@ pub fn deal_result(outcome: &Outcome) -> [f64; 4] {
             whist,
             ..
         } => game(&mut e, outcome, declarer, contract, &whist, &active),
+        // R4.5 at the largest surrender (3 undertricks): the bots never surrender.
+        OutcomeKind::Surrender { declarer, bid } => {
+            e.mountain[declarer.index()] += 3.0 * f64::from(bid.value());
+        }
         OutcomeKind::Misere { declarer } => {
             let t = outcome.tricks.map_or(0, |t| t[declarer.index()]);
             if t == 0 {
@@ -195,6 +199,7 @@ mod tests {
             contract: Contract::new(level, Strain::Spades).unwrap(),
             whist,
             defence: None,
+            talon_units: None,
         }
     }
 

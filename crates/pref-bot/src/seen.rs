@@ -45,6 +45,7 @@ impl Seen {
             | ViewEvent::AuctionWon { .. }
             | ViewEvent::TalonTurned { .. }
             | ViewEvent::Discarded { .. }
+            | ViewEvent::Surrendered { .. }
             | ViewEvent::Whisted { .. }
             | ViewEvent::DefenceChosen { .. }
             | ViewEvent::HandOpened { .. }

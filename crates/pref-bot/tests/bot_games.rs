@@ -16,9 +16,9 @@ fn run(profile: &Profile, levels: [Level; 3], deals: usize, nodes: u64, seed: u6
     let mut out = Vec::with_capacity(deals);
     for i in 0..deals {
         deck.shuffle(&mut rng);
-        let dealer = Seat(rng.gen_range(0..profile.players));
+        let dealer = Seat(rng.gen_range(0..profile.players()));
         let mut deal = Deal::new(profile, dealer, &deck, 0).expect("valid deck");
-        let mut bots: Vec<Bot> = (0..profile.players)
+        let mut bots: Vec<Bot> = (0..profile.players())
             .map(|s| Bot::new(Seat(s), levels[s as usize % 3], seed + i as u64).claiming(true))
             .collect();
         play_deal(&mut deal, &mut bots, |_| Budget::nodes(nodes), |_, _| {})
@@ -66,10 +66,8 @@ fn normal_and_strong_bots_finish_hundreds_of_deals() {
 
 #[test]
 fn r11_r6_2_bots_finish_four_player_and_must_overtake_deals() {
-    let mut four = Profile::sochi();
-    four.players = 4;
-    let mut overtake = Profile::sochi();
-    overtake.must_overtake = true;
+    let four = Profile::sochi().with("players", 4).unwrap();
+    let overtake = Profile::sochi().with("must_overtake", true).unwrap();
     run(&four, MIXED, 200, 5_000, 4);
     run(&overtake, MIXED, 200, 5_000, 5);
 }

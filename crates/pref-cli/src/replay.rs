@@ -65,6 +65,7 @@ fn accepted_claim(entry: &DealEntry) -> Option<(Seat, Claim)> {
         | Action::Whist(_)
         | Action::Defence(_)
         | Action::Play(_)
+        | Action::Surrender
         | Action::Answer(_) => None,
     })
 }

@@ -38,7 +38,8 @@ pub(crate) fn render(r: &Replayed) -> String {
 }
 
 /// One deal: a game `{kind, declarer, contract, tricks, made}` (no `tricks` when nothing was
-/// played), a misère `{kind, declarer, tricks, made}`, raspasy `{kind, tricks}`.
+/// played), a misère `{kind, declarer, tricks, made}`, raspasy `{kind, tricks}`, a surrender
+/// `{kind, declarer, bid, made}` (R4.5).
 fn deal(o: &Outcome) -> String {
     let seats = usize::from(o.players);
     let mut fields: Vec<(&str, Value)> = Vec::new();
@@ -53,6 +54,11 @@ fn deal(o: &Outcome) -> String {
         OutcomeKind::Misere { declarer } => {
             fields.push(("kind", json!("misere")));
             fields.push(("declarer", json!(declarer.0)));
+        }
+        OutcomeKind::Surrender { declarer, bid } => {
+            fields.push(("kind", json!("surrender")));
+            fields.push(("declarer", json!(declarer.0)));
+            fields.push(("bid", json!(bid.to_string())));
         }
         OutcomeKind::Raspasy => fields.push(("kind", json!("raspasy"))),
     }

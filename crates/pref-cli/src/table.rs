@@ -145,6 +145,11 @@ pub(crate) fn describe(o: &Outcome, names: &[String]) -> String {
                 tricks.unwrap_or_default()
             )
         }
+        OutcomeKind::Surrender { declarer, bid } => format!(
+            "{} surrenders at {}: down without whists, no play (R4.5).",
+            names[declarer.index()],
+            bid.pretty()
+        ),
         OutcomeKind::Raspasy => format!("raspasy, tricks {}.", tricks.unwrap_or_default()),
     }
 }

@@ -25,6 +25,35 @@ fn the_spec_example_for_people() {
     assert_eq!(out, expected);
 }
 
+/// R4.5 and R5.3: a surrender's line in `--json`, and a half-whist the first defender
+/// withdrew to, written `["half" for him, "pass" for the second]`.
+#[test]
+fn r4_5_r5_3_house_rules_record_prints_surrender_and_withdrawal() {
+    let (code, out, err) = pref(&["replay", "--json", &path("house-rules.json")]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let expected = r#"{
+  "deals": [
+    {"kind": "surrender", "declarer": 0, "bid": "7S", "made": false},
+    {"kind": "game", "declarer": 1, "contract": "6S", "made": true},
+    {"kind": "raspasy", "tricks": [0, 5, 5]}
+  ],
+  "pool": [1, 2, 0],
+  "mountain": [12, 5, 5],
+  "whists": [[0, 0, 0], [0, 0, 0], [0, 4, 0]],
+  "finished": false,
+  "settlement": null
+}
+"#;
+    assert_eq!(out, expected);
+    let (code, text, _) = pref(&["replay", &path("house-rules.json")]);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.contains("Anna surrenders at 7♠: down without whists, no play (R4.5)."),
+        "{text}"
+    );
+    assert!(text.contains("the half-whist stands, no play."), "{text}");
+}
+
 /// The valid records and whether each ends with a settlement.
 const VALID: &[(&str, bool)] = &[
     ("worked-deal.json", false),
@@ -41,6 +70,7 @@ const VALID: &[(&str, bool)] = &[
     ("rostov.json", true),
     ("agreed-stop.json", true),
     ("fair-deals.json", false),
+    ("house-rules.json", false),
 ];
 
 /// The numerator of the exact sum of settlement entries ("a" or "a/b").

@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 
 fn play_random_deal(profile: &Profile, rng: &mut SmallRng, deck: &mut [Card; 32]) -> usize {
     deck.shuffle(rng);
-    let dealer = Seat(rng.gen_range(0..profile.players));
+    let dealer = Seat(rng.gen_range(0..profile.players()));
     let mut deal = Deal::new(profile, dealer, deck, 0).expect("a shuffled deck is valid");
     let mut actions = 0;
     while let Some(player) = deal.to_act() {
@@ -28,7 +28,7 @@ fn deals(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     for (name, players) in [("three_players", 3), ("four_players", 4)] {
         let mut profile = Profile::sochi();
-        profile.players = players;
+        profile = profile.with("players", players).unwrap();
         let mut rng = SmallRng::seed_from_u64(7);
         let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
         group.bench_function(name, |b| {

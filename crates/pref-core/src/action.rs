@@ -1,5 +1,5 @@
 //! What a player can do in a deal: the verbs of the game record (`bid`, `discard`, `declare`,
-//! `whist`, `defence`, `play`, `claim`, `answer`) as one enum.
+//! `whist`, `defence`, `play`, `surrender`, `claim`, `answer`) as one enum.
 
 use std::fmt;
 use std::str::FromStr;
@@ -83,6 +83,8 @@ pub enum Action {
     Claim(Claim),
     /// An answer to the pending claim, by a player of the deal in his own name (R6.7).
     Answer(Answer),
+    /// The declarer surrenders after taking the talon, before naming the contract (R4.5).
+    Surrender,
 }
 
 impl fmt::Display for Action {
@@ -96,6 +98,7 @@ impl fmt::Display for Action {
             Action::Play(c) => write!(f, "play {}", c.pretty()),
             Action::Claim(c) => write!(f, "claim {c}"),
             Action::Answer(a) => write!(f, "answer {a}"),
+            Action::Surrender => f.write_str("surrender"),
         }
     }
 }

@@ -321,6 +321,7 @@ impl Deal {
             | Action::Declare(_)
             | Action::Whist(_)
             | Action::Defence(_)
+            | Action::Surrender
             | Action::Play(_) => None,
         }
     }

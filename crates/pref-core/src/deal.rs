@@ -14,43 +14,65 @@ use crate::claim::ClaimState;
 use crate::error::{DealError, RuleError, Stage, Verb};
 use crate::event::Event;
 use crate::legal::ActionList;
-use crate::outcome::{Outcome, OutcomeKind, PlayedTrick};
-use crate::profile::Profile;
+use crate::outcome::{Outcome, OutcomeKind, PlayedTrick, talon_units};
+use crate::profile::{Profile, RaspasyTalon};
 
 /// The events of one action; nearly always few enough to stay off the heap.
 pub type Events = SmallVec<[Event; 4]>;
 
 /// Rule switches a deal needs while it runs, packed from the [`Profile`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Rules(u8);
+pub(crate) struct Rules {
+    bits: u16,
+    /// Undertricks of a surrender; 0 when it is not allowed (R4.5).
+    pub(crate) surrender: u8,
+    /// The highest winning level a surrender is allowed at (R4.5).
+    pub(crate) surrender_max_level: u8,
+}
 
 impl Rules {
-    pub(crate) const HALF_WHIST: u8 = 1;
-    pub(crate) const TEN_WHISTED: u8 = 2;
-    pub(crate) const STALINGRAD: u8 = 4;
-    pub(crate) const MUST_OVERTAKE: u8 = 8;
-    pub(crate) const DEALER_WHIST: u8 = 16;
-    pub(crate) const REVEAL: u8 = 32;
+    pub(crate) const HALF_WHIST: u16 = 1;
+    pub(crate) const TEN_WHISTED: u16 = 2;
+    pub(crate) const STALINGRAD: u16 = 4;
+    pub(crate) const MUST_OVERTAKE: u16 = 8;
+    pub(crate) const DEALER_WHIST: u16 = 16;
+    pub(crate) const REVEAL: u16 = 32;
+    pub(crate) const WHIST_PASS_HALF: u16 = 64;
+    /// `raspasy_talon = "ignored"` (R7.5).
+    pub(crate) const TALON_IGNORED: u16 = 128;
+    /// `talon_bonus` with four players (R11.6).
+    pub(crate) const TALON_BONUS: u16 = 256;
 
     fn from_profile(p: &Profile) -> Rules {
-        let mut r = 0;
+        let four = p.players() == 4;
+        let mut bits = 0;
         for (on, bit) in [
-            (p.half_whist, Rules::HALF_WHIST),
-            (p.ten_whisted, Rules::TEN_WHISTED),
-            (p.stalingrad, Rules::STALINGRAD),
-            (p.must_overtake, Rules::MUST_OVERTAKE),
-            (p.dealer_whist && p.players == 4, Rules::DEALER_WHIST),
-            (p.reveal_after_deal, Rules::REVEAL),
+            (p.half_whist(), Rules::HALF_WHIST),
+            (p.ten_whisted(), Rules::TEN_WHISTED),
+            (p.stalingrad(), Rules::STALINGRAD),
+            (p.must_overtake(), Rules::MUST_OVERTAKE),
+            (p.dealer_whist() && four, Rules::DEALER_WHIST),
+            (p.reveal_after_deal(), Rules::REVEAL),
+            (p.whist_pass_half(), Rules::WHIST_PASS_HALF),
+            (
+                p.raspasy_talon() == RaspasyTalon::Ignored,
+                Rules::TALON_IGNORED,
+            ),
+            (p.talon_bonus() && four, Rules::TALON_BONUS),
         ] {
             if on {
-                r |= bit;
+                bits |= bit;
             }
         }
-        Rules(r)
+        Rules {
+            bits,
+            surrender: p.surrender(),
+            surrender_max_level: p.surrender_max_level(),
+        }
     }
 
-    pub(crate) fn has(self, bit: u8) -> bool {
-        self.0 & bit != 0
+    pub(crate) fn has(self, bit: u16) -> bool {
+        self.bits & bit != 0
     }
 }
 
@@ -102,6 +124,8 @@ pub struct Deal {
     // Contract and defence (R4, R5).
     pub(crate) declarer: Seat,
     pub(crate) contract: Option<Contract>,
+    /// The declarer surrendered (R4.5).
+    pub(crate) surrendered: bool,
     pub(crate) whist: [Option<WhistCall>; 4],
     pub(crate) defence: Option<Defence>,
     /// Seats whose hands are face up for everybody (R5.5, R6.5).
@@ -146,14 +170,14 @@ impl Deal {
             }
             seen = seen.with(c);
         }
-        if dealer.0 >= profile.players {
+        if dealer.0 >= profile.players() {
             return Err(DealError::Dealer(dealer.0));
         }
         let mut dealt = [CardSet::EMPTY; 4];
-        let mut seat = first_hand(profile.players, dealer);
+        let mut seat = first_hand(profile.players(), dealer);
         for chunk in deck[..30].chunks(10) {
             dealt[seat.index()] = chunk.iter().copied().collect();
-            seat = next_active(profile.players, dealer, seat);
+            seat = next_active(profile.players(), dealer, seat);
         }
         Ok(Deal::from_sets(
             profile,
@@ -177,7 +201,7 @@ impl Deal {
         talon: &[Card],
         raspasy_before: u32,
     ) -> Result<Deal, DealError> {
-        let players = profile.players;
+        let players = profile.players();
         if dealer.0 >= players {
             return Err(DealError::Dealer(dealer.0));
         }
@@ -248,7 +272,7 @@ impl Deal {
         talon: [Card; 2],
         raspasy_before: u32,
     ) -> Deal {
-        let players = profile.players;
+        let players = profile.players();
         let first = first_hand(players, dealer);
         let level = profile.min_level(raspasy_before);
         Deal {
@@ -272,6 +296,7 @@ impl Deal {
             last_call: [None; 4],
             declarer: first,
             contract: None,
+            surrendered: false,
             whist: [None; 4],
             defence: None,
             open: 0,
@@ -283,7 +308,7 @@ impl Deal {
             leader: first,
             tricks: [0; 4],
             winners: 0,
-            claim: ClaimState::new(profile.claims),
+            claim: ClaimState::new(profile.claims()),
         }
     }
 
@@ -304,6 +329,7 @@ impl Deal {
             Action::Play(card) => self.do_play(card, &mut events),
             Action::Claim(claim) => self.do_claim(seat, claim, &mut events),
             Action::Answer(answer) => self.do_answer(seat, answer, &mut events),
+            Action::Surrender => self.do_surrender(&mut events),
         }
         Ok(events)
     }
@@ -358,7 +384,10 @@ impl Deal {
             Stage::Play => Verb::Play,
             Stage::Finished => return Err(RuleError::DealOver),
         };
-        if verb != stage_verb {
+        // R4.5: a surrender comes after the talon and before the contract is named.
+        let surrender_now =
+            verb == Verb::Surrender && matches!(self.stage, Stage::Discard | Stage::Declare);
+        if verb != stage_verb && !surrender_now {
             return Err(RuleError::WrongStage {
                 verb,
                 stage: self.stage,
@@ -382,6 +411,7 @@ impl Deal {
             Action::Whist(call) => self.check_whist(seat, call),
             Action::Defence(_) => Ok(()),
             Action::Play(card) => self.check_play(seat, card),
+            Action::Surrender => self.check_surrender(),
         }
     }
 
@@ -403,8 +433,14 @@ impl Deal {
         }
         match self.stage {
             Stage::Auction => self.legal_calls(seat, &mut out),
-            Stage::Discard => return ActionList::discards(self.hands[seat.index()]),
-            Stage::Declare => return ActionList::declarations(self.won_bid()),
+            Stage::Discard => {
+                return ActionList::discards(self.hands[seat.index()])
+                    .with_surrender(self.check_surrender().is_ok());
+            }
+            Stage::Declare => {
+                return ActionList::declarations(self.won_bid())
+                    .with_surrender(self.check_surrender().is_ok());
+            }
             Stage::Whist => self.legal_whists(seat, &mut out),
             Stage::Defence => {
                 out.push(Action::Defence(Defence::Open));
@@ -548,11 +584,19 @@ impl Deal {
         }
         let played = self.trick_no == 10 || self.claim_accepted();
         let kind = match self.kind {
+            Kind::Game if self.surrendered => OutcomeKind::Surrender {
+                declarer: self.declarer,
+                bid: self.won_bid().contract()?,
+            },
             Kind::Game => OutcomeKind::Game {
                 declarer: self.declarer,
                 contract: self.contract?,
                 whist: self.whist,
                 defence: self.defence,
+                talon_units: self
+                    .rules
+                    .has(Rules::TALON_BONUS)
+                    .then(|| talon_units(self.talon)),
             },
             Kind::Misere => OutcomeKind::Misere {
                 declarer: self.declarer,
@@ -607,7 +651,7 @@ impl Deal {
     /// Who led trick `i` (0-based): first hand on tricks 1–3 of raspasy and trick 1 of any
     /// deal, the dealer's talon card on four-player raspasy tricks 1–2, else the last winner.
     pub(crate) fn leader_of(&self, i: u8) -> Seat {
-        if self.kind == Kind::Raspasy {
+        if self.talon_in_raspasy() {
             if self.players == 4 && i < 2 {
                 return self.dealer;
             }
@@ -624,11 +668,22 @@ impl Deal {
 
     /// Cards in trick `i`: four on four-player raspasy tricks 1–2 (the talon card leads).
     pub(crate) fn trick_len(&self, i: u8) -> u8 {
-        if self.kind == Kind::Raspasy && self.players == 4 && i < 2 {
+        if self.talon_in_raspasy() && self.players == 4 && i < 2 {
             4
         } else {
             3
         }
+    }
+
+    /// Whether this is raspasy played with the talon (R7.2, R11.3), not ignored (R7.5).
+    pub(crate) fn talon_in_raspasy(&self) -> bool {
+        self.kind == Kind::Raspasy && !self.rules.has(Rules::TALON_IGNORED)
+    }
+
+    /// Whether the declarer surrendered (R4.5).
+    #[must_use]
+    pub fn surrendered(&self) -> bool {
+        self.surrendered
     }
 
     /// Seats whose hands are face up for everyone.
@@ -734,5 +789,6 @@ fn verb_of(action: Action) -> Verb {
         Action::Play(_) => Verb::Play,
         Action::Claim(_) => Verb::Claim,
         Action::Answer(_) => Verb::Answer,
+        Action::Surrender => Verb::Surrender,
     }
 }

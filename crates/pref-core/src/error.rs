@@ -58,6 +58,8 @@ pub enum Verb {
     Claim,
     /// `answer` (R6.7).
     Answer,
+    /// `surrender`.
+    Surrender,
 }
 
 impl fmt::Display for Verb {
@@ -71,6 +73,7 @@ impl fmt::Display for Verb {
             Verb::Play => "playing a card",
             Verb::Claim => "a claim",
             Verb::Answer => "answering a claim",
+            Verb::Surrender => "a surrender",
         })
     }
 }
@@ -84,6 +87,22 @@ pub enum HalfWhistBar {
     Level(u8),
     /// Only by the second defender after the first passed.
     NotAfterPass,
+}
+
+/// Why a surrender is refused (R4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SurrenderBar {
+    /// The profile has `surrender = 0`.
+    Disabled,
+    /// A misère cannot be surrendered.
+    Misere,
+    /// The winning bid is above `surrender_max_level`.
+    Level {
+        /// The winning bid's level.
+        level: u8,
+        /// The highest level allowed.
+        max: u8,
+    },
 }
 
 /// An action the rules refuse. The deal is unchanged when one is returned.
@@ -162,6 +181,13 @@ pub enum RuleError {
     /// A half-whist the rules do not allow (R5.2).
     #[error("{}", half_whist_message(*.0))]
     HalfWhist(HalfWhistBar),
+    /// A pass by the first defender speaking again after *whist, pass*: he stays (whist) or
+    /// withdraws to a half-whist (half) (R5.3).
+    #[error("after whist and pass, the first defender says whist (stay) or half (withdraw) (R5.3)")]
+    StayOrWithdraw,
+    /// A surrender the rules do not allow (R4.5).
+    #[error("{}", surrender_message(*.0))]
+    Surrender(SurrenderBar),
     /// A pass against 6♠ under Stalingrad (R5.7).
     #[error("against 6♠ both defenders must whist: Stalingrad is agreed (R5.7)")]
     Stalingrad,
@@ -276,6 +302,16 @@ fn half_whist_message(bar: HalfWhistBar) -> String {
     }
 }
 
+fn surrender_message(bar: SurrenderBar) -> String {
+    match bar {
+        SurrenderBar::Disabled => "surrender is not played at this table (R4.5)".to_owned(),
+        SurrenderBar::Misere => "a misère cannot be surrendered (R4.5)".to_owned(),
+        SurrenderBar::Level { level, max } => {
+            format!("surrender is allowed up to level {max}, and the bid is {level} (R4.5)")
+        }
+    }
+}
+
 impl RuleError {
     /// The id of the rule that refuses the action (`"R6.2"`), `None` for turn and stage errors.
     #[must_use]
@@ -293,6 +329,8 @@ impl RuleError {
             RuleError::DiscardSize(_) | RuleError::DiscardNotHeld(_) => "R4.2",
             RuleError::ContractBelowBid { .. } => "R4.3",
             RuleError::HalfWhist(_) => "R5.2",
+            RuleError::StayOrWithdraw => "R5.3",
+            RuleError::Surrender(_) => "R4.5",
             RuleError::Stalingrad => "R5.7",
             RuleError::DealerHalfWhist => "R11.4",
             RuleError::NotHeld { .. } => "R6.6",

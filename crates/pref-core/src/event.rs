@@ -51,6 +51,13 @@ pub enum Event {
         /// The contract.
         contract: Contract,
     },
+    /// The declarer surrendered (R4.5): the deal ends without whist or play.
+    Surrendered {
+        /// The declarer.
+        seat: Seat,
+        /// The winning bid that prices it.
+        bid: Contract,
+    },
     /// A whist decision (R5, R11.4).
     Whisted {
         /// Who decided.

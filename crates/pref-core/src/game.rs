@@ -8,15 +8,14 @@
 
 use num_rational::Ratio;
 
-use crate::action::{Action, Defence, WhistCall};
-use crate::bid::{Seat, Strain};
+use crate::action::Action;
+use crate::bid::Seat;
 use crate::card::{Card, CardSet};
 use crate::deal::{Deal, Events};
 use crate::error::{DealError, RuleError};
 use crate::event::Event;
 use crate::outcome::{Outcome, OutcomeKind};
-use crate::profile::Profile;
-use crate::scoring::Defenders;
+use crate::profile::{Profile, RaspasySeries};
 use crate::sheet::Sheet;
 
 /// One deal of the game, as the history keeps it.
@@ -139,11 +138,11 @@ impl Game {
     /// # Errors
     /// [`GameError::Deal`] if `first_dealer` is not a seat of the table.
     pub fn new(profile: Profile, first_dealer: Seat) -> Result<Game, GameError> {
-        if first_dealer.0 >= profile.players {
+        if first_dealer.0 >= profile.players() {
             return Err(DealError::Dealer(first_dealer.0).into());
         }
         Ok(Game {
-            sheet: Sheet::new(profile.players),
+            sheet: Sheet::new(profile.players()),
             profile,
             dealer: first_dealer,
             raspasy_streak: 0,
@@ -261,7 +260,7 @@ impl Game {
         else {
             return Vec::new();
         };
-        let hands: Vec<Vec<Card>> = hands[..usize::from(self.profile.players)]
+        let hands: Vec<Vec<Card>> = hands[..usize::from(self.profile.players())]
             .iter()
             .map(|h| h.iter().collect())
             .collect();
@@ -310,6 +309,7 @@ impl Game {
             | Action::Declare(_)
             | Action::Whist(_)
             | Action::Defence(_)
+            | Action::Surrender
             | Action::Play(_) => deal.turn().unwrap_or(player),
         };
         let events = deal.act(player, action)?;
@@ -347,7 +347,8 @@ impl Game {
     /// [`GameError::DealInProgress`]; [`GameError::GameOver`] after the last deal.
     pub fn record_outcome(&mut self, outcome: Outcome) -> Result<(), GameError> {
         self.ready_for_deal()?;
-        check_outcome(&self.profile, self.dealer, &outcome).map_err(GameError::Outcome)?;
+        crate::check::check_outcome(&self.profile, self.dealer, &outcome)
+            .map_err(GameError::Outcome)?;
         self.history.push(DealEntry::Scored {
             dealer: self.dealer,
             outcome,
@@ -362,9 +363,20 @@ impl Game {
             .record(&self.profile, outcome, self.raspasy_streak);
         self.raspasy_streak = match outcome.kind {
             OutcomeKind::Raspasy => self.raspasy_streak.saturating_add(1),
-            OutcomeKind::Game { .. } | OutcomeKind::Misere { .. } => 0,
+            // R8.9, `raspasy_series = "made"`: after a failed deal the count stands.
+            OutcomeKind::Game { .. }
+            | OutcomeKind::Misere { .. }
+            | OutcomeKind::Surrender { .. }
+                if self.profile.raspasy_series() == RaspasySeries::Made
+                    && outcome.made() == Some(false) =>
+            {
+                self.raspasy_streak
+            }
+            OutcomeKind::Game { .. }
+            | OutcomeKind::Misere { .. }
+            | OutcomeKind::Surrender { .. } => 0,
         };
-        self.dealer = self.dealer.next(self.profile.players);
+        self.dealer = self.dealer.next(self.profile.players());
     }
 
     /// Whether every pool is closed (R9.4).
@@ -384,118 +396,5 @@ impl Game {
     #[must_use]
     pub fn agreed_settlement(&self) -> Vec<Ratio<i64>> {
         self.sheet.settlement(&self.profile, true)
-    }
-}
-
-/// Checks an outcome written by hand against the profile and the dealer it is scored for.
-fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Result<(), String> {
-    let players = profile.players;
-    if o.players != players {
-        return Err(format!(
-            "the outcome is for {} players, the table has {players}",
-            o.players
-        ));
-    }
-    if o.dealer != dealer {
-        return Err(format!(
-            "the dealer of this deal is {dealer}, not {} (R1.3)",
-            o.dealer
-        ));
-    }
-    if let Some(t) = o.tricks {
-        if let Some(s) = (players..4).find(|&s| t[s as usize] != 0) {
-            return Err(format!("seat {s} is not at the table but has tricks"));
-        }
-        let sum: u32 = t.iter().map(|&x| u32::from(x)).sum();
-        if sum != 10 {
-            return Err(format!("the tricks add up to {sum}, not 10"));
-        }
-        let dealer_tricks = if players == 4 { t[dealer.index()] } else { 0 };
-        if o.kind == OutcomeKind::Raspasy && dealer_tricks > 2 {
-            return Err(format!(
-                "the dealer's talon cards can win only tricks 1 and 2, not {dealer_tricks} (R11.3)"
-            ));
-        }
-        if o.kind != OutcomeKind::Raspasy && dealer_tricks > 0 {
-            return Err(format!(
-                "the dealer ({dealer}) does not play and cannot have tricks (R11.1)"
-            ));
-        }
-    }
-    let declarer = match o.kind {
-        OutcomeKind::Game { declarer, .. } | OutcomeKind::Misere { declarer } => declarer,
-        OutcomeKind::Raspasy => return played(o, "raspasy is always played"),
-    };
-    if declarer.0 >= players || (players == 4 && declarer == dealer) {
-        return Err(format!(
-            "{declarer} cannot be the declarer: he is not in the deal"
-        ));
-    }
-    let OutcomeKind::Game {
-        contract,
-        whist,
-        defence,
-        ..
-    } = o.kind
-    else {
-        return played(o, "a misère is always played");
-    };
-    let defenders = Defenders::read(players, dealer, declarer, &whist)?;
-    let level = contract.level();
-    let unwhisted_ten = level == 10 && !profile.ten_whisted;
-    match defenders {
-        Defenders::Unwhisted if !unwhisted_ten => {
-            return Err("the whist decisions are missing".to_owned());
-        }
-        d if unwhisted_ten && d != Defenders::Unwhisted => {
-            return Err("tens are played without whist at this table (R5.6)".to_owned());
-        }
-        Defenders::Dealer { .. } if !profile.dealer_whist => {
-            return Err("the dealer does not whist at this table (R11.4)".to_owned());
-        }
-        _ => {}
-    }
-    if whist.contains(&Some(WhistCall::Half)) {
-        if !profile.half_whist {
-            return Err("half-whist is not played at this table (R5.2)".to_owned());
-        }
-        if level > 7 {
-            return Err(format!(
-                "half-whist is only against 6 and 7, not {level} (R5.2)"
-            ));
-        }
-    }
-    let stalingrad = profile.stalingrad && level == 6 && contract.strain() == Strain::Spades;
-    if stalingrad && !matches!(defenders, Defenders::Both { .. }) {
-        return Err("against 6♠ both defenders must whist: Stalingrad is agreed (R5.7)".to_owned());
-    }
-    let defence_fits = match (defenders, defence) {
-        (_, None) => true,
-        (Defenders::Lone { .. }, Some(_)) => true,
-        (Defenders::Both { .. }, Some(d)) => d == Defence::Closed,
-        (Defenders::Dealer { .. }, Some(d)) => d == Defence::Open,
-        _ => false,
-    };
-    if !defence_fits {
-        return Err("the defence does not fit the whist decisions (R5.4, R11.4)".to_owned());
-    }
-    if defenders.plays() {
-        played(o, "the contract is played after these whist decisions")
-    } else if o.tricks.is_some() {
-        Err(
-            "nothing is played after two passes or a standing half-whist: no tricks (R8.5, R8.6)"
-                .to_owned(),
-        )
-    } else {
-        Ok(())
-    }
-}
-
-/// A deal that must have been played must have its tricks.
-fn played(o: &Outcome, why: &str) -> Result<(), String> {
-    if o.tricks.is_some() {
-        Ok(())
-    } else {
-        Err(format!("the tricks are missing: {why}"))
     }
 }

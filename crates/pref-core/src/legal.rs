@@ -1,8 +1,9 @@
 //! The list of legal actions, without allocating: a card play is a card set, a discard is
 //! "any two of these twelve", a declaration is "any contract from this bid up", and the few
-//! auction and whist choices fit in four slots. Bots and the server ask for it on every
-//! move, so it costs a few bytes and no heap. A claim (R6.7) is any split of the tricks
-//! left: the list says whether one is allowed ([`ActionList::claim`]) instead of listing them.
+//! auction and whist choices fit in four slots; a surrender (R4.5) comes last where allowed.
+//! Bots and the server ask for it on every move, so it costs a few bytes and no heap. A claim
+//! (R6.7) is any split of the tricks left: the list says whether one is allowed
+//! ([`ActionList::claim`]) instead of listing them.
 
 use crate::action::Action;
 use crate::bid::{Bid, Call};
@@ -12,7 +13,13 @@ use crate::claim::ClaimRoom;
 /// Every legal action of one seat at one moment, in a fixed order; claims, when allowed,
 /// are described by a [`ClaimRoom`] rather than listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ActionList(List, Option<ClaimRoom>);
+pub struct ActionList {
+    list: List,
+    /// Whether [`Action::Surrender`] follows the list (R4.5).
+    surrender: bool,
+    /// Which claims are allowed besides the list (R6.7).
+    claim: Option<ClaimRoom>,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum List {
@@ -32,43 +39,63 @@ impl ActionList {
     /// No legal action.
     #[must_use]
     pub const fn empty() -> ActionList {
-        ActionList(List::Few([FILLER; 4], 0), None)
+        ActionList::of(List::Few([FILLER; 4], 0))
+    }
+
+    const fn of(list: List) -> ActionList {
+        ActionList {
+            list,
+            surrender: false,
+            claim: None,
+        }
+    }
+
+    /// The same list, followed by a surrender when `allowed` (R4.5).
+    pub(crate) const fn with_surrender(mut self, allowed: bool) -> ActionList {
+        self.surrender = allowed;
+        self
     }
 
     pub(crate) fn push(&mut self, a: Action) {
-        if let List::Few(items, len) = &mut self.0 {
+        if let List::Few(items, len) = &mut self.list {
             items[*len as usize] = a;
             *len += 1;
         }
     }
 
     pub(crate) const fn discards(hand: CardSet) -> ActionList {
-        ActionList(List::Discards(hand), None)
+        ActionList::of(List::Discards(hand))
     }
 
     pub(crate) const fn declarations(from: Bid) -> ActionList {
-        ActionList(List::Declarations(from), None)
+        ActionList::of(List::Declarations(from))
     }
 
     pub(crate) const fn cards(cards: CardSet) -> ActionList {
-        ActionList(List::Cards(cards), None)
+        ActionList::of(List::Cards(cards))
     }
 
     /// This list with the claims of `room` allowed besides (R6.7).
-    pub(crate) const fn with_claim(self, room: Option<ClaimRoom>) -> ActionList {
-        ActionList(self.0, room)
+    pub(crate) const fn with_claim(mut self, room: Option<ClaimRoom>) -> ActionList {
+        self.claim = room;
+        self
     }
 
     /// Which claims are allowed now (R6.7), or `None` if this player may not claim.
     #[must_use]
     pub const fn claim(&self) -> Option<ClaimRoom> {
-        self.1
+        self.claim
     }
 
     /// How many listed actions (claims are not listed).
     #[must_use]
     pub fn len(&self) -> usize {
-        match self.0 {
+        self.list_len() + usize::from(self.surrender)
+    }
+
+    /// How many actions before the surrender.
+    fn list_len(&self) -> usize {
+        match self.list {
             List::Few(_, n) => n as usize,
             List::Discards(h) => {
                 let n = h.len() as usize;
@@ -91,7 +118,10 @@ impl ActionList {
     /// The `i`-th action, in the order of [`ActionList::iter`].
     #[must_use]
     pub fn get(&self, i: usize) -> Option<Action> {
-        match self.0 {
+        if self.surrender && i == self.list_len() {
+            return Some(Action::Surrender);
+        }
+        match self.list {
             List::Few(items, n) => (i < n as usize).then(|| items[i]),
             List::Cards(c) => nth_card(c, i).map(Action::Play),
             List::Discards(h) => nth_pair(h, i).map(Action::Discard),
@@ -103,9 +133,10 @@ impl ActionList {
     #[must_use]
     pub fn contains(&self, a: &Action) -> bool {
         if let Action::Claim(claim) = a {
-            return self.1.is_some_and(|room| room.allows(claim));
+            return self.claim.is_some_and(|room| room.allows(claim));
         }
-        match (self.0, *a) {
+        match (self.list, *a) {
+            (_, Action::Surrender) => self.surrender,
             (List::Cards(c), Action::Play(card)) => c.contains(card),
             (List::Discards(h), Action::Discard(d)) => d.len() == 2 && d.minus(h).is_empty(),
             (List::Declarations(b), Action::Declare(c)) => c.bid() >= b,
@@ -121,6 +152,7 @@ impl ActionList {
             list: *self,
             pos: 0,
             rest: self.rest_start(),
+            surrender: self.surrender,
         }
     }
 
@@ -131,7 +163,7 @@ impl ActionList {
     }
 
     fn rest_start(&self) -> CardSet {
-        match self.0 {
+        match self.list {
             List::Discards(h) | List::Cards(h) => h,
             List::Few(..) | List::Declarations(_) => CardSet::EMPTY,
         }
@@ -183,13 +215,26 @@ pub struct ActionIter {
     pos: usize,
     /// Discards: the cards not yet used as the first of a pair; cards: those not yet yielded.
     rest: CardSet,
+    /// Whether the surrender is still to come.
+    surrender: bool,
 }
 
 impl Iterator for ActionIter {
     type Item = Action;
 
     fn next(&mut self) -> Option<Action> {
-        match self.list.0 {
+        let next = self.next_of_list();
+        if next.is_none() && self.surrender {
+            self.surrender = false;
+            return Some(Action::Surrender);
+        }
+        next
+    }
+}
+
+impl ActionIter {
+    fn next_of_list(&mut self) -> Option<Action> {
+        match self.list.list {
             List::Few(items, n) => {
                 let a = (self.pos < n as usize).then(|| items[self.pos]);
                 self.pos += 1;

@@ -7,15 +7,18 @@
 //! - [`Deal`] (`deal.rs`, with `auction.rs`, `talon.rs`, `whist.rs`, `play.rs`): one deal
 //!   from the shuffled deck to the last trick; [`Deal::apply`] refuses anything illegal with
 //!   a [`RuleError`] and leaves the deal unchanged.
-//! - [`Game`] (`game.rs`): the pulka, deal after deal: dealer rotation, raspasy streak,
-//!   history, scoring of every finished deal, settlement.
-//! - [`Record`] (`record.rs`, with `json.rs`): game records in `pref-record/1`, read strictly
-//!   and replayed through [`Game`], and written back.
+//! - [`Game`] (`game.rs`, with `check.rs` for outcomes written by hand): the pulka, deal
+//!   after deal: dealer rotation, raspasy streak, history, scoring of every finished deal,
+//!   settlement.
+//! - [`Record`] (`record.rs`, with `record/form.rs` for actions and outcomes, and `json.rs`):
+//!   game records in `pref-record/1`, read strictly and replayed through [`Game`], and
+//!   written back.
 //! - [`fair`]: provably fair deals: the commitments and the shuffle of the server's seed and
 //!   the players' contributions, which records keep so that anyone can recompute the deck.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet.
-//! - [`profile`]: house profiles, their validation and the presets of `config/profiles/`.
+//! - [`profile`] (with `profile/field.rs`): house profiles, one table of options driving
+//!   their validation, and the presets of the crate's `profiles/`.
 //! - [`Sheet`] (`sheet.rs`, with `scoring.rs` for R8 and `settlement.rs` for R10): the score
 //!   sheet of a pulka, pool, mountain and whists, and its exact settlement.
 //!
@@ -33,6 +36,7 @@ pub mod action;
 mod auction;
 pub mod bid;
 pub mod card;
+mod check;
 pub mod claim;
 mod deal;
 pub mod error;
@@ -57,12 +61,15 @@ pub use bid::{Bid, Call, Contract, Seat, Strain};
 pub use card::{Card, CardSet, Rank, Suit};
 pub use claim::{Answer, Claim, ClaimRoom, ClaimView};
 pub use deal::{Deal, Events};
-pub use error::{DealError, RuleError, Stage};
+pub use error::{DealError, HalfWhistBar, RuleError, Stage, SurrenderBar};
 pub use event::Event;
 pub use game::{DealEntry, Game, GameError};
 pub use legal::{ActionIter, ActionList};
-pub use outcome::{Outcome, OutcomeKind, PlayedTrick};
-pub use profile::{PRESETS, Profile, ProfileError, Responsibility, WhistSplit};
+pub use outcome::{Outcome, OutcomeKind, PlayedTrick, talon_units};
+pub use profile::{
+    DealerWhistConsolation, OptionInfo, PRESETS, Profile, ProfileError, RaspasySeries,
+    RaspasyTalon, Responsibility, WhistSplit, ZeroBonus,
+};
 pub use record::{Location, Reason, Record, RecordDeal, RecordError};
 pub use sheet::Sheet;
 pub use view::{DealView, ViewEvent, Viewer};

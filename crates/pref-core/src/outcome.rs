@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Defence, WhistCall};
 use crate::bid::{Contract, Seat};
-use crate::card::Card;
+use crate::card::{Card, Rank};
 
 /// The kind of a finished deal and the decisions that score it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,6 +21,17 @@ pub enum OutcomeKind {
         whist: [Option<WhistCall>; 4],
         /// Open or closed defence when one whister played (R5.4); `None` otherwise.
         defence: Option<Defence>,
+        /// The talon's units for the four-player dealer's talon bonus (R11.6, 0–3): `Some`
+        /// exactly when the profile has `talon_bonus` with four players.
+        talon_units: Option<u8>,
+    },
+    /// The declarer surrendered after taking the talon: down `surrender` undertricks
+    /// without whists, priced by the winning bid (R4.5).
+    Surrender {
+        /// The declarer.
+        declarer: Seat,
+        /// The winning bid (an ordinary bid: misère cannot be surrendered).
+        bid: Contract,
     },
     /// Misère (R8.8).
     Misere {
@@ -59,8 +70,29 @@ impl Outcome {
             OutcomeKind::Misere { declarer } => {
                 Some(self.tricks.is_some_and(|t| t[declarer.index()] == 0))
             }
+            OutcomeKind::Surrender { .. } => Some(false),
             OutcomeKind::Raspasy => None,
         }
+    }
+}
+
+/// The talon's units for the four-player dealer's talon bonus (R11.6): 3 for two aces, 2
+/// for the ace and king of one suit, 1 for one ace otherwise or for the king and queen of
+/// one suit (a marriage), 0 otherwise.
+#[must_use]
+pub fn talon_units(talon: [Card; 2]) -> u8 {
+    let [a, b] = talon;
+    let aces = u8::from(a.rank() == Rank::Ace) + u8::from(b.rank() == Rank::Ace);
+    let same_suit = a.suit() == b.suit();
+    let pair = |x: Rank, y: Rank| {
+        same_suit && ((a.rank(), b.rank()) == (x, y) || (a.rank(), b.rank()) == (y, x))
+    };
+    match aces {
+        2 => 3,
+        1 if pair(Rank::Ace, Rank::King) => 2,
+        1 => 1,
+        _ if pair(Rank::King, Rank::Queen) => 1,
+        _ => 0,
     }
 }
 

@@ -19,7 +19,7 @@ impl Deal {
         }
     }
 
-    /// All passed: raspasy (R7) begins with the first talon card.
+    /// All passed: raspasy (R7) begins, with the first talon card unless it is ignored (R7.5).
     pub(crate) fn start_raspasy(&mut self, events: &mut Events) {
         self.kind = Kind::Raspasy;
         self.stage = Stage::Play;
@@ -32,7 +32,7 @@ impl Deal {
         let i = self.trick_no;
         self.trick_start = self.n_played;
         self.leader = self.leader_of(i);
-        if self.kind == Kind::Raspasy && i < 2 {
+        if self.talon_in_raspasy() && i < 2 {
             let card = self.talon[i as usize];
             self.talon_shown = i + 1;
             events.push(Event::TalonCardTurned { trick: i, card });
@@ -56,7 +56,7 @@ impl Deal {
 
     /// On three-player raspasy tricks 1–2, the suit of the turned talon card (R7.2).
     fn talon_suit(&self) -> Option<Suit> {
-        (self.kind == Kind::Raspasy && self.players == 3 && self.trick_no < 2)
+        (self.talon_in_raspasy() && self.players == 3 && self.trick_no < 2)
             .then(|| self.talon[self.trick_no as usize].suit())
     }
 

@@ -1,46 +1,35 @@
-//! House profiles: the agreements a table plays under (`../shared/rules/options.md`).
+//! House profiles: the agreements a table plays under (`docs/options.md`).
 //!
-//! A [`Profile`] is always valid: it is built from a preset or through validation of raw
-//! TOML/JSON, never field by field from untrusted input. The presets are the TOML files of
-//! `config/profiles/`, compiled in so that a binary needs no configuration folder.
+//! A [`Profile`] is valid by construction: its fields are private, and it is built only from
+//! a preset or through validation of raw TOML/JSON ([`Profile::from_toml_str`],
+//! [`Profile::from_json`], [`Profile::with`]). Every option is declared once, in the table
+//! of this file — key, type, default, allowed values — and that table drives the getters,
+//! reading, checking, writing and listing of the keys. The presets are the TOML files in
+//! this crate's `profiles/` folder, compiled in and parsed once.
+
+mod field;
+
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use self::field::{Field, Spec, wrong_type};
+
 /// The names of the preset profiles, as game records and table settings write them.
 pub const PRESETS: [&str; 4] = ["sochi", "leningrad", "rostov", "sochi4"];
 
-/// The text of each preset file, in the order of [`PRESETS`].
-const PRESET_FILES: [&str; 4] = [
-    include_str!("../../../config/profiles/sochi.toml"),
-    include_str!("../../../config/profiles/leningrad.toml"),
-    include_str!("../../../config/profiles/rostov.toml"),
-    include_str!("../../../config/profiles/sochi4.toml"),
-];
-
-/// Every option key of `options.md`, in its order.
-const KEYS: [&str; 20] = [
-    "players",
-    "pool_target",
-    "pool_help",
-    "half_whist",
-    "ten_whisted",
-    "stalingrad",
-    "whist_responsibility",
-    "whist_split",
-    "whist_scale",
-    "mountain_scale",
-    "mountain_as_whists",
-    "pool_point_whists",
-    "raspasy_price",
-    "raspasy_exit",
-    "raspasy_zero_bonus",
-    "raspasy_amnesty",
-    "must_overtake",
-    "dealer_whist",
-    "claims",
-    "reveal_after_deal",
-];
+/// The presets, parsed once, in the order of [`PRESETS`]; a file that does not read is
+/// `None` (the tests read every one).
+static PRESET_PROFILES: LazyLock<[Option<Profile>; 4]> = LazyLock::new(|| {
+    [
+        include_str!("../profiles/sochi.toml"),
+        include_str!("../profiles/leningrad.toml"),
+        include_str!("../profiles/rostov.toml"),
+        include_str!("../profiles/sochi4.toml"),
+    ]
+    .map(|text| Profile::from_toml_str(text).ok())
+});
 
 /// Why raw TOML or JSON is not a profile. Every message names the offending key.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -102,85 +91,229 @@ pub enum WhistSplit {
     Gentleman,
 }
 
-/// A validated house profile: every key of `options.md`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Profile {
+/// What a raspasy zero earns (R8.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ZeroBonus {
+    /// This many pool points.
+    Points(u32),
+    /// The deal's price per trick × `mountain_scale`, in pool points.
+    Price,
+}
+
+/// What ends a raspasy series for `raspasy_price` and `raspasy_exit` (R8.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RaspasySeries {
+    /// Any deal that is not raspasy.
+    Any,
+    /// Only a made deal; after a failed one the count stands.
+    Made,
+}
+
+/// Whether the talon takes part in raspasy (R7.2, R7.5, R11.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RaspasyTalon {
+    /// The talon cards set the suit of tricks 1–2 (with four players, the dealer's cards lead them).
+    Lead,
+    /// The talon takes no part; a four-player dealer is not scored in raspasy.
+    Ignored,
+}
+
+/// Whose consolations a four-player dealer who took the defence over writes (R11.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DealerWhistConsolation {
+    /// His own only (where R11.2 gives it).
+    Own,
+    /// Both defenders' too, in their place.
+    All,
+}
+
+/// One option of the table: its key, allowed values, and how it is read and written.
+struct Opt {
+    key: &'static str,
+    allowed: &'static str,
+    read: fn(&mut Profile, &Value) -> Result<(), ProfileError>,
+    write: fn(&Profile) -> Value,
+}
+
+/// Declares every option once: the private field, its getter (named like the key), its
+/// default (the Sochi profile) and its entry in [`OPTIONS`].
+macro_rules! options {
+    ($(
+        $(#[doc = $doc:literal])*
+        $key:ident: $ty:ty => $ret:ty = $default:expr, $spec:expr;
+    )*) => {
+        /// A validated house profile: every key of `options.md`, read through getters named
+        /// like the keys (`profile.players()`).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Profile {
+            $($key: $ty,)*
+        }
+
+        impl Profile {
+            $(
+                $(#[doc = $doc])*
+                #[must_use]
+                pub fn $key(&self) -> $ret {
+                    Field::get(&self.$key)
+                }
+            )*
+
+            /// The Sochi house profile, the guide's defaults (the table of `options.md`).
+            #[must_use]
+            pub fn sochi() -> Profile {
+                Profile {
+                    $($key: $default,)*
+                }
+            }
+        }
+
+        /// Every option, in the order of `options.md`.
+        const OPTIONS: &[Opt] = &[$(
+            Opt {
+                key: stringify!($key),
+                allowed: $spec.allowed,
+                read: |p, v| {
+                    p.$key = Field::read(stringify!($key), v, &$spec)?;
+                    Ok(())
+                },
+                write: |p| Field::write(&p.$key),
+            },
+        )*];
+    };
+}
+
+/// An integer option allowed from `min` to `max`.
+macro_rules! range {
+    ($min:literal..=$max:literal, $allowed:literal) => {
+        Spec {
+            allowed: $allowed,
+            ok: |n| ($min..=$max).contains(&n),
+        }
+    };
+}
+
+const BOOL: Spec = Spec::words("true or false");
+
+options! {
     /// 3, or 4 with the dealer sitting out (R11).
-    pub players: u8,
+    players: u8 => u8 = 3, range!(3..=4, "3 or 4");
     /// Pool each player must close (R9).
-    pub pool_target: u32,
+    pool_target: u32 => u32 = 20, range!(1..=1000, "from 1 to 1000");
     /// Overflow helps the highest unclosed pool (R9.2).
-    pub pool_help: bool,
+    pool_help: bool => bool = true, BOOL;
     /// Half-whist against 6 and 7 (R5.2, R8.6).
-    pub half_whist: bool,
+    half_whist: bool => bool = true, BOOL;
     /// Tens are whisted with quota 1 (R5.6).
-    pub ten_whisted: bool,
+    ten_whisted: bool => bool = true, BOOL;
     /// Both defenders must whist 6♠ (R5.7).
-    pub stalingrad: bool,
+    stalingrad: bool => bool = false, BOOL;
     /// Size of the defence-shortfall entries (R8.4).
-    pub whist_responsibility: Responsibility,
+    whist_responsibility: Responsibility => Responsibility = Responsibility::Full,
+        Spec::words("\"full\" or \"half\"");
     /// Who writes a lone whister's trick whists on a failed contract (R8.3).
-    pub whist_split: WhistSplit,
+    whist_split: WhistSplit => WhistSplit = WhistSplit::Greedy,
+        Spec::words("\"greedy\" or \"gentleman\"");
     /// Multiplies every whist entry derived from a contract value.
-    pub whist_scale: u32,
+    whist_scale: u32 => u32 = 1, range!(1..=100, "from 1 to 100");
     /// Multiplies every mountain entry.
-    pub mountain_scale: u32,
+    mountain_scale: u32 => u32 = 1, range!(1..=100, "from 1 to 100");
     /// If k > 0 there is no mountain: entries become k·m whists.
-    pub mountain_as_whists: u32,
+    mountain_as_whists: u32 => u32 = 0, range!(0..=100, "from 0 to 100");
     /// Worth of one pool point in whists (a multiple of 10).
-    pub pool_point_whists: u32,
+    pool_point_whists: u32 => u32 = 10, Spec {
+        allowed: "a multiple of 10 from 10 to 1000",
+        ok: |n| (10..=1000).contains(&n) && n % 10 == 0,
+    };
     /// Price per trick in the 1st, 2nd, … consecutive raspasy deal; the last repeats (R8.9).
-    pub raspasy_price: Vec<u32>,
+    raspasy_price: Vec<u32> => &[u32] = vec![1],
+        range!(1..=100, "a list of 1 to 16 integers from 1 to 100");
     /// Lowest bid level after 1, 2, … consecutive raspasy; the last repeats (R3.3).
-    pub raspasy_exit: Vec<u8>,
-    /// Pool points for taking no trick on raspasy (R8.9).
-    pub raspasy_zero_bonus: u32,
+    raspasy_exit: Vec<u8> => &[u8] = vec![6], range!(6..=10, "a list of 1 to 16 levels from 6 to 10");
+    /// What taking no trick on raspasy earns (R8.9).
+    raspasy_zero_bonus: ZeroBonus => ZeroBonus = ZeroBonus::Points(1),
+        range!(0..=100, "from 0 to 100, or \"price\"");
     /// Subtract the lowest trick count before recording raspasy (R8.9).
-    pub raspasy_amnesty: bool,
+    raspasy_amnesty: bool => bool = false, BOOL;
     /// Duty to beat the trick when following or trumping (R6.2).
-    pub must_overtake: bool,
+    must_overtake: bool => bool = false, BOOL;
     /// Four players: the dealer may take over a refused defence (R11.4).
-    pub dealer_whist: bool,
+    dealer_whist: bool => bool = true, BOOL;
+    /// After *whist, pass* against 6 and 7, the first defender may withdraw to a half-whist (R5.3).
+    whist_pass_half: bool => bool = false, BOOL;
+    /// An unwhisted ten that fails still earns consolation (R8.2).
+    checked_ten_consolation: bool => bool = true, BOOL;
+    /// Two whisters against 6: each one's shortfall counts at most the joint shortfall (R8.4).
+    whist_shortfall_cap: bool => bool = false, BOOL;
+    /// What ends a raspasy series (R8.9).
+    raspasy_series: RaspasySeries => RaspasySeries = RaspasySeries::Any,
+        Spec::words("\"any\" or \"made\"");
+    /// Whether the talon takes part in raspasy (R7.5).
+    raspasy_talon: RaspasyTalon => RaspasyTalon = RaspasyTalon::Lead,
+        Spec::words("\"lead\" or \"ignored\"");
+    /// Four players: the dealer writes consolation on a failed contract (R11.2).
+    dealer_consolation: bool => bool = true, BOOL;
+    /// Four players: whose consolations the dealer who took the defence over writes (R11.4).
+    dealer_whist_consolation: DealerWhistConsolation => DealerWhistConsolation =
+        DealerWhistConsolation::Own, Spec::words("\"own\" or \"all\"");
+    /// Undertricks of a surrender, 0 when it is not allowed (R4.5).
+    surrender: u8 => u8 = 0, Spec {
+        allowed: "0, 2 or 3",
+        ok: |n| matches!(n, 0 | 2 | 3),
+    };
+    /// The highest winning level at which a surrender is allowed (R4.5).
+    surrender_max_level: u8 => u8 = 10, range!(6..=10, "from 6 to 10");
+    /// Four players: the dealer writes whists on the declarer for the talon's aces (R11.6).
+    talon_bonus: bool => bool = false, BOOL;
     /// A player of the deal may claim the remaining tricks; the deal ends if all accept (R6.7).
-    pub claims: bool,
+    claims: bool => bool = true, BOOL;
     /// When a deal ends, every hand, the talon and the discard are shown to everybody.
-    pub reveal_after_deal: bool,
+    reveal_after_deal: bool => bool = true, BOOL;
+}
+
+/// One option as a listing shows it: the key and its allowed values in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionInfo {
+    /// The key, as profiles and records write it.
+    pub key: &'static str,
+    /// The allowed values (`"3 or 4"`, `"true or false"`).
+    pub allowed: &'static str,
 }
 
 impl Profile {
-    /// The Sochi house profile, the guide's defaults.
+    /// Every option, in the order of `options.md`.
+    pub fn options() -> impl Iterator<Item = OptionInfo> {
+        OPTIONS.iter().map(|o| OptionInfo {
+            key: o.key,
+            allowed: o.allowed,
+        })
+    }
+
+    /// The value of option `key` as profiles write it; `None` for an unknown key.
     #[must_use]
-    pub fn sochi() -> Profile {
-        Profile {
-            players: 3,
-            pool_target: 20,
-            pool_help: true,
-            half_whist: true,
-            ten_whisted: true,
-            stalingrad: false,
-            whist_responsibility: Responsibility::Full,
-            whist_split: WhistSplit::Greedy,
-            whist_scale: 1,
-            mountain_scale: 1,
-            mountain_as_whists: 0,
-            pool_point_whists: 10,
-            raspasy_price: vec![1],
-            raspasy_exit: vec![6],
-            raspasy_zero_bonus: 1,
-            raspasy_amnesty: false,
-            must_overtake: false,
-            dealer_whist: true,
-            claims: true,
-            reveal_after_deal: true,
-        }
+    pub fn get(&self, key: &str) -> Option<Value> {
+        OPTIONS
+            .iter()
+            .find(|o| o.key == key)
+            .map(|o| (o.write)(self))
+    }
+
+    /// This profile with option `key` set from its raw value.
+    ///
+    /// # Errors
+    /// [`ProfileError`] naming the key: unknown, of the wrong type, out of range.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Result<Profile, ProfileError> {
+        self.set(key, &value.into())?;
+        Ok(self)
     }
 
     /// The preset called `name` (one of [`PRESETS`]).
     #[must_use]
     pub fn preset(name: &str) -> Option<Profile> {
         let i = PRESETS.iter().position(|&p| p == name)?;
-        // The preset files are checked by the tests; a broken one reads as absent.
-        Profile::from_toml_str(PRESET_FILES[i]).ok()
+        PRESET_PROFILES[i].clone()
     }
 
     /// Reads a profile from TOML: either a full profile file (every key of `options.md`) or
@@ -222,24 +355,44 @@ impl Profile {
     /// form `{"preset": ..., ...}` needs on top of `base`.
     #[must_use]
     pub fn overrides_from(&self, base: &Profile) -> Map<String, Value> {
-        let (mine, theirs) = (self.to_map(), base.to_map());
-        mine.into_iter()
-            .filter(|(k, v)| theirs.get(k) != Some(v))
+        OPTIONS
+            .iter()
+            .map(|o| (o.key, (o.write)(self), (o.write)(base)))
+            .filter(|(_, mine, theirs)| mine != theirs)
+            .map(|(k, mine, _)| (k.to_owned(), mine))
             .collect()
     }
 
-    /// Every key with its value, as a JSON object.
+    /// Every key with its value, as a JSON object: the resolved profile, which
+    /// [`Profile::from_resolved`] (and `Deserialize`) reads back.
     #[must_use]
     pub fn to_json(&self) -> Value {
-        Value::Object(self.to_map())
+        Value::Object(
+            OPTIONS
+                .iter()
+                .map(|o| (o.key.to_owned(), (o.write)(self)))
+                .collect(),
+        )
     }
 
-    fn to_map(&self) -> Map<String, Value> {
-        match serde_json::to_value(self) {
-            Ok(Value::Object(map)) => map,
-            // A struct of plain fields always serialises to an object.
-            _ => Map::new(),
+    /// Reads a resolved profile as [`Profile::to_json`] writes it: every key, no preset. A key
+    /// missing from it (one added after the profile was stored) takes its Sochi default, the
+    /// behaviour from before the key existed.
+    ///
+    /// # Errors
+    /// [`ProfileError`] naming the key: unknown, of the wrong type, out of range.
+    pub fn from_resolved(v: &Value) -> Result<Profile, ProfileError> {
+        let Value::Object(map) = v else {
+            return Err(wrong_type("profile", "an object with every option"));
+        };
+        if map.contains_key("preset") {
+            return Err(ProfileError::UnknownKey("preset".to_owned()));
         }
+        let mut profile = Profile::sochi();
+        for (key, value) in map {
+            profile.set(key, value)?;
+        }
+        Ok(profile)
     }
 
     /// Validates `map`: with a `preset` key, overrides of that preset; without one, a full
@@ -257,9 +410,9 @@ impl Profile {
                 });
             }
             None => {
-                if let Some(missing) = KEYS.iter().find(|k| !map.contains_key(**k)) {
+                if let Some(missing) = OPTIONS.iter().find(|o| !map.contains_key(o.key)) {
                     return Err(ProfileError::Conflict {
-                        key: (*missing).to_owned(),
+                        key: missing.key.to_owned(),
                         why: "missing: a profile without a preset gives every option".to_owned(),
                     });
                 }
@@ -276,71 +429,11 @@ impl Profile {
 
     /// Sets one option from its raw value.
     fn set(&mut self, key: &str, v: &Value) -> Result<(), ProfileError> {
-        match key {
-            "players" => self.players = int(key, v, 3, 4, "3 or 4")? as u8,
-            "pool_target" => self.pool_target = int(key, v, 1, 1000, "from 1 to 1000")? as u32,
-            "pool_help" => self.pool_help = boolean(key, v)?,
-            "half_whist" => self.half_whist = boolean(key, v)?,
-            "ten_whisted" => self.ten_whisted = boolean(key, v)?,
-            "stalingrad" => self.stalingrad = boolean(key, v)?,
-            "whist_responsibility" => {
-                let full = choice(key, v, ["full", "half"], "\"full\" or \"half\"")? == 0;
-                self.whist_responsibility = if full {
-                    Responsibility::Full
-                } else {
-                    Responsibility::Half
-                };
-            }
-            "whist_split" => {
-                let greedy = choice(
-                    key,
-                    v,
-                    ["greedy", "gentleman"],
-                    "\"greedy\" or \"gentleman\"",
-                )?;
-                self.whist_split = if greedy == 0 {
-                    WhistSplit::Greedy
-                } else {
-                    WhistSplit::Gentleman
-                };
-            }
-            "whist_scale" => self.whist_scale = int(key, v, 1, 100, "from 1 to 100")? as u32,
-            "mountain_scale" => self.mountain_scale = int(key, v, 1, 100, "from 1 to 100")? as u32,
-            "mountain_as_whists" => {
-                self.mountain_as_whists = int(key, v, 0, 100, "from 0 to 100")? as u32;
-            }
-            "pool_point_whists" => {
-                let allowed = "a multiple of 10 from 10 to 1000";
-                let n = int(key, v, 10, 1000, allowed)?;
-                if n % 10 != 0 {
-                    return Err(out_of_range(key, v, allowed));
-                }
-                self.pool_point_whists = n as u32;
-            }
-            "raspasy_price" => {
-                self.raspasy_price =
-                    list(key, v, 1, 100, "a list of 1 to 16 integers from 1 to 100")?
-                        .into_iter()
-                        .map(|n| n as u32)
-                        .collect();
-            }
-            "raspasy_exit" => {
-                self.raspasy_exit = list(key, v, 6, 10, "a list of 1 to 16 levels from 6 to 10")?
-                    .into_iter()
-                    .map(|n| n as u8)
-                    .collect();
-            }
-            "raspasy_zero_bonus" => {
-                self.raspasy_zero_bonus = int(key, v, 0, 100, "from 0 to 100")? as u32;
-            }
-            "raspasy_amnesty" => self.raspasy_amnesty = boolean(key, v)?,
-            "must_overtake" => self.must_overtake = boolean(key, v)?,
-            "dealer_whist" => self.dealer_whist = boolean(key, v)?,
-            "claims" => self.claims = boolean(key, v)?,
-            "reveal_after_deal" => self.reveal_after_deal = boolean(key, v)?,
-            _ => return Err(ProfileError::UnknownKey(key.to_owned())),
-        }
-        Ok(())
+        let opt = OPTIONS
+            .iter()
+            .find(|o| o.key == key)
+            .ok_or_else(|| ProfileError::UnknownKey(key.to_owned()))?;
+        (opt.read)(self, v)
     }
 
     /// The lowest bid level allowed after `raspasy_before` consecutive raspasy deals (R3.3).
@@ -354,83 +447,30 @@ impl Profile {
     pub fn raspasy_price_for(&self, nth: u32) -> u32 {
         pick(&self.raspasy_price, nth).unwrap_or(1)
     }
-}
 
-fn wrong_type(key: &str, expected: &'static str) -> ProfileError {
-    ProfileError::WrongType {
-        key: key.to_owned(),
-        expected,
+    /// Pool points a raspasy zero earns in a deal whose price per trick is `price` (R8.9).
+    #[must_use]
+    pub fn zero_bonus_at(&self, price: u32) -> u32 {
+        match self.raspasy_zero_bonus {
+            ZeroBonus::Points(n) => n,
+            ZeroBonus::Price => price * self.mountain_scale,
+        }
     }
 }
 
-fn out_of_range(key: &str, v: &Value, allowed: &'static str) -> ProfileError {
-    ProfileError::OutOfRange {
-        key: key.to_owned(),
-        value: v.to_string(),
-        allowed,
+impl Serialize for Profile {
+    /// The resolved form: every key with its value.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(OPTIONS.iter().map(|o| (o.key, (o.write)(self))))
     }
 }
 
-/// An integer in `min..=max`; a negative number is out of range, a fraction the wrong type.
-fn int(
-    key: &str,
-    v: &Value,
-    min: u64,
-    max: u64,
-    allowed: &'static str,
-) -> Result<u64, ProfileError> {
-    let n = match v {
-        Value::Number(n) if n.is_u64() => n.as_u64().unwrap_or(0),
-        Value::Number(n) if n.is_i64() => return Err(out_of_range(key, v, allowed)),
-        _ => return Err(wrong_type(key, "an integer")),
-    };
-    if (min..=max).contains(&n) {
-        Ok(n)
-    } else {
-        Err(out_of_range(key, v, allowed))
+impl<'de> Deserialize<'de> for Profile {
+    /// The resolved form, checked as [`Profile::from_resolved`] checks it.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Profile, D::Error> {
+        let v = Value::deserialize(d)?;
+        Profile::from_resolved(&v).map_err(serde::de::Error::custom)
     }
-}
-
-fn boolean(key: &str, v: &Value) -> Result<bool, ProfileError> {
-    v.as_bool().ok_or_else(|| wrong_type(key, "true or false"))
-}
-
-/// The index of the word `v` is among `words`.
-fn choice(
-    key: &str,
-    v: &Value,
-    words: [&str; 2],
-    allowed: &'static str,
-) -> Result<usize, ProfileError> {
-    let s = v.as_str().ok_or_else(|| wrong_type(key, allowed))?;
-    words
-        .iter()
-        .position(|w| *w == s)
-        .ok_or_else(|| out_of_range(key, v, allowed))
-}
-
-/// A non-empty list of at most 16 integers in `min..=max`.
-fn list(
-    key: &str,
-    v: &Value,
-    min: u64,
-    max: u64,
-    allowed: &'static str,
-) -> Result<Vec<u64>, ProfileError> {
-    let items = v
-        .as_array()
-        .ok_or_else(|| wrong_type(key, "a list of integers"))?;
-    if items.is_empty() || items.len() > 16 {
-        return Err(out_of_range(key, v, allowed));
-    }
-    items
-        .iter()
-        .map(|item| match int(key, item, min, max, allowed) {
-            Err(ProfileError::OutOfRange { .. }) => Err(out_of_range(key, v, allowed)),
-            Err(_) => Err(wrong_type(key, "a list of integers")),
-            ok => ok,
-        })
-        .collect()
 }
 
 /// The entry for the `nth` (1-based) in a list whose last entry repeats; `nth = 0` means
@@ -441,225 +481,4 @@ fn pick<T: Copy>(list: &[T], nth: u32) -> Option<T> {
     }
     let i = (nth as usize - 1).min(list.len().saturating_sub(1));
     list.get(i).copied()
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn err(toml: &str) -> String {
-        let text = format!("preset = \"sochi\"\n{toml}");
-        Profile::from_toml_str(&text).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn sochi_preset_is_the_options_table() {
-        assert_eq!(Profile::preset("sochi"), Some(Profile::sochi()));
-        assert_eq!(Profile::preset("moscow"), None);
-    }
-
-    #[test]
-    fn leningrad_preset() {
-        let p = Profile::preset("leningrad").unwrap();
-        let expected = Profile {
-            whist_scale: 2,
-            mountain_scale: 2,
-            whist_responsibility: Responsibility::Half,
-            whist_split: WhistSplit::Gentleman,
-            raspasy_price: vec![1, 2, 3],
-            raspasy_exit: vec![6, 7, 8],
-            pool_help: false,
-            pool_point_whists: 20,
-            ..Profile::sochi()
-        };
-        assert_eq!(p, expected);
-    }
-
-    #[test]
-    fn rostov_preset() {
-        let p = Profile::preset("rostov").unwrap();
-        let expected = Profile {
-            whist_responsibility: Responsibility::Half,
-            mountain_as_whists: 5,
-            ..Profile::sochi()
-        };
-        assert_eq!(p, expected);
-    }
-
-    #[test]
-    fn sochi4_preset() {
-        let p = Profile::preset("sochi4").unwrap();
-        assert_eq!(
-            p,
-            Profile {
-                players: 4,
-                ..Profile::sochi()
-            }
-        );
-    }
-
-    #[test]
-    fn every_preset_reads_and_round_trips_through_json() {
-        for name in PRESETS {
-            let p = Profile::preset(name).unwrap();
-            let mut obj = p.overrides_from(&Profile::sochi());
-            obj.insert("preset".to_owned(), json!("sochi"));
-            assert_eq!(
-                Profile::from_json(&Value::Object(obj)).unwrap(),
-                p,
-                "{name}"
-            );
-            assert_eq!(Profile::from_json(&json!(name)).unwrap(), p);
-        }
-    }
-
-    #[test]
-    fn to_json_has_every_key() {
-        let v = Profile::sochi().to_json();
-        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-        let mut expected = KEYS.to_vec();
-        expected.sort_unstable();
-        let mut got = keys.clone();
-        got.sort_unstable();
-        assert_eq!(got, expected);
-        assert_eq!(v["whist_responsibility"], json!("full"));
-        assert_eq!(v["raspasy_exit"], json!([6]));
-    }
-
-    #[test]
-    fn overrides_from_names_only_the_differences() {
-        let p = Profile::preset("rostov").unwrap();
-        let o = p.overrides_from(&Profile::sochi());
-        assert_eq!(
-            Value::Object(o),
-            json!({"whist_responsibility": "half", "mountain_as_whists": 5})
-        );
-        assert!(p.overrides_from(&p).is_empty());
-    }
-
-    #[test]
-    fn object_form_overrides_a_preset() {
-        let p = Profile::from_json(&json!({"preset": "sochi", "pool_target": 10})).unwrap();
-        assert_eq!(p.pool_target, 10);
-        assert_eq!(p.players, 3);
-        let p = Profile::from_toml_str("preset = \"sochi4\"\nmust_overtake = true").unwrap();
-        assert_eq!((p.players, p.must_overtake), (4, true));
-    }
-
-    #[test]
-    fn unknown_key() {
-        assert_eq!(err("pool_size = 10"), "unknown option \"pool_size\"");
-        assert_eq!(
-            Profile::from_json(&json!({"preset": "sochi", "pool_size": 10})),
-            Err(ProfileError::UnknownKey("pool_size".to_owned()))
-        );
-    }
-
-    #[test]
-    fn unknown_preset() {
-        assert_eq!(
-            Profile::from_json(&json!("moscow")),
-            Err(ProfileError::UnknownPreset("moscow".to_owned()))
-        );
-        assert!(
-            Profile::from_toml_str("preset = \"moscow\"")
-                .unwrap_err()
-                .to_string()
-                .contains("\"moscow\"")
-        );
-    }
-
-    #[test]
-    fn wrong_types() {
-        assert_eq!(
-            err("pool_target = \"20\""),
-            "option \"pool_target\" must be an integer"
-        );
-        assert_eq!(
-            err("pool_target = 20.0"),
-            "option \"pool_target\" must be an integer"
-        );
-        assert_eq!(
-            err("pool_help = 1"),
-            "option \"pool_help\" must be true or false"
-        );
-        assert!(err("whist_split = 1").starts_with("option \"whist_split\" must be"));
-        assert!(err("raspasy_price = 1").starts_with("option \"raspasy_price\" must be"));
-        assert_eq!(
-            err("raspasy_exit = [\"6\"]"),
-            "option \"raspasy_exit\" must be a list of integers"
-        );
-        assert!(matches!(
-            Profile::from_json(&json!({"preset": 4})),
-            Err(ProfileError::WrongType { key, .. }) if key == "preset"
-        ));
-        assert!(Profile::from_json(&json!(4)).is_err());
-    }
-
-    #[test]
-    fn out_of_range() {
-        for (toml, key) in [
-            ("players = 5", "players"),
-            ("players = 2", "players"),
-            ("pool_target = 0", "pool_target"),
-            ("pool_target = -3", "pool_target"),
-            ("whist_scale = 0", "whist_scale"),
-            ("mountain_scale = 0", "mountain_scale"),
-            ("mountain_as_whists = -1", "mountain_as_whists"),
-            ("pool_point_whists = 15", "pool_point_whists"),
-            ("pool_point_whists = 0", "pool_point_whists"),
-            ("raspasy_price = []", "raspasy_price"),
-            ("raspasy_price = [1, 0]", "raspasy_price"),
-            ("raspasy_exit = [5]", "raspasy_exit"),
-            ("raspasy_exit = [6, 11]", "raspasy_exit"),
-            ("whist_responsibility = \"double\"", "whist_responsibility"),
-            ("whist_split = \"fair\"", "whist_split"),
-        ] {
-            let e = Profile::from_toml_str(&format!("preset = \"sochi\"\n{toml}")).unwrap_err();
-            assert!(
-                matches!(&e, ProfileError::OutOfRange { key: k, .. } if k == key),
-                "{toml}: {e:?}"
-            );
-            assert!(
-                e.to_string().starts_with(&format!("option \"{key}\" is ")),
-                "{e}"
-            );
-        }
-        assert_eq!(
-            err("players = 5"),
-            "option \"players\" is 5, but it must be 3 or 4"
-        );
-    }
-
-    #[test]
-    fn missing_keys_and_preset() {
-        assert_eq!(
-            Profile::from_json(&json!({"pool_target": 10})),
-            Err(ProfileError::Conflict {
-                key: "preset".to_owned(),
-                why: "the object form of a profile must name its preset".to_owned()
-            })
-        );
-        // A file without a preset must be complete.
-        let full = PRESET_FILES[0];
-        let cut: String = full
-            .lines()
-            .filter(|l| !l.starts_with("stalingrad"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        assert!(matches!(
-            Profile::from_toml_str(&cut),
-            Err(ProfileError::Conflict { key, .. }) if key == "stalingrad"
-        ));
-    }
-
-    #[test]
-    fn syntax_error() {
-        assert!(matches!(
-            Profile::from_toml_str("players = = 3"),
-            Err(ProfileError::Syntax(_))
-        ));
-    }
 }

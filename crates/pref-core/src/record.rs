@@ -29,17 +29,19 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-use crate::action::{Action, Defence, WhistCall};
-use crate::bid::{Call, Contract, Seat};
+use crate::action::Action;
+use crate::bid::Seat;
 use crate::card::{Card, CardSet};
-use crate::claim::{Answer, Claim};
 use crate::error::{DealError, RuleError};
 use crate::game::{DealEntry, Game, GameError};
 use crate::json::{Out, parse_strict};
-use crate::outcome::{Outcome, OutcomeKind};
+use crate::outcome::Outcome;
 use crate::profile::{PRESETS, Profile, ProfileError};
 
 mod fairness;
+mod form;
+
+use self::form::{action_out, outcome_out, read_action, read_outcome};
 
 /// The value of the `format` key.
 pub const FORMAT: &str = "pref-record/1";
@@ -346,12 +348,12 @@ impl Record {
     /// [`Reason::PlayerCount`] if `names` does not name every seat.
     pub fn from_game(game: &Game, names: &[String]) -> Result<Record> {
         let profile = game.profile().clone();
-        if names.len() != usize::from(profile.players) {
+        if names.len() != usize::from(profile.players()) {
             return Err(RecordError::at(
                 Location::Record,
                 Reason::PlayerCount {
                     given: names.len(),
-                    players: profile.players,
+                    players: profile.players(),
                 },
             ));
         }
@@ -365,7 +367,7 @@ impl Record {
                     outcome: Some(_),
                     ..
                 } => deals.push(RecordDeal::Played {
-                    hands: hands[..usize::from(profile.players)]
+                    hands: hands[..usize::from(profile.players())]
                         .iter()
                         .map(|h| written_hand(*h))
                         .collect(),
@@ -528,7 +530,7 @@ fn replay_deal(game: &mut Game, i: usize, deal: &RecordDeal, complete: bool) -> 
         }
         RecordDeal::Scored(outcome) => {
             let outcome = Outcome {
-                players: game.profile().players,
+                players: game.profile().players(),
                 dealer: game.dealer(),
                 ..*outcome
             };
@@ -589,8 +591,12 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
         ],
     )?;
     let (preset, profile) = read_profile(need(doc, "profile")?)?;
-    let players = read_names(need(doc, "players")?, profile.players)?;
-    let first_dealer = read_seat(need(doc, "first_dealer")?, "first_dealer", profile.players)?;
+    let players = read_names(need(doc, "players")?, profile.players())?;
+    let first_dealer = read_seat(
+        need(doc, "first_dealer")?,
+        "first_dealer",
+        profile.players(),
+    )?;
     let agreed = match doc.get("stop") {
         None => false,
         Some(Value::String(s)) if s == "agreed" => true,
@@ -735,7 +741,7 @@ fn read_deal(
     let mut actions = Vec::with_capacity(raw_actions.len());
     let mut malformed = None;
     for (i, raw) in raw_actions.iter().enumerate() {
-        match read_action(raw, profile.players) {
+        match read_action(raw, profile.players()) {
             Ok(a) => actions.push(a),
             Err(reason) => {
                 malformed = Some((i, reason));
@@ -749,166 +755,6 @@ fn read_deal(
         actions,
     };
     Ok((deal, malformed))
-}
-
-const VERBS: [&str; 8] = [
-    "bid", "discard", "declare", "whist", "defence", "play", "claim", "answer",
-];
-
-fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reason> {
-    let Value::Object(m) = v else {
-        return Err(wrong("actions", "a list of action objects"));
-    };
-    if let Some(k) = m
-        .keys()
-        .find(|k| *k != "seat" && !VERBS.contains(&k.as_str()))
-    {
-        return Err(Reason::UnknownVerb(k.clone()));
-    }
-    let seat = read_seat(need(m, "seat")?, "seat", players)?;
-    let verbs: Vec<(&String, &Value)> = m.iter().filter(|(k, _)| *k != "seat").collect();
-    let [(verb, value)] = verbs[..] else {
-        return Err(Reason::VerbCount(verbs.len()));
-    };
-    let bad = |verb: &'static str| Reason::BadValue {
-        verb,
-        value: value.to_string(),
-    };
-    let text = value.as_str();
-    let action = match verb.as_str() {
-        "bid" => Action::Bid(
-            text.and_then(|s| s.parse::<Call>().ok().filter(|c| c.to_string() == s))
-                .ok_or_else(|| bad("bid"))?,
-        ),
-        "discard" => {
-            let cards = read_cards(value, "discard", "a list of two cards")?;
-            Action::Discard(cards.into_iter().collect())
-        }
-        "declare" => Action::Declare(
-            text.and_then(|s| s.parse::<Contract>().ok().filter(|c| c.to_string() == s))
-                .ok_or_else(|| bad("declare"))?,
-        ),
-        "whist" => Action::Whist(
-            text.and_then(|s| s.parse::<WhistCall>().ok())
-                .ok_or_else(|| bad("whist"))?,
-        ),
-        "defence" => Action::Defence(match text {
-            Some("open") => Defence::Open,
-            Some("closed") => Defence::Closed,
-            _ => return Err(bad("defence")),
-        }),
-        "claim" => Action::Claim(read_claim(value, players).ok_or_else(|| bad("claim"))?),
-        "answer" => Action::Answer(
-            text.and_then(|s| s.parse::<Answer>().ok())
-                .ok_or_else(|| bad("answer"))?,
-        ),
-        _ => Action::Play(read_card(value)?),
-    };
-    Ok((seat, action))
-}
-
-/// A claim's entries: one count of tricks per seat (R6.7); whether they fit the deal is the
-/// rules' check when the action is replayed.
-fn read_claim(v: &Value, players: u8) -> Option<Claim> {
-    let entries = v
-        .as_array()?
-        .iter()
-        .map(|n| n.as_u64().filter(|&n| n <= 10).map(|n| n as u8))
-        .collect::<Option<Vec<u8>>>()?;
-    Claim::new(&entries).filter(|c| c.entries().len() == usize::from(players))
-}
-
-fn read_outcome(v: &Value, profile: &Profile) -> Result<Outcome, Reason> {
-    let Value::Object(m) = v else {
-        return Err(wrong("outcome", "an object"));
-    };
-    let players = profile.players;
-    let kind = match need(m, "kind")? {
-        Value::String(k) if k == "game" => {
-            known_keys(
-                m,
-                &["kind", "declarer", "contract", "whist", "defence", "tricks"],
-            )?;
-            let contract = need(m, "contract")?
-                .as_str()
-                .and_then(|s| s.parse::<Contract>().ok().filter(|c| c.to_string() == s))
-                .ok_or_else(|| Reason::BadValue {
-                    verb: "declare",
-                    value: m["contract"].to_string(),
-                })?;
-            let mut whist = [None; 4];
-            if let Some(w) = m.get("whist") {
-                let calls = match w {
-                    Value::Array(items) if items.len() == usize::from(players) => items,
-                    _ => return Err(wrong("whist", "a list with a decision or null per seat")),
-                };
-                for (slot, call) in whist.iter_mut().zip(calls) {
-                    *slot = match call {
-                        Value::Null => None,
-                        Value::String(s) => {
-                            Some(s.parse::<WhistCall>().map_err(|_| Reason::BadValue {
-                                verb: "whist",
-                                value: call.to_string(),
-                            })?)
-                        }
-                        _ => return Err(wrong("whist", "a list with a decision or null per seat")),
-                    };
-                }
-            }
-            let defence = match m.get("defence") {
-                None => None,
-                Some(Value::String(s)) if s == "open" => Some(Defence::Open),
-                Some(Value::String(s)) if s == "closed" => Some(Defence::Closed),
-                Some(other) => {
-                    return Err(Reason::BadValue {
-                        verb: "defence",
-                        value: other.to_string(),
-                    });
-                }
-            };
-            OutcomeKind::Game {
-                declarer: read_seat(need(m, "declarer")?, "declarer", players)?,
-                contract,
-                whist,
-                defence,
-            }
-        }
-        Value::String(k) if k == "misere" => {
-            known_keys(m, &["kind", "declarer", "tricks"])?;
-            OutcomeKind::Misere {
-                declarer: read_seat(need(m, "declarer")?, "declarer", players)?,
-            }
-        }
-        Value::String(k) if k == "raspasy" => {
-            known_keys(m, &["kind", "tricks"])?;
-            OutcomeKind::Raspasy
-        }
-        _ => return Err(wrong("kind", "\"game\", \"misere\" or \"raspasy\"")),
-    };
-    let tricks = match m.get("tricks") {
-        None => None,
-        Some(t) => {
-            let counts = match t {
-                Value::Array(items) if items.len() == usize::from(players) => items,
-                _ => return Err(wrong("tricks", "a list with a trick count per seat")),
-            };
-            let mut tricks = [0u8; 4];
-            for (slot, n) in tricks.iter_mut().zip(counts) {
-                *slot = n
-                    .as_u64()
-                    .filter(|&n| n <= 10)
-                    .ok_or(wrong("tricks", "a list with a trick count per seat"))?
-                    as u8;
-            }
-            Some(tricks)
-        }
-    };
-    Ok(Outcome {
-        players,
-        dealer: Seat(0),
-        kind,
-        tricks,
-    })
 }
 
 fn deal_out(deal: &RecordDeal) -> Out {
@@ -938,70 +784,4 @@ fn deal_out(deal: &RecordDeal) -> Out {
         ]),
         RecordDeal::Scored(o) => Out::Object(vec![("outcome".to_owned(), outcome_out(o))]),
     }
-}
-
-fn action_out(seat: Seat, action: Action) -> Out {
-    let (verb, value) = match action {
-        Action::Bid(c) => ("bid", Out::str(c.to_string())),
-        Action::Discard(cs) => (
-            "discard",
-            Out::List(cs.iter().map(|c| Out::str(c.to_string())).collect()),
-        ),
-        Action::Declare(c) => ("declare", Out::str(c.to_string())),
-        Action::Whist(w) => ("whist", Out::str(w.to_string())),
-        Action::Defence(d) => ("defence", Out::str(d.to_string())),
-        Action::Play(c) => ("play", Out::str(c.to_string())),
-        Action::Claim(c) => (
-            "claim",
-            Out::List(
-                c.entries()
-                    .iter()
-                    .map(|n| Out::Raw(n.to_string()))
-                    .collect(),
-            ),
-        ),
-        Action::Answer(a) => ("answer", Out::str(a.to_string())),
-    };
-    Out::Object(vec![
-        ("seat".to_owned(), Out::Raw(seat.0.to_string())),
-        (verb.to_owned(), value),
-    ])
-}
-
-fn outcome_out(o: &Outcome) -> Out {
-    let seats = usize::from(o.players);
-    let mut fields = Vec::new();
-    let seat = |s: Seat| Out::Raw(s.0.to_string());
-    match o.kind {
-        OutcomeKind::Game {
-            declarer,
-            contract,
-            whist,
-            defence,
-        } => {
-            fields.push(("kind".to_owned(), Out::str("game")));
-            fields.push(("declarer".to_owned(), seat(declarer)));
-            fields.push(("contract".to_owned(), Out::str(contract.to_string())));
-            if whist.iter().any(Option::is_some) {
-                let calls = whist[..seats]
-                    .iter()
-                    .map(|w| w.map_or(Out::Raw("null".to_owned()), |w| Out::str(w.to_string())))
-                    .collect();
-                fields.push(("whist".to_owned(), Out::List(calls)));
-            }
-            if let Some(d) = defence {
-                fields.push(("defence".to_owned(), Out::str(d.to_string())));
-            }
-        }
-        OutcomeKind::Misere { declarer } => {
-            fields.push(("kind".to_owned(), Out::str("misere")));
-            fields.push(("declarer".to_owned(), seat(declarer)));
-        }
-        OutcomeKind::Raspasy => fields.push(("kind".to_owned(), Out::str("raspasy"))),
-    }
-    if let Some(t) = o.tricks {
-        let counts = t[..seats].iter().map(|n| Out::Raw(n.to_string())).collect();
-        fields.push(("tricks".to_owned(), Out::List(counts)));
-    }
-    Out::Object(fields)
 }

@@ -10,7 +10,7 @@ use crate::action::WhistCall;
 use crate::bid::{Contract, Seat};
 use crate::deal::next_active;
 use crate::outcome::{Outcome, OutcomeKind};
-use crate::profile::{Profile, Responsibility, WhistSplit};
+use crate::profile::{DealerWhistConsolation, Profile, RaspasyTalon, Responsibility, WhistSplit};
 
 /// Who defends a trick contract, read from the whist decisions (R5, R11.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +78,8 @@ impl Defenders {
                         "the dealer ({dealer}) only whists or stays out: his entry is \"whist\" or null (R11.4)"
                     ));
                 }
-                (Some(Pass), Some(Pass | Half), Some(Whist)) => Defenders::Dealer { dealer },
+                (Some(Pass), Some(Pass | Half), Some(Whist))
+                | (Some(Half), Some(Pass), Some(Whist)) => Defenders::Dealer { dealer },
                 (_, _, Some(Whist)) => {
                     return Err(format!(
                         "the dealer ({dealer}) whists only after two passes or a standing half-whist (R11.4)"
@@ -103,9 +104,11 @@ impl Defenders {
                 },
                 (Some(Pass), Some(Pass), None) => Defenders::Refused,
                 (Some(Pass), Some(Half), None) => Defenders::HalfStands { half: second },
+                // R5.3: after *whist, pass* the first defender withdrew to a half-whist.
+                (Some(Half), Some(Pass), None) => Defenders::HalfStands { half: first },
                 (Some(Half), _, _) => {
                     return Err(format!(
-                        "{first} is the first defender and cannot half-whist: only the second defender ({second}) can (R5.2)"
+                        "{first} is the first defender and half-whists only by withdrawing after his whist and the second defender's pass (R5.2, R5.3)"
                     ));
                 }
                 (None, _, _) => {
@@ -141,17 +144,24 @@ impl Entries {
     /// as it can be read (an unreadable whist is taken as two passes).
     pub(crate) fn of(profile: &Profile, outcome: &Outcome, raspasy_streak: u32) -> Entries {
         let mut e = Entries::default();
-        let ms = i64::from(profile.mountain_scale);
+        let ms = i64::from(profile.mountain_scale());
         match outcome.kind {
             OutcomeKind::Game {
                 declarer,
                 contract,
                 whist,
+                talon_units,
                 ..
             } => {
                 let defenders = Defenders::read(outcome.players, outcome.dealer, declarer, &whist)
                     .unwrap_or(Defenders::Refused);
+                e.talon_bonus(profile, outcome, declarer, contract, talon_units);
                 e.game(profile, outcome, declarer, contract, defenders);
+            }
+            OutcomeKind::Surrender { declarer, bid } => {
+                // R4.5: down `surrender` at the winning bid's value; nothing else at all.
+                let v = i64::from(bid.value());
+                e.mountain[declarer.index()] += i64::from(profile.surrender()) * v * ms;
             }
             OutcomeKind::Misere { declarer } => {
                 // R8.8: no whists, no consolation.
@@ -164,10 +174,26 @@ impl Entries {
             }
             OutcomeKind::Raspasy => {
                 let tricks = outcome.tricks.unwrap_or_default();
-                e.raspasy(profile, outcome.players, tricks, raspasy_streak);
+                e.raspasy(profile, outcome, tricks, raspasy_streak);
             }
         }
         e
+    }
+
+    /// R11.6: the four-player dealer writes `U · v` whists on the declarer, whatever the
+    /// result of the trick contract.
+    fn talon_bonus(
+        &mut self,
+        profile: &Profile,
+        outcome: &Outcome,
+        declarer: Seat,
+        contract: Contract,
+        units: Option<u8>,
+    ) {
+        if let Some(u) = units.filter(|_| profile.talon_bonus() && outcome.players == 4) {
+            let v = i64::from(contract.value()) * i64::from(profile.whist_scale());
+            self.whists[outcome.dealer.index()][declarer.index()] += i64::from(u) * v;
+        }
     }
 
     fn game(
@@ -180,7 +206,7 @@ impl Entries {
     ) {
         let d = declarer.index();
         let v = i64::from(contract.value());
-        let ws = i64::from(profile.whist_scale);
+        let ws = i64::from(profile.whist_scale());
         let Some(tricks) = outcome.tricks.filter(|_| defenders.plays()) else {
             // R8.5, R8.6: no play; the declarer earns the contract.
             self.pool[d] += v;
@@ -195,23 +221,9 @@ impl Entries {
         let undertricks = (i64::from(contract.level()) - t(declarer)).max(0);
         let failed = undertricks > 0;
         if failed {
-            // R8.2: remise and consolation, by every other seat (R11.2: the dealer too).
-            self.mountain[d] += v * undertricks * i64::from(profile.mountain_scale);
-            let consolation = v * undertricks * ws;
-            for s in 0..outcome.players {
-                let writer = match defenders {
-                    // R8.7: the returner writes the half-whister's consolation too.
-                    Defenders::Lone {
-                        whister,
-                        partner,
-                        returned: true,
-                    } if Seat(s) == partner => whister,
-                    _ => Seat(s),
-                };
-                if s as usize != d {
-                    self.whists[writer.index()][d] += consolation;
-                }
-            }
+            // R8.2: remise and consolation.
+            self.mountain[d] += v * undertricks * i64::from(profile.mountain_scale());
+            self.consolation(profile, outcome, d, defenders, v * undertricks * ws);
         } else {
             self.pool[d] += v;
         }
@@ -225,7 +237,7 @@ impl Entries {
                 whister, partner, ..
             } => {
                 let all = v * defence * ws;
-                if failed && profile.whist_split == WhistSplit::Gentleman {
+                if failed && profile.whist_split() == WhistSplit::Gentleman {
                     // `v` is even, so the halves are whole.
                     self.whists[whister.index()][d] += all / 2;
                     self.whists[partner.index()][d] += all / 2;
@@ -239,6 +251,50 @@ impl Entries {
             Defenders::Unwhisted | Defenders::Refused | Defenders::HalfStands { .. } => {}
         }
         self.shortfall(profile, contract, defenders, &tricks, defence);
+    }
+
+    /// R8.2: each other seat writes `amount` whists on the failed declarer at `d` — a
+    /// four-player dealer only with `dealer_consolation` (R11.2), nobody on an unwhisted ten
+    /// without `checked_ten_consolation`; the returner writes the half-whister's (R8.7), and a
+    /// dealer who took the defence over both defenders' with `dealer_whist_consolation = "all"`
+    /// (R11.4).
+    fn consolation(
+        &mut self,
+        profile: &Profile,
+        outcome: &Outcome,
+        d: usize,
+        defenders: Defenders,
+        amount: i64,
+    ) {
+        if defenders == Defenders::Unwhisted && !profile.checked_ten_consolation() {
+            return;
+        }
+        let four_dealer = (outcome.players == 4).then_some(outcome.dealer);
+        for s in (0..outcome.players).map(Seat) {
+            if s.index() == d || (Some(s) == four_dealer && !profile.dealer_consolation()) {
+                continue;
+            }
+            let writer = match defenders {
+                Defenders::Lone {
+                    whister,
+                    partner,
+                    returned: true,
+                } if s == partner => whister,
+                Defenders::Dealer { dealer }
+                    if s != dealer
+                        && profile.dealer_whist_consolation() == DealerWhistConsolation::All =>
+                {
+                    dealer
+                }
+                Defenders::Unwhisted
+                | Defenders::Refused
+                | Defenders::HalfStands { .. }
+                | Defenders::Both { .. }
+                | Defenders::Lone { .. }
+                | Defenders::Dealer { .. } => s,
+            };
+            self.whists[writer.index()][d] += amount;
+        }
     }
 
     /// R8.4: the defence's responsibility for the quota.
@@ -256,12 +312,12 @@ impl Entries {
         if defence >= q {
             return;
         }
-        let divisor = match profile.whist_responsibility {
+        let divisor = match profile.whist_responsibility() {
             Responsibility::Full => 1,
             Responsibility::Half => 2,
         };
         // `v` is even, so a half entry is whole.
-        let entry = |x: i64| v * x / divisor * i64::from(profile.mountain_scale);
+        let entry = |x: i64| v * x / divisor * i64::from(profile.mountain_scale());
         match defenders {
             Defenders::Lone { whister, .. } | Defenders::Dealer { dealer: whister } => {
                 self.mountain[whister.index()] += entry(q - defence);
@@ -269,7 +325,14 @@ impl Entries {
             Defenders::Both { first, second } => match contract.level() {
                 6 => {
                     for s in [first, second] {
-                        self.mountain[s.index()] += entry((2 - t(s)).max(0));
+                        let own = (2 - t(s)).max(0);
+                        // `whist_shortfall_cap`: at most the joint shortfall.
+                        let own = if profile.whist_shortfall_cap() {
+                            own.min(q - defence)
+                        } else {
+                            own
+                        };
+                        self.mountain[s.index()] += entry(own);
                     }
                 }
                 7 => {
@@ -285,23 +348,30 @@ impl Entries {
         }
     }
 
-    /// R8.9 (and R11.3 for the four-player dealer's talon tricks).
-    fn raspasy(&mut self, profile: &Profile, players: u8, tricks: [u8; 4], streak: u32) {
-        let n = players as usize;
-        let price = i64::from(profile.raspasy_price_for(streak.saturating_add(1)));
-        let amnesty = if profile.raspasy_amnesty {
-            tricks[..n].iter().copied().min().unwrap_or(0)
+    /// R8.9 (and R11.3 for the four-player dealer's talon tricks; with the talon ignored,
+    /// R7.5, that dealer is not scored at all).
+    fn raspasy(&mut self, profile: &Profile, outcome: &Outcome, tricks: [u8; 4], streak: u32) {
+        let price = profile.raspasy_price_for(streak.saturating_add(1));
+        let ignored = outcome.players == 4 && profile.raspasy_talon() == RaspasyTalon::Ignored;
+        let seats: Vec<usize> = (0..usize::from(outcome.players))
+            .filter(|&s| !(ignored && s == outcome.dealer.index()))
+            .collect();
+        let amnesty = if profile.raspasy_amnesty() {
+            seats.iter().map(|&s| tricks[s]).min().unwrap_or(0)
         } else {
             0
         };
-        for (s, &taken) in tricks[..n].iter().enumerate() {
+        let bonus = i64::from(profile.zero_bonus_at(price));
+        for s in seats {
+            let taken = tricks[s];
             let charged = i64::from(taken - amnesty);
             if charged > 0 {
-                self.mountain[s] += price * charged * i64::from(profile.mountain_scale);
+                self.mountain[s] +=
+                    i64::from(price) * charged * i64::from(profile.mountain_scale());
             }
             // Amnesty never creates a zero bonus: only a true zero earns it.
             if taken == 0 {
-                self.pool[s] += i64::from(profile.raspasy_zero_bonus);
+                self.pool[s] += bonus;
             }
         }
     }

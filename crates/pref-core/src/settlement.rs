@@ -32,10 +32,10 @@ impl Sheet {
     /// R10.3: each pool below target adds `(T − pool) · pool_point_whists / 10` to its
     /// owner's mountain (written as whists under `mountain_as_whists`).
     fn charge_open_pools(&mut self, profile: &Profile) {
-        let target = i64::from(profile.pool_target);
+        let target = i64::from(profile.pool_target());
         let missing: Vec<i64> = self.pool().iter().map(|&p| (target - p).max(0)).collect();
         for (s, m) in missing.into_iter().enumerate() {
-            self.add_mountain(profile, s, m * i64::from(profile.pool_point_whists) / 10);
+            self.add_mountain(profile, s, m * i64::from(profile.pool_point_whists()) / 10);
         }
     }
 }

@@ -87,7 +87,9 @@ impl Sheet {
     /// for another table size or with a seat off the table is not scored at all.
     pub fn record(&mut self, profile: &Profile, outcome: &Outcome, raspasy_streak: u32) {
         let declarer = match outcome.kind {
-            OutcomeKind::Game { declarer, .. } | OutcomeKind::Misere { declarer } => declarer,
+            OutcomeKind::Game { declarer, .. }
+            | OutcomeKind::Misere { declarer }
+            | OutcomeKind::Surrender { declarer, .. } => declarer,
             OutcomeKind::Raspasy => outcome.dealer,
         };
         if outcome.players != self.players || outcome.dealer.0.max(declarer.0) >= self.players {
@@ -113,14 +115,14 @@ impl Sheet {
     /// Whether every pool has reached the target (R9.4).
     #[must_use]
     pub fn all_closed(&self, profile: &Profile) -> bool {
-        let target = i64::from(profile.pool_target);
+        let target = i64::from(profile.pool_target());
         self.pool().iter().all(|&p| p >= target)
     }
 
     /// A mountain entry `m` on seat `s`; under `mountain_as_whists = k` it becomes k·m whists
     /// by every other player on `s` (a negative entry: k·|m| whists by `s` on every other).
     pub(crate) fn add_mountain(&mut self, profile: &Profile, s: usize, m: i64) {
-        let k = i64::from(profile.mountain_as_whists);
+        let k = i64::from(profile.mountain_as_whists());
         if k == 0 {
             self.mountain[s] += m;
             return;
@@ -136,11 +138,11 @@ impl Sheet {
 
     /// R9: `points` pool points earned by seat `s`.
     fn earn(&mut self, profile: &Profile, s: usize, points: i64) {
-        let target = i64::from(profile.pool_target);
+        let target = i64::from(profile.pool_target());
         let own = points.min(target - self.pool[s]).max(0);
         self.pool[s] += own;
         let mut rest = points - own;
-        if profile.pool_help {
+        if profile.pool_help() {
             while rest > 0 {
                 let Some(r) = self.help_receiver(s, target) else {
                     break;
@@ -173,8 +175,8 @@ impl Sheet {
     /// R9.3: `points` left over become `pool_point_whists / 10` mountain points each, taken
     /// off the earner's mountain; what his mountain cannot absorb goes on each opponent's.
     fn convert_overflow(&mut self, profile: &Profile, s: usize, points: i64) {
-        let m = points * i64::from(profile.pool_point_whists) / 10;
-        if profile.mountain_as_whists > 0 {
+        let m = points * i64::from(profile.pool_point_whists()) / 10;
+        if profile.mountain_as_whists() > 0 {
             self.add_mountain(profile, s, -m);
             return;
         }

@@ -1,9 +1,9 @@
-//! After the auction: the declarer's discard and the contract he names (R4).
+//! After the auction: the declarer's discard, the contract he names, or his surrender (R4).
 
 use crate::bid::{Bid, Contract, Strain};
 use crate::card::CardSet;
 use crate::deal::{Deal, Events, Kind, Rules};
-use crate::error::{RuleError, Stage};
+use crate::error::{RuleError, Stage, SurrenderBar};
 use crate::event::Event;
 
 impl Deal {
@@ -63,5 +63,32 @@ impl Deal {
             && self
                 .contract
                 .is_some_and(|c| c.level() == 6 && c.strain() == Strain::Spades)
+    }
+
+    /// Whether the declarer may surrender now (R4.5); the stage and turn are checked before.
+    pub(crate) fn check_surrender(&self) -> Result<(), RuleError> {
+        let max = self.rules.surrender_max_level;
+        let level = self.won_bid().contract().map_or(0, |c| c.level());
+        if self.rules.surrender == 0 {
+            Err(RuleError::Surrender(SurrenderBar::Disabled))
+        } else if self.kind == Kind::Misere {
+            Err(RuleError::Surrender(SurrenderBar::Misere))
+        } else if level > max {
+            Err(RuleError::Surrender(SurrenderBar::Level { level, max }))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// R4.5: the deal ends at once, with no whist decision and no play.
+    pub(crate) fn do_surrender(&mut self, events: &mut Events) {
+        self.surrendered = true;
+        if let Some(bid) = self.won_bid().contract() {
+            events.push(Event::Surrendered {
+                seat: self.declarer,
+                bid,
+            });
+        }
+        self.finish(events);
     }
 }

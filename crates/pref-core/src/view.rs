@@ -141,6 +141,8 @@ pub struct DealView {
     pub declarer: Option<Seat>,
     /// The named contract.
     pub contract: Option<Contract>,
+    /// Whether the declarer surrendered (R4.5).
+    pub surrendered: bool,
     /// Whist decisions, index = seat.
     pub whist: Vec<Option<WhistCall>>,
     /// Open or closed defence.
@@ -184,6 +186,7 @@ impl DealView {
             highest: _,
             declarer: _,
             contract: _,
+            surrendered: _,
             whist: _,
             defence: _,
             controllers: _,
@@ -238,6 +241,7 @@ impl ViewEvent {
             | ViewEvent::AuctionWon { .. }
             | ViewEvent::AllPassed
             | ViewEvent::Declared { .. }
+            | ViewEvent::Surrendered { .. }
             | ViewEvent::Whisted { .. }
             | ViewEvent::DefenceChosen { .. }
             | ViewEvent::TrickTaken { .. }
@@ -312,6 +316,7 @@ impl Deal {
             }),
             declarer: self.declarer(),
             contract: self.contract,
+            surrendered: self.surrendered,
             whist: self.whist[..n].to_vec(),
             defence: self.defence,
             controllers: self.controller[..n].to_vec(),
@@ -377,6 +382,13 @@ pub enum ViewEvent {
         seat: Seat,
         /// The contract.
         contract: Contract,
+    },
+    /// The declarer surrendered (R4.5).
+    Surrendered {
+        /// The declarer.
+        seat: Seat,
+        /// The winning bid that prices it.
+        bid: Contract,
     },
     /// A whist decision.
     Whisted {
@@ -467,6 +479,7 @@ impl Event {
                 cards: (viewer.seat() == Some(seat)).then_some(cards),
             },
             Event::Declared { seat, contract } => ViewEvent::Declared { seat, contract },
+            Event::Surrendered { seat, bid } => ViewEvent::Surrendered { seat, bid },
             Event::Whisted { seat, call } => ViewEvent::Whisted { seat, call },
             Event::DefenceChosen { seat, defence } => ViewEvent::DefenceChosen { seat, defence },
             Event::HandOpened { seat, hand } => ViewEvent::HandOpened { seat, hand },

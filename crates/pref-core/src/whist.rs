@@ -1,5 +1,6 @@
 //! Whist decisions after a trick contract is named (R5, R11.4): whist, pass, half-whist,
-//! the returned whist, open or closed defence, and the four-player dealer's whist.
+//! the returned whist, the first defender's withdrawal to a half-whist after *whist, pass*
+//! (R5.3), open or closed defence, and the four-player dealer's whist.
 
 use crate::action::{Action, Defence, WhistCall};
 use crate::bid::Seat;
@@ -24,6 +25,13 @@ impl Deal {
             return match call {
                 WhistCall::Half => Err(RuleError::DealerHalfWhist),
                 WhistCall::Whist | WhistCall::Pass => Ok(()),
+            };
+        }
+        if self.withdrawal_decision(seat) {
+            // R5.3: he stays or withdraws; he has already refused to pass.
+            return match call {
+                WhistCall::Whist | WhistCall::Half => Ok(()),
+                WhistCall::Pass => Err(RuleError::StayOrWithdraw),
             };
         }
         let returning = seat == first && self.whist[first.index()].is_some();
@@ -51,6 +59,23 @@ impl Deal {
         }
     }
 
+    /// Whether `seat` is the first defender speaking again after his whist and the second
+    /// defender's pass (R5.3).
+    fn withdrawal_decision(&self, seat: Seat) -> bool {
+        let (first, second) = self.defenders();
+        seat == first
+            && self.whist[first.index()] == Some(WhistCall::Whist)
+            && self.whist[second.index()] == Some(WhistCall::Pass)
+    }
+
+    /// Whether the first defender may withdraw after *whist, pass*: `whist_pass_half`, with
+    /// half-whist played, against 6 and 7 (R5.3).
+    fn may_withdraw(&self) -> bool {
+        self.rules.has(Rules::WHIST_PASS_HALF)
+            && self.rules.has(Rules::HALF_WHIST)
+            && self.contract.is_some_and(|c| c.level() <= 7)
+    }
+
     pub(crate) fn legal_whists(&self, seat: Seat, out: &mut ActionList) {
         for call in [WhistCall::Whist, WhistCall::Pass, WhistCall::Half] {
             if self.check_whist(seat, call).is_ok() {
@@ -72,6 +97,17 @@ impl Deal {
                 self.start_play(events);
             } else {
                 self.finish(events);
+            }
+            return;
+        }
+        if self.withdrawal_decision(seat) {
+            if call == WhistCall::Whist {
+                // R5.3: he stays the lone whister and chooses open or closed.
+                self.stage = Stage::Defence;
+            } else {
+                // R5.3: he withdraws; a half-whist stands with him as the half-whister.
+                self.whist[first.index()] = Some(WhistCall::Half);
+                self.refused(events);
             }
             return;
         }
@@ -98,7 +134,10 @@ impl Deal {
                 self.start_play(events);
             }
             (Some(WhistCall::Whist), _) => {
-                self.stage = Stage::Defence;
+                // R5.3: with `whist_pass_half` he speaks once more in the whist stage.
+                if !self.may_withdraw() {
+                    self.stage = Stage::Defence;
+                }
                 self.turn = first;
             }
             (_, WhistCall::Whist) => {

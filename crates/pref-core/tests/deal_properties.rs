@@ -13,41 +13,61 @@ use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use serde_json::json;
 
-/// Profiles that change play: each preset and each play switch on its own.
+/// The options that change how a deal is played, each with the value that is not Sochi's.
+fn play_switches() -> [(&'static str, serde_json::Value); 11] {
+    [
+        ("must_overtake", json!(true)),
+        ("stalingrad", json!(true)),
+        ("ten_whisted", json!(false)),
+        ("half_whist", json!(false)),
+        ("reveal_after_deal", json!(false)),
+        ("players", json!(4)),
+        ("dealer_whist", json!(false)),
+        ("whist_pass_half", json!(true)),
+        ("raspasy_talon", json!("ignored")),
+        ("surrender", json!(3)),
+        ("talon_bonus", json!(true)),
+    ]
+}
+
+/// Sochi with the play switches whose bit is set in `mix` (bit 11: a surrender of 2 up to
+/// level 7 instead of 3 at any level).
+fn mixed(mix: u32) -> Profile {
+    let mut p = Profile::sochi();
+    for (i, (key, value)) in play_switches().into_iter().enumerate() {
+        if mix & (1 << i) != 0 {
+            p = p.with(key, value).unwrap();
+        }
+    }
+    if mix & (1 << 11) != 0 {
+        p = p
+            .with("surrender", 2)
+            .unwrap()
+            .with("surrender_max_level", 7)
+            .unwrap();
+    }
+    p
+}
+
+/// Profiles that change play: each preset, each play switch on its own, and a few mixes.
 fn profiles() -> Vec<Profile> {
-    let sochi = Profile::sochi();
     let mut out: Vec<Profile> = PRESETS
         .iter()
         .map(|n| Profile::preset(n).expect("a preset"))
         .collect();
-    for f in [
-        |p: &mut Profile| p.must_overtake = true,
-        |p: &mut Profile| p.stalingrad = true,
-        |p: &mut Profile| p.ten_whisted = false,
-        |p: &mut Profile| p.half_whist = false,
-        |p: &mut Profile| p.reveal_after_deal = false,
-        |p: &mut Profile| p.players = 4,
-        |p: &mut Profile| {
-            p.players = 4;
-            p.dealer_whist = false;
-        },
-        |p: &mut Profile| {
-            p.players = 4;
-            p.must_overtake = true;
-            p.reveal_after_deal = false;
-        },
-    ] {
-        let mut p = sochi.clone();
-        f(&mut p);
-        out.push(p);
-    }
+    out.extend((0..12).map(|i| mixed(1 << i)));
+    // Four players with the dealer's whist off; with must-overtake and no reveal; four
+    // players with whist-pass-half, the talon ignored, surrender and the talon bonus.
+    out.extend([0b110_0100_0000, 0b011_0010_1001, 0b111_1010_0000].map(mixed));
     out.push(Profile::from_json(&serde_json::json!({"preset": "sochi", "claims": false})).unwrap());
     out
 }
 
 fn random_action(rng: &mut SmallRng) -> Action {
-    match rng.gen_range(0..8) {
+    match rng.gen_range(0..9) {
+        8 => Action::Surrender,
         0 => Action::Bid(if rng.gen_bool(0.1) {
             Call::Pass
         } else {
@@ -322,10 +342,10 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize, claim_rate: f64) -> (Deal
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
     deck.shuffle(&mut rng);
-    let dealer = Seat(rng.gen_range(0..profile.players));
+    let dealer = Seat(rng.gen_range(0..profile.players()));
     let streak = rng.gen_range(0..4);
     let mut d = Deal::new(profile, dealer, &deck.try_into().unwrap(), streak).unwrap();
-    let all = viewers(profile.players);
+    let all = viewers(profile.players());
     let mut claimers = 0u8;
     let mut rejected = 0;
     let mut steps = 0;
@@ -378,11 +398,18 @@ fn walk(seed: u64, profile: &Profile, nonsense: usize, claim_rate: f64) -> (Deal
     match o.kind {
         OutcomeKind::Raspasy => assert!(o.tricks.is_some()),
         OutcomeKind::Misere { .. } => assert!(o.tricks.is_some()),
-        OutcomeKind::Game { .. } => {}
+        OutcomeKind::Game { talon_units, .. } => {
+            let bonus = profile.talon_bonus() && profile.players() == 4;
+            assert_eq!(talon_units.is_some(), bonus);
+        }
+        OutcomeKind::Surrender { bid, .. } => {
+            assert!(o.tricks.is_none());
+            assert!(profile.surrender() > 0 && bid.level() <= profile.surrender_max_level());
+        }
     }
     for &v in &all {
         let view = d.view(v);
-        assert_eq!(view.revealed.is_some(), profile.reveal_after_deal);
+        assert_eq!(view.revealed.is_some(), profile.reveal_after_deal());
     }
     (d, rejected)
 }
@@ -391,7 +418,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn random_deals_keep_every_invariant(seed in any::<u64>(), which in 0usize..13) {
+    fn random_deals_keep_every_invariant(seed in any::<u64>(), which in 0usize..19) {
         let ps = profiles();
         walk(seed, &ps[which % ps.len()], 6, 0.0);
     }
@@ -404,6 +431,12 @@ proptest! {
         let ps = profiles();
         walk(seed, &ps[which % ps.len()], 3, 0.15);
     }
+
+    /// Any mix of the play options, as independent switches.
+    #[test]
+    fn random_option_mixes_keep_every_invariant(seed in any::<u64>(), mix in 0u32..(1 << 12)) {
+        walk(seed, &mixed(mix), 4, 0.0);
+    }
 }
 
 /// The random walk reaches every kind of ending: raspasy, misère, played, conceded and
@@ -412,13 +445,24 @@ proptest! {
 fn random_walks_cover_every_kind_of_deal() {
     let ps = profiles();
     let (mut raspasy, mut misere, mut played, mut unplayed, mut open) = (0, 0, 0, 0, 0);
+    let (mut surrendered, mut withdrawn) = (0, 0);
     for seed in 0..1500u64 {
         let (d, _) = walk(seed, &ps[(seed % ps.len() as u64) as usize], 0, 0.0);
         let o = d.outcome().unwrap();
         match o.kind {
             OutcomeKind::Raspasy => raspasy += 1,
             OutcomeKind::Misere { .. } => misere += 1,
-            OutcomeKind::Game { defence, .. } => {
+            OutcomeKind::Surrender { .. } => surrendered += 1,
+            OutcomeKind::Game {
+                defence,
+                whist,
+                declarer,
+                ..
+            } => {
+                // R5.3: the first defender withdrew to a half-whist.
+                if whist[d.next_seat(declarer).index()] == Some(WhistCall::Half) {
+                    withdrawn += 1;
+                }
                 if o.tricks.is_some() {
                     played += 1;
                 } else {
@@ -439,6 +483,8 @@ fn random_walks_cover_every_kind_of_deal() {
     ] {
         assert!(n >= 10, "only {n} {name} deals");
     }
+    assert!(surrendered >= 3, "only {surrendered} surrenders");
+    assert!(withdrawn >= 1, "only {withdrawn} withdrawals to half-whist");
 }
 
 /// The random claims reach both endings of R6.7: claims all accept, and rejected claims

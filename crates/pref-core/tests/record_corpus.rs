@@ -170,7 +170,7 @@ fn chance(rng: &mut SmallRng, d: &Deal, seat: Seat, legal: &[Action]) -> Action 
 
 /// Plays `deals` deals (or, with `None`, until the game is over) and returns the record.
 fn play(profile: Profile, seed: u64, deals: Option<usize>, script: Option<Script>) -> Record {
-    let players = usize::from(profile.players);
+    let players = usize::from(profile.players());
     let mut game = Game::new(profile, Seat(seed as u8 % players as u8)).unwrap();
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut played = 0;
@@ -203,10 +203,7 @@ fn preset(name: &str) -> Profile {
 }
 
 fn with_pool(name: &str, target: u32) -> Profile {
-    Profile {
-        pool_target: target,
-        ..preset(name)
-    }
+    preset(name).with("pool_target", target).unwrap()
 }
 
 /// Every generated record: its file name and contents.

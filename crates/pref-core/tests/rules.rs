@@ -111,7 +111,7 @@ fn r3_3_no_skipping_and_the_opening_step() {
 #[test]
 fn r3_3_raspasy_exit_raises_the_opening_step() {
     let mut p = Profile::sochi();
-    p.raspasy_exit = vec![6, 7, 8];
+    p = p.with("raspasy_exit", vec![6, 7, 8]).unwrap();
     assert_eq!(
         deal_with(&p, 0).legal_actions(Seat(0)).to_vec()[1],
         bid("6S")
@@ -134,7 +134,7 @@ fn r3_3_raspasy_exit_raises_the_opening_step() {
         RuleError::NotNextStep { .. }
     ));
     // R3.6: with 9 as the lowest level misère is not allowed.
-    p.raspasy_exit = vec![9];
+    p = p.with("raspasy_exit", vec![9]).unwrap();
     let mut d = deal_with(&p, 1);
     assert_eq!(
         d.legal_actions(Seat(0)).to_vec(),
@@ -250,7 +250,7 @@ fn r3_6_misere_bidder_makes_no_further_calls() {
 #[test]
 fn r3_6_after_8nt_the_next_step_is_9_spades() {
     let mut p = Profile::sochi();
-    p.raspasy_exit = vec![8];
+    p = p.with("raspasy_exit", vec![8]).unwrap();
     let mut d = deal_with(&p, 1);
     for b in ["8S", "8C", "8D", "8H", "8NT"] {
         let s = d.to_act().unwrap().0;
@@ -424,7 +424,7 @@ fn r5_2_no_half_whist_against_8_or_when_off() {
         RuleError::HalfWhist(HalfWhistBar::Level(8))
     );
     let mut p = Profile::sochi();
-    p.half_whist = false;
+    p = p.with("half_whist", false).unwrap();
     let mut d = a_declares(&p, "6S");
     run(&mut d, &[(1, whist(WhistCall::Pass))]);
     assert_eq!(
@@ -497,7 +497,7 @@ fn r5_5_open_play_the_whister_plays_both_hands() {
 #[test]
 fn r5_6_unwhisted_ten_is_played_at_once() {
     let mut p = Profile::sochi();
-    p.ten_whisted = false;
+    p = p.with("ten_whisted", false).unwrap();
     let d = a_declares(&p, "10NT");
     assert_eq!(d.stage(), Stage::Play);
     assert_eq!(d.whist_calls(), [None; 4]);
@@ -508,7 +508,7 @@ fn r5_6_unwhisted_ten_is_played_at_once() {
 #[test]
 fn r5_7_stalingrad_forces_whist_against_six_spades() {
     let mut p = Profile::sochi();
-    p.stalingrad = true;
+    p = p.with("stalingrad", true).unwrap();
     let mut d = a_declares(&p, "6S");
     assert_eq!(
         refused(&mut d, 1, whist(WhistCall::Pass)),
@@ -598,7 +598,7 @@ fn r6_2_follow_then_trump_then_anything() {
 #[test]
 fn r6_2_must_overtake_when_the_house_plays_it() {
     let mut p = Profile::sochi();
-    p.must_overtake = true;
+    p = p.with("must_overtake", true).unwrap();
     let mut d = deal_with(&p, 0);
     run(
         &mut d,
@@ -816,7 +816,7 @@ fn four_player_deal(profile: &Profile) -> Deal {
 
 fn sochi4() -> Profile {
     let mut p = Profile::sochi();
-    p.players = 4;
+    p = p.with("players", 4).unwrap();
     p
 }
 
@@ -897,7 +897,7 @@ fn r11_4_dealer_whist_after_two_passes_plays_both_hands_open() {
     assert_eq!(d.to_act(), Some(Seat(3)));
     // Without dealer_whist, two passes concede.
     let mut p = sochi4();
-    p.dealer_whist = false;
+    p = p.with("dealer_whist", false).unwrap();
     let mut d = four_player_deal(&p);
     run(
         &mut d,

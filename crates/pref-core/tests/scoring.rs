@@ -11,7 +11,7 @@ use pref_core::{Outcome, Profile, Seat, Sheet};
 use serde_json::json;
 
 fn scored(p: &Profile, outcomes: &[Outcome]) -> Sheet {
-    let mut sheet = Sheet::new(p.players);
+    let mut sheet = Sheet::new(p.players());
     let mut streak = 0;
     for o in outcomes {
         sheet.record(p, o, streak);

@@ -1,7 +1,8 @@
 //! Properties of the sheet under every preset, for random games: outcomes written by hand
 //! (through the consistency check) and deals played with random legal actions.
 //! R10.1: the settlement sums to exactly zero; R9.3: a mountain is never negative;
-//! R9.2: with help on no pool passes the target; nobody writes whists on himself.
+//! R9.2: with help on no pool passes the target; nobody writes whists on himself. Every
+//! preset is mixed with random house-rule options (independent switches).
 #![allow(missing_docs)]
 
 use num_rational::Ratio;
@@ -13,6 +14,7 @@ use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use serde_json::json;
 
 /// One random deal, read against the game's state when it is entered.
 #[derive(Clone, Debug)]
@@ -27,11 +29,11 @@ struct RawDeal {
 
 fn raw_deal() -> impl Strategy<Value = RawDeal> {
     (
-        0u8..8,
+        0u8..9,
         0u8..4,
         6u8..=10,
         0u8..5,
-        0u8..8,
+        0u8..10,
         prop::array::uniform10(0u8..4),
     )
         .prop_map(|(kind, declarer, level, strain, pattern, owners)| RawDeal {
@@ -56,7 +58,7 @@ fn strain(i: u8) -> Strain {
 
 /// Makes `raw` into an outcome for the deal `game` expects next.
 fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
-    let players = game.profile().players;
+    let players = game.profile().players();
     let dealer = game.dealer();
     let active: Vec<Seat> = (0..players)
         .map(Seat)
@@ -77,6 +79,18 @@ fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
     let kind = match raw.kind {
         0 | 1 => OutcomeKind::Raspasy,
         2 => OutcomeKind::Misere { declarer },
+        // R4.5: refused by the consistency check where the table has no surrender.
+        8 => {
+            return Outcome {
+                players,
+                dealer,
+                kind: OutcomeKind::Surrender {
+                    declarer,
+                    bid: Contract::new(raw.level, strain(raw.strain)).unwrap(),
+                },
+                tricks: None,
+            };
+        }
         _ => {
             let first = next(players, dealer, declarer);
             let second = next(players, dealer, first);
@@ -90,6 +104,9 @@ fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
                 (Pass, Half, None),
                 (Pass, Pass, Some(Whist)),
                 (Pass, Half, Some(Whist)),
+                // R5.3: the first defender withdrew after *whist, pass*.
+                (Half, Pass, None),
+                (Half, Pass, Some(Whist)),
             ][raw.pattern as usize];
             let mut whist = [None; 4];
             whist[first.index()] = Some(a);
@@ -97,7 +114,10 @@ fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
             if players == 4 {
                 whist[dealer.index()] = by_dealer;
             }
-            let plays = by_dealer.is_some() || !matches!((a, b), (Pass, Pass) | (Pass, Half));
+            let plays = by_dealer.is_some()
+                || !matches!((a, b), (Pass, Pass) | (Pass, Half) | (Half, Pass));
+            let p = game.profile();
+            let bonus = p.talon_bonus() && players == 4;
             return Outcome {
                 players,
                 dealer,
@@ -106,6 +126,7 @@ fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
                     contract: Contract::new(raw.level, strain(raw.strain)).unwrap(),
                     whist,
                     defence: None,
+                    talon_units: bonus.then_some(raw.owners[0] % 4),
                 },
                 tricks: plays.then_some(tricks),
             };
@@ -141,11 +162,11 @@ fn check_invariants(game: &Game) -> Result<(), TestCaseError> {
         "{:?}",
         sheet.mountain()
     );
-    if p.mountain_as_whists > 0 {
+    if p.mountain_as_whists() > 0 {
         prop_assert!(sheet.mountain().iter().all(|&m| m == 0));
     }
-    if p.pool_help {
-        let t = i64::from(p.pool_target);
+    if p.pool_help() {
+        let t = i64::from(p.pool_target());
         prop_assert!(sheet.pool().iter().all(|&x| x <= t), "{:?}", sheet.pool());
     }
     let w = sheet.whist_matrix();
@@ -157,12 +178,37 @@ fn check_invariants(game: &Game) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Every preset, with a small pool so that games end within the generated deals.
-fn preset_with_target(i: usize, target: u32) -> Profile {
-    Profile {
-        pool_target: target,
-        ..Profile::preset(PRESETS[i]).unwrap()
+/// The house-rule options that change scoring or play, each with a value that is not
+/// Sochi's: any mix of them is a valid profile.
+fn switches() -> [(&'static str, serde_json::Value); 11] {
+    [
+        ("whist_pass_half", json!(true)),
+        ("checked_ten_consolation", json!(false)),
+        ("whist_shortfall_cap", json!(true)),
+        ("raspasy_zero_bonus", json!("price")),
+        ("raspasy_series", json!("made")),
+        ("raspasy_talon", json!("ignored")),
+        ("dealer_consolation", json!(false)),
+        ("dealer_whist_consolation", json!("all")),
+        ("surrender", json!(3)),
+        ("talon_bonus", json!(true)),
+        ("ten_whisted", json!(false)),
+    ]
+}
+
+/// Every preset, with a small pool so that games end within the generated deals, and the
+/// options whose bit is set in `mix`.
+fn preset_with_target(i: usize, target: u32, mix: u16) -> Profile {
+    let mut p = Profile::preset(PRESETS[i])
+        .unwrap()
+        .with("pool_target", target)
+        .unwrap();
+    for (bit, (key, value)) in switches().into_iter().enumerate() {
+        if mix & (1 << bit) != 0 {
+            p = p.with(key, value).unwrap();
+        }
     }
+    p
 }
 
 proptest! {
@@ -170,11 +216,12 @@ proptest! {
     fn outcome_sequences_keep_the_sheet_sound(
         preset in 0..PRESETS.len(),
         target in 1u32..12,
+        mix in any::<u16>(),
         first_dealer in 0u8..4,
         deals in prop::collection::vec(raw_deal(), 1..40),
     ) {
-        let profile = preset_with_target(preset, target);
-        let first = Seat(first_dealer % profile.players);
+        let profile = preset_with_target(preset, target, mix);
+        let first = Seat(first_dealer % profile.players());
         let mut game = Game::new(profile, first).unwrap();
         let mut scored = 0;
         for raw in &deals {
@@ -184,7 +231,7 @@ proptest! {
             match game.record_outcome(o) {
                 Ok(()) => {
                     scored += 1;
-                    prop_assert_eq!(game.dealer(), dealer.next(game.profile().players));
+                    prop_assert_eq!(game.dealer(), dealer.next(game.profile().players()));
                 }
                 Err(GameError::GameOver) => {
                     prop_assert!(game.is_over());
@@ -205,11 +252,12 @@ proptest! {
     fn random_played_deals_keep_the_sheet_sound(
         preset in 0..PRESETS.len(),
         target in 1u32..8,
+        mix in any::<u16>(),
         seed in any::<u64>(),
     ) {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let profile = preset_with_target(preset, target);
-        let first = Seat(rng.gen_range(0..profile.players));
+        let profile = preset_with_target(preset, target, mix);
+        let first = Seat(rng.gen_range(0..profile.players()));
         let mut game = Game::new(profile.clone(), first).unwrap();
         // The same deals entered in outcome form must pass the consistency check and give
         // the same sheet.

@@ -91,6 +91,7 @@ fn r3_4_here_auction_then_the_whole_deal() {
             contract: "7H".parse::<Contract>().unwrap(),
             whist: [None, Some(WhistCall::Whist), Some(WhistCall::Whist), None],
             defence: Some(Defence::Closed),
+            talon_units: None,
         }
     );
     assert_eq!(o.made(), Some(true));

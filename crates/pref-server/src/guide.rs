@@ -101,6 +101,7 @@ fn outcome_json(o: &Outcome) -> Value {
             contract,
             whist,
             defence,
+            ..
         } => json!({
             "kind": "game", "declarer": declarer.0, "contract": contract,
             "whist": seats(whist), "defence": defence, "tricks": tricks,
@@ -108,6 +109,9 @@ fn outcome_json(o: &Outcome) -> Value {
         }),
         OutcomeKind::Misere { declarer } => {
             json!({ "kind": "misere", "declarer": declarer.0, "tricks": tricks })
+        }
+        OutcomeKind::Surrender { declarer, bid } => {
+            json!({ "kind": "surrender", "declarer": declarer.0, "bid": bid })
         }
         OutcomeKind::Raspasy => json!({ "kind": "raspasy", "tricks": tricks }),
     }
@@ -175,6 +179,7 @@ fn worked_deal() -> Result<Value, String> {
             | Action::Whist(_)
             | Action::Defence(_)
             | Action::Play(_)
+            | Action::Surrender
             | Action::Claim(_)
             | Action::Answer(_) => false,
         };
@@ -195,6 +200,7 @@ fn worked_deal() -> Result<Value, String> {
             Action::Declare(c) => Some(("declare", json!({ "seat": seat.0, "contract": c }))),
             Action::Whist(w) => Some(("whist", json!({ "seat": seat.0, "call": w }))),
             Action::Defence(d) => Some(("defence", json!({ "seat": seat.0, "defence": d }))),
+            Action::Surrender => Some(("surrender", json!({ "seat": seat.0 }))),
             // The guide's worked deal is played out to the last trick, without a claim.
             Action::Claim(_) | Action::Answer(_) => None,
             Action::Play(_) => deal.completed_tricks().get(tricks_before).map(|t| {
@@ -259,6 +265,7 @@ fn game(
             contract,
             whist: w,
             defence: (played && whisters == 1).then_some(Defence::Closed),
+            talon_units: None,
         },
         tricks: tricks.map(|t| [t[0], t[1], t[2], 0]),
     })
@@ -429,8 +436,8 @@ fn raspasy() -> Result<Value, String> {
         let exit: Vec<u8> = (1..=4).map(|n| p.min_level(n)).collect();
         by.insert(
             name.to_owned(),
-            json!({ "price": price, "exit": exit, "zero_bonus": p.raspasy_zero_bonus,
-                    "mountain_scale": p.mountain_scale }),
+            json!({ "price": price, "exit": exit, "zero_bonus": p.get("raspasy_zero_bonus"),
+                    "mountain_scale": p.mountain_scale() }),
         );
     }
     Ok(Value::Object(by))
@@ -439,10 +446,9 @@ fn raspasy() -> Result<Value, String> {
 /// A 4–3–3 raspasy under Sochi with the amnesty agreed (`raspasy_amnesty`, R8.9), which the
 /// guide describes although its own profile has it off.
 fn amnesty() -> Value {
-    let profile = Profile {
-        raspasy_amnesty: true,
-        ..Profile::sochi()
-    };
+    let profile = Profile::sochi()
+        .with("raspasy_amnesty", true)
+        .expect("raspasy_amnesty is a boolean option");
     let tricks = [4, 3, 3];
     json!({ "tricks": tricks,
             "sheet": scored(&profile, &Sheet::new(3), &raspasy_outcome(Seat(2), tricks)) })

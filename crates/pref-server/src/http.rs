@@ -165,7 +165,7 @@ async fn create_table(
     }
     let id = Secret::random();
     let host = Secret::random();
-    let first_dealer = Seat(OsRng.gen_range(0..profile.players));
+    let first_dealer = Seat(OsRng.gen_range(0..profile.players()));
     let no = s
         .store
         .create_table(&id, &host, &request, req.spectator_chat, first_dealer.0)

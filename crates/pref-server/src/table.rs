@@ -483,7 +483,7 @@ impl Table {
     }
 
     fn players(&self) -> u8 {
-        self.profile.players
+        self.profile.players()
     }
 
     async fn handle(&mut self, cmd: Command) {
@@ -604,7 +604,7 @@ impl Table {
             .game
             .as_ref()
             .ok_or_else(|| ApiError::Conflict("the game has not started".into()))?;
-        if self.phase != Phase::Over && !self.profile.reveal_after_deal {
+        if self.phase != Phase::Over && !self.profile.reveal_after_deal() {
             return Err(ApiError::Conflict(
                 "this table keeps hands hidden (reveal_after_deal = false): \
                  the record is available once the game is over"
@@ -925,13 +925,13 @@ impl Table {
                     ));
                 }
                 let profile = Profile::from_json(&request)?;
-                if (profile.players..4).any(|s| self.seats[s as usize].is_some()) {
+                if (profile.players()..4).any(|s| self.seats[s as usize].is_some()) {
                     return Err(ApiError::Conflict(
                         "a seat beyond the new number of players is taken".into(),
                     ));
                 }
                 self.store.set_profile(self.no, &request).await?;
-                if self.first_dealer.0 >= profile.players {
+                if self.first_dealer.0 >= profile.players() {
                     self.first_dealer = Seat(0);
                 }
                 self.profile = profile;

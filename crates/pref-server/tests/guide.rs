@@ -36,6 +36,7 @@ fn game(contract: &str, w: &str, tricks: Option<[u8; 4]>) -> Outcome {
             contract: contract.parse().unwrap(),
             whist: whists(w),
             defence: None,
+            talon_units: None,
         },
         tricks,
     }
@@ -224,10 +225,7 @@ fn r8_9_raspasy_amnesty_four_three_three_is_one_zero_zero() {
     assert_eq!(a["tricks"], json!([4, 3, 3]));
     assert_eq!(a["sheet"]["mountain"], json!([1, 0, 0]));
     assert_eq!(a["sheet"]["pool"], json!([0, 0, 0]));
-    let profile = Profile {
-        raspasy_amnesty: true,
-        ..Profile::sochi()
-    };
+    let profile = Profile::sochi().with("raspasy_amnesty", true).unwrap();
     let raspasy = Outcome {
         players: 3,
         dealer: Seat(2),
@@ -487,6 +485,7 @@ fn r10_settlement_example_sums_to_zero() {
                 defence: o["defence"]
                     .as_str()
                     .map(|d| serde_json::from_value(json!(d)).unwrap()),
+                talon_units: None,
             },
             "misere" => OutcomeKind::Misere {
                 declarer: Seat(o["declarer"].as_u64().unwrap() as u8),

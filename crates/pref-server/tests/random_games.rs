@@ -220,7 +220,7 @@ async fn play(
     seed: u64,
 ) -> (usize, bool) {
     let p = pref_core::Profile::from_json(&profile).unwrap();
-    let players = p.players;
+    let players = p.players();
     let info = table(addr, profile, players, connect_late).await;
     let truth = Arc::new(Truth::open(dir, &info.id, p).await);
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();

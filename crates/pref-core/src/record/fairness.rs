@@ -46,7 +46,7 @@ impl Record {
         };
         let game = self.replay(|_, _| {})?;
         let dealer = game.history()[deal].dealer();
-        check_deal(&fairness, self.profile.players, dealer, hands, *talon).map_err(at_deal)?;
+        check_deal(&fairness, self.profile.players(), dealer, hands, *talon).map_err(at_deal)?;
         self.fairness.insert(deal, fairness);
         Ok(())
     }
@@ -86,7 +86,7 @@ pub(super) fn read_fairness(
     };
     let contributions = raw_contributions
         .iter()
-        .map(|c| read_contribution(c, profile.players))
+        .map(|c| read_contribution(c, profile.players()))
         .collect::<Result<Vec<_>, _>>()?;
     let fairness = Fairness::new(
         hex_of(m, "seed_commitment")?,
@@ -96,7 +96,7 @@ pub(super) fn read_fairness(
         read_deck(need(m, "deck")?)?,
     )
     .map_err(Reason::Fairness)?;
-    check_deal(&fairness, profile.players, dealer, hands, *talon).map_err(Reason::Fairness)?;
+    check_deal(&fairness, profile.players(), dealer, hands, *talon).map_err(Reason::Fairness)?;
     Ok(Some(fairness))
 }
 

@@ -37,6 +37,7 @@ pub fn game(players: u8, dealer: u8, declarer: u8, contract: &str, w: &str, t: &
             contract: contract.parse().unwrap(),
             whist: whist(w),
             defence: None,
+            talon_units: None,
         },
         tricks: tricks(t),
     }
@@ -51,6 +52,27 @@ pub fn misere(players: u8, dealer: u8, declarer: u8, t: &[u8]) -> Outcome {
         },
         tricks: tricks(t),
     }
+}
+
+/// A surrender (R4.5) of the winning bid `bid`.
+pub fn surrender(players: u8, dealer: u8, declarer: u8, bid: &str) -> Outcome {
+    Outcome {
+        players,
+        dealer: Seat(dealer),
+        kind: OutcomeKind::Surrender {
+            declarer: Seat(declarer),
+            bid: bid.parse().unwrap(),
+        },
+        tricks: None,
+    }
+}
+
+/// A trick contract with the talon's units for the four-player talon bonus (R11.6).
+pub fn with_units(mut o: Outcome, units: u8) -> Outcome {
+    if let OutcomeKind::Game { talon_units, .. } = &mut o.kind {
+        *talon_units = Some(units);
+    }
+    o
 }
 
 pub fn raspasy(players: u8, dealer: u8, t: &[u8]) -> Outcome {

@@ -334,6 +334,7 @@ pub fn allowed(viewer: Viewer, events: &[Event]) -> CardSet {
             | Event::AuctionWon { .. }
             | Event::AllPassed
             | Event::Declared { .. }
+            | Event::Surrendered { .. }
             | Event::Whisted { .. }
             | Event::DefenceChosen { .. }
             | Event::TrickTaken { .. }
@@ -357,6 +358,7 @@ pub fn action_cards(legal: &[Action]) -> CardSet {
             | Action::Declare(_)
             | Action::Whist(_)
             | Action::Defence(_)
+            | Action::Surrender
             | Action::Claim(_)
             | Action::Answer(_) => {}
         }

@@ -1,0 +1,294 @@
+//! How a record writes one action and one outcome, both ways: the verbs of the played form
+//! and the kinds of the outcome form (`docs/game-record.md`), read strictly and written in
+//! the same words.
+
+use serde_json::Value;
+
+use super::{Reason, known_keys, need, read_card, read_cards, read_seat, wrong};
+use crate::action::{Action, Defence, WhistCall};
+use crate::bid::{Call, Contract, Seat};
+use crate::claim::{Answer, Claim};
+use crate::json::Out;
+use crate::outcome::{Outcome, OutcomeKind};
+use crate::profile::Profile;
+
+const VERBS: [&str; 9] = [
+    "bid",
+    "discard",
+    "declare",
+    "whist",
+    "defence",
+    "play",
+    "surrender",
+    "claim",
+    "answer",
+];
+
+pub(super) fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reason> {
+    let Value::Object(m) = v else {
+        return Err(wrong("actions", "a list of action objects"));
+    };
+    if let Some(k) = m
+        .keys()
+        .find(|k| *k != "seat" && !VERBS.contains(&k.as_str()))
+    {
+        return Err(Reason::UnknownVerb(k.clone()));
+    }
+    let seat = read_seat(need(m, "seat")?, "seat", players)?;
+    let verbs: Vec<(&String, &Value)> = m.iter().filter(|(k, _)| *k != "seat").collect();
+    let [(verb, value)] = verbs[..] else {
+        return Err(Reason::VerbCount(verbs.len()));
+    };
+    let bad = |verb: &'static str| Reason::BadValue {
+        verb,
+        value: value.to_string(),
+    };
+    let text = value.as_str();
+    let action = match verb.as_str() {
+        "bid" => Action::Bid(
+            text.and_then(|s| s.parse::<Call>().ok().filter(|c| c.to_string() == s))
+                .ok_or_else(|| bad("bid"))?,
+        ),
+        "discard" => {
+            let cards = read_cards(value, "discard", "a list of two cards")?;
+            Action::Discard(cards.into_iter().collect())
+        }
+        "declare" => Action::Declare(
+            text.and_then(|s| s.parse::<Contract>().ok().filter(|c| c.to_string() == s))
+                .ok_or_else(|| bad("declare"))?,
+        ),
+        "whist" => Action::Whist(
+            text.and_then(|s| s.parse::<WhistCall>().ok())
+                .ok_or_else(|| bad("whist"))?,
+        ),
+        "defence" => Action::Defence(match text {
+            Some("open") => Defence::Open,
+            Some("closed") => Defence::Closed,
+            _ => return Err(bad("defence")),
+        }),
+        "surrender" => match value {
+            Value::Bool(true) => Action::Surrender,
+            _ => return Err(bad("surrender")),
+        },
+        "claim" => Action::Claim(read_claim(value, players).ok_or_else(|| bad("claim"))?),
+        "answer" => Action::Answer(
+            text.and_then(|s| s.parse::<Answer>().ok())
+                .ok_or_else(|| bad("answer"))?,
+        ),
+        _ => Action::Play(read_card(value)?),
+    };
+    Ok((seat, action))
+}
+
+/// A claim's entries: one count of tricks per seat (R6.7); whether they fit the deal is the
+/// rules' check when the action is replayed.
+fn read_claim(v: &Value, players: u8) -> Option<Claim> {
+    let entries = v
+        .as_array()?
+        .iter()
+        .map(|n| n.as_u64().filter(|&n| n <= 10).map(|n| n as u8))
+        .collect::<Option<Vec<u8>>>()?;
+    Claim::new(&entries).filter(|c| c.entries().len() == usize::from(players))
+}
+
+pub(super) fn read_outcome(v: &Value, profile: &Profile) -> Result<Outcome, Reason> {
+    let Value::Object(m) = v else {
+        return Err(wrong("outcome", "an object"));
+    };
+    let players = profile.players();
+    let kind = match need(m, "kind")? {
+        Value::String(k) if k == "game" => {
+            known_keys(
+                m,
+                &[
+                    "kind",
+                    "declarer",
+                    "contract",
+                    "whist",
+                    "defence",
+                    "tricks",
+                    "talon_units",
+                ],
+            )?;
+            let contract = read_contract(need(m, "contract")?, "declare")?;
+            let mut whist = [None; 4];
+            if let Some(w) = m.get("whist") {
+                let calls = match w {
+                    Value::Array(items) if items.len() == usize::from(players) => items,
+                    _ => return Err(wrong("whist", "a list with a decision or null per seat")),
+                };
+                for (slot, call) in whist.iter_mut().zip(calls) {
+                    *slot = match call {
+                        Value::Null => None,
+                        Value::String(s) => {
+                            Some(s.parse::<WhistCall>().map_err(|_| Reason::BadValue {
+                                verb: "whist",
+                                value: call.to_string(),
+                            })?)
+                        }
+                        _ => return Err(wrong("whist", "a list with a decision or null per seat")),
+                    };
+                }
+            }
+            let defence = match m.get("defence") {
+                None => None,
+                Some(Value::String(s)) if s == "open" => Some(Defence::Open),
+                Some(Value::String(s)) if s == "closed" => Some(Defence::Closed),
+                Some(other) => {
+                    return Err(Reason::BadValue {
+                        verb: "defence",
+                        value: other.to_string(),
+                    });
+                }
+            };
+            let talon_units = match m.get("talon_units") {
+                None => None,
+                Some(u) => Some(
+                    u.as_u64()
+                        .and_then(|u| u8::try_from(u).ok())
+                        .ok_or(wrong("talon_units", "a number of units from 0 to 3"))?,
+                ),
+            };
+            OutcomeKind::Game {
+                declarer: read_seat(need(m, "declarer")?, "declarer", players)?,
+                contract,
+                whist,
+                defence,
+                talon_units,
+            }
+        }
+        Value::String(k) if k == "misere" => {
+            known_keys(m, &["kind", "declarer", "tricks"])?;
+            OutcomeKind::Misere {
+                declarer: read_seat(need(m, "declarer")?, "declarer", players)?,
+            }
+        }
+        Value::String(k) if k == "surrender" => {
+            known_keys(m, &["kind", "declarer", "bid"])?;
+            OutcomeKind::Surrender {
+                declarer: read_seat(need(m, "declarer")?, "declarer", players)?,
+                bid: read_contract(need(m, "bid")?, "bid")?,
+            }
+        }
+        Value::String(k) if k == "raspasy" => {
+            known_keys(m, &["kind", "tricks"])?;
+            OutcomeKind::Raspasy
+        }
+        _ => {
+            return Err(wrong(
+                "kind",
+                "\"game\", \"misere\", \"raspasy\" or \"surrender\"",
+            ));
+        }
+    };
+    let tricks = match m.get("tricks") {
+        None => None,
+        Some(t) => {
+            let counts = match t {
+                Value::Array(items) if items.len() == usize::from(players) => items,
+                _ => return Err(wrong("tricks", "a list with a trick count per seat")),
+            };
+            let mut tricks = [0u8; 4];
+            for (slot, n) in tricks.iter_mut().zip(counts) {
+                *slot = n
+                    .as_u64()
+                    .filter(|&n| n <= 10)
+                    .ok_or(wrong("tricks", "a list with a trick count per seat"))?
+                    as u8;
+            }
+            Some(tricks)
+        }
+    };
+    Ok(Outcome {
+        players,
+        dealer: Seat(0),
+        kind,
+        tricks,
+    })
+}
+
+pub(super) fn action_out(seat: Seat, action: Action) -> Out {
+    let (verb, value) = match action {
+        Action::Bid(c) => ("bid", Out::str(c.to_string())),
+        Action::Discard(cs) => (
+            "discard",
+            Out::List(cs.iter().map(|c| Out::str(c.to_string())).collect()),
+        ),
+        Action::Declare(c) => ("declare", Out::str(c.to_string())),
+        Action::Whist(w) => ("whist", Out::str(w.to_string())),
+        Action::Defence(d) => ("defence", Out::str(d.to_string())),
+        Action::Play(c) => ("play", Out::str(c.to_string())),
+        Action::Surrender => ("surrender", Out::Raw("true".to_owned())),
+        Action::Claim(c) => (
+            "claim",
+            Out::List(
+                c.entries()
+                    .iter()
+                    .map(|n| Out::Raw(n.to_string()))
+                    .collect(),
+            ),
+        ),
+        Action::Answer(a) => ("answer", Out::str(a.to_string())),
+    };
+    Out::Object(vec![
+        ("seat".to_owned(), Out::Raw(seat.0.to_string())),
+        (verb.to_owned(), value),
+    ])
+}
+
+pub(super) fn outcome_out(o: &Outcome) -> Out {
+    let seats = usize::from(o.players);
+    let mut fields = Vec::new();
+    let seat = |s: Seat| Out::Raw(s.0.to_string());
+    match o.kind {
+        OutcomeKind::Game {
+            declarer,
+            contract,
+            whist,
+            defence,
+            talon_units,
+        } => {
+            fields.push(("kind".to_owned(), Out::str("game")));
+            fields.push(("declarer".to_owned(), seat(declarer)));
+            fields.push(("contract".to_owned(), Out::str(contract.to_string())));
+            if whist.iter().any(Option::is_some) {
+                let calls = whist[..seats]
+                    .iter()
+                    .map(|w| w.map_or(Out::Raw("null".to_owned()), |w| Out::str(w.to_string())))
+                    .collect();
+                fields.push(("whist".to_owned(), Out::List(calls)));
+            }
+            if let Some(d) = defence {
+                fields.push(("defence".to_owned(), Out::str(d.to_string())));
+            }
+            if let Some(u) = talon_units {
+                fields.push(("talon_units".to_owned(), Out::Raw(u.to_string())));
+            }
+        }
+        OutcomeKind::Surrender { declarer, bid } => {
+            fields.push(("kind".to_owned(), Out::str("surrender")));
+            fields.push(("declarer".to_owned(), seat(declarer)));
+            fields.push(("bid".to_owned(), Out::str(bid.to_string())));
+        }
+        OutcomeKind::Misere { declarer } => {
+            fields.push(("kind".to_owned(), Out::str("misere")));
+            fields.push(("declarer".to_owned(), seat(declarer)));
+        }
+        OutcomeKind::Raspasy => fields.push(("kind".to_owned(), Out::str("raspasy"))),
+    }
+    if let Some(t) = o.tricks {
+        let counts = t[..seats].iter().map(|n| Out::Raw(n.to_string())).collect();
+        fields.push(("tricks".to_owned(), Out::List(counts)));
+    }
+    Out::Object(fields)
+}
+
+/// A contract as records write it (`"7H"`); `verb` names it in the error.
+fn read_contract(v: &Value, verb: &'static str) -> Result<Contract, Reason> {
+    v.as_str()
+        .and_then(|s| s.parse::<Contract>().ok().filter(|c| c.to_string() == s))
+        .ok_or_else(|| Reason::BadValue {
+            verb,
+            value: v.to_string(),
+        })
+}
