@@ -887,11 +887,15 @@ impl Solver {
             if left == 1 {
                 return self.last_trick();
             }
-            if left == 2 && self.rules.talon_lead(self.node.trick_no).is_none() {
-                return self.two_tricks(0);
-            }
-            if self.rules.minimise && self.target_takes_all() {
-                return left;
+            if self.rules.minimise {
+                if self.target_takes_all() {
+                    return left;
+                }
+                // Trick contracts settle their two-trick endings faster with their bounds
+                // and the search (measured: 5-15% slower with this).
+                if left == 2 && self.rules.talon_lead(self.node.trick_no).is_none() {
+                    return self.two_tricks(0);
+                }
             }
             if !self.rules.minimise {
                 let qt = self.quick_tricks().min(left);

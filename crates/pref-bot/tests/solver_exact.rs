@@ -166,8 +166,8 @@ fn r6_4_declarer_above_every_card_of_his_suits_takes_the_rest() {
     }
 }
 
-/// Endings of one and two tricks, every goal: the last two tricks are valued by a plain
-/// minimax of their own, outside the search (R6, R7.2, R7.3, R11.3).
+/// Endings of one and two tricks, every goal: misère and raspasy value the last two tricks
+/// by a plain minimax of their own, outside the search (R6, R6.4, R7.2, R7.3, R11.3).
 #[test]
 fn r6_r7_two_trick_endings_match_brute_force() {
     check(10, 3000, 2, Goals::All);
