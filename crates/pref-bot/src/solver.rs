@@ -887,6 +887,16 @@ impl Solver {
             if left == 1 {
                 return self.last_trick();
             }
+            if self.rules.minimise {
+                if self.target_takes_all() {
+                    return left;
+                }
+                // Trick contracts settle their two-trick endings faster with their bounds
+                // and the search (measured: 5-15% slower with this).
+                if left == 2 && self.rules.talon_lead(self.node.trick_no).is_none() {
+                    return self.two_tricks(0);
+                }
+            }
             if !self.rules.minimise {
                 let qt = self.quick_tricks().min(left);
                 let (mut lower, mut sure_def) = self.sure_trumps();
@@ -995,6 +1005,56 @@ impl Solver {
         }
         let w = self.rules.winning(&trick, 3, n.trick_no);
         i32::from(((n.leader as usize + w) % 3) as u8 == self.rules.target)
+    }
+
+    /// Misère, and raspasy once its first three tricks are played: every card the target
+    /// holds is above all the others' cards of its suit, and he is on lead or the player on
+    /// lead holds a card of one of his suits. Whatever the target leads wins (no trumps),
+    /// and a lead of his suit makes him win, so he takes every trick left.
+    fn target_takes_all(&self) -> bool {
+        let n = &self.node;
+        let t = self.rules.target;
+        if self.rules.raspasy.is_some() && n.trick_no < 3 {
+            return false;
+        }
+        let mine = n.hands[t as usize];
+        let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
+        let mut suits = 0;
+        for s in 0..4 {
+            let m = mine & suit_bits(s);
+            if m != 0 {
+                if others & suit_bits(s) & above(m.trailing_zeros() as u8) != 0 {
+                    return false;
+                }
+                suits |= suit_bits(s);
+            }
+        }
+        n.leader == t || n.hands[n.leader as usize] & suits != 0
+    }
+
+    /// The value of the last two tricks by plain minimax over the first of them (at most
+    /// eight ways to play it; the last trick is forced), `depth` cards into it: cheaper
+    /// than searching them node by node with the table and move order.
+    fn two_tricks(&mut self, depth: usize) -> i32 {
+        let player = self.player();
+        let maxim = self.rules.maximises(player);
+        let start = self.node;
+        let mut legal = self.legal_now(player);
+        let mut best = if maxim { -1 } else { 99 };
+        while legal != 0 {
+            let c = legal.trailing_zeros() as u8;
+            legal &= legal - 1;
+            let gained = self.play(c);
+            let v = gained
+                + if depth == 2 {
+                    self.last_trick()
+                } else {
+                    self.two_tricks(depth + 1)
+                };
+            self.node = start;
+            best = if maxim { best.max(v) } else { best.min(v) };
+        }
+        best
     }
 
     /// A lead card as (suit, place from the top among the cards left in its suit), so it

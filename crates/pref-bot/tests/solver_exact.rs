@@ -93,11 +93,6 @@ fn solver_gives_up_when_the_node_limit_runs_out() {
 /// apart (R11.3: the king of hearts beats the queen led from the talon, not the ace).
 #[test]
 fn r11_3_talon_card_rank_is_not_taken_from_the_table() {
-    let set = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap())
-            .collect::<CardSet>()
-    };
     let mut solver = Solver::with_tt_bits(10);
     for (talon, expected) in [("QH", 3), ("AH", 2), ("QH", 3)] {
         let talon: Card = talon.parse().unwrap();
@@ -116,4 +111,65 @@ fn r11_3_talon_card_rank_is_not_taken_from_the_table() {
         assert_eq!(brute(&pos), expected, "talon {talon}");
         assert_eq!(solver.solve(&pos), Some(expected), "talon {talon}");
     }
+}
+
+fn set(s: &str) -> CardSet {
+    s.split(' ')
+        .map(|c| c.parse::<Card>().unwrap())
+        .collect::<CardSet>()
+}
+
+/// The misère bound "the declarer takes every trick left" (R6.4, R6.5): each of his cards
+/// is above all the others' cards of its suit, and he leads, or the defender on lead holds
+/// one of his suits. Where the defender on lead holds none of them, or raspasy's first
+/// three tricks make the talon suit and first hand rule (R7.2, R7.3), it must not apply.
+#[test]
+fn r6_4_declarer_above_every_card_of_his_suits_takes_the_rest() {
+    let misere = |declarer: usize| Goal::Misere { declarer };
+    let cases = [
+        // He leads: every card he leads wins.
+        (["AS KS AH", "7S 8S 7H", "9S 8H 9H"], 0, misere(0), 0, 3),
+        (["7S 8S 7H", "AS KS AH", "9S 8H 9H"], 1, misere(1), 0, 3),
+        // A defender leads and holds a heart: the declarer must win it, then leads.
+        (["AS KS AH", "7S 8S 7H", "9S 8H 9H"], 2, misere(0), 0, 3),
+        // The defender on lead has no spade: the declarer discards on the first trick.
+        (["AS KS QS", "7H 8H 9H", "7S TH JH"], 1, misere(0), 0, 2),
+        // Raspasy trick 2 must be hearts (R7.2) and first hand leads trick 3 (R7.3).
+        (
+            ["AS KS QS", "7S 8H 9H", "8S 7H TH"],
+            0,
+            Goal::Raspasy {
+                player: 0,
+                first_hand: 0,
+                talon: [Suit::Clubs, Suit::Hearts],
+                talon_cards: None,
+            },
+            1,
+            2,
+        ),
+    ];
+    let mut solver = Solver::with_tt_bits(10);
+    for (hands, leader, goal, tricks_done, expected) in cases {
+        let pos = Position {
+            hands: hands.map(set),
+            leader,
+            trick: Vec::new(),
+            tricks_done,
+            goal,
+        };
+        pos.validate().unwrap();
+        assert_eq!(brute(&pos), expected, "{pos:?}");
+        assert_eq!(solver.solve(&pos), Some(expected), "{pos:?}");
+        for k in 0..=4 {
+            assert_eq!(solver.at_least(&pos, k), Some(expected >= k), "{k} {pos:?}");
+        }
+    }
+}
+
+/// Endings of one and two tricks, every goal: misère and raspasy value the last two tricks
+/// by a plain minimax of their own, outside the search (R6, R6.4, R7.2, R7.3, R11.3).
+#[test]
+fn r6_r7_two_trick_endings_match_brute_force() {
+    check(10, 3000, 2, Goals::All);
+    check(11, 1000, 2, Goals::FourRaspasy);
 }
