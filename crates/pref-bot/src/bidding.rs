@@ -56,7 +56,10 @@ fn all_contracts() -> impl Iterator<Item = Contract> {
 }
 
 /// What passing is worth: raspasy for this hand if every other seat has passed, half of it
-/// while another may still bid (a defence is valued at nothing).
+/// while another may still bid; never more than nothing, since the raspasy count is a rule
+/// of thumb and the deal may become another seat's contract, where a defender expects to
+/// lose a little. So an expensive raspasy (a rising price, a hand that takes tricks) makes
+/// the bot bid a contract it would otherwise pass.
 fn pass_value(ctx: &Ctx<'_>, me: Seat, eval: &HandEval) -> Whists {
     let view = ctx.view;
     let others_in = ctx
@@ -65,11 +68,13 @@ fn pass_value(ctx: &Ctx<'_>, me: Seat, eval: &HandEval) -> Whists {
         .filter(|&s| s != me)
         .filter(|&s| view.calls.get(s.index()).copied().flatten() != Some(Call::Pass))
         .count();
-    if others_in == 0 {
-        eval.raspasy
-    } else {
-        eval.raspasy / 2
-    }
+    pass_price(eval.raspasy, others_in)
+}
+
+/// [`pass_value`] from the hand's raspasy value and the number of other seats still in.
+fn pass_price(raspasy: Whists, others_in: usize) -> Whists {
+    let share = if others_in == 0 { raspasy } else { raspasy / 2 };
+    share.min(Whists::default())
 }
 
 /// The call: misère when it beats passing and every trick contract still open; else the
