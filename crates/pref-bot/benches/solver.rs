@@ -82,7 +82,7 @@ fn bot_distribution() {
         deck.shuffle(&mut rng);
         let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
         let mut bots: Vec<Bot> = (0..3u8)
-            .map(|s| Bot::new(Seat(s), Level::Strong, i))
+            .map(|s| Bot::new(Seat(s), Level::Strong, &profile, i))
             .collect();
         play_deal(
             &mut deal,

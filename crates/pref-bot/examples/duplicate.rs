@@ -1,110 +1,122 @@
-//! A duplicate match: the same deals replayed with the seats rotated, one strong bot against
-//! two bots of another level. Each deal is played three times, the strong bot in seat 0, 1
-//! and 2 in turn, so every hand is played by him once; his result per deal (R8 values
-//! settled by R10.1, see `pref_bot::score`) is averaged over the three plays. Prints the mean
-//! margin in whists per deal with its standard error, and decision times.
+//! A duplicate match: the same deals replayed with the seats rotated, one bot against two
+//! bots of another kind, at a table of one preset. Each deal is played three times, the
+//! measured bot in seat 0, 1 and 2 in turn, so every hand is played by him once; his result
+//! per deal (the core's scoring for the preset, settled by R10.1, see `pref_bot::score`) is
+//! averaged over the three plays. Prints the mean margin in whists per deal with its
+//! standard error and 95% confidence interval, the results by role and decision times.
 //!
-//! `cargo run --release -p pref-bot --example duplicate -- <deals> <easy|normal> [strong nodes] [other nodes]`
+//! The opponents are `old` (the strong bot as it was before it scored with the core and
+//! read the auction, `examples/old_bot`), `easy` or `normal`.
+//!
+//! `shares` plays every deal once with three bots of one level and prints how the deals
+//! went: raspasy, misère and each contract level.
+//!
+//! ```text
+//! cargo run --release -p pref-bot --example duplicate -- <deals> <preset> [old|easy|normal] [nodes] [other nodes]
+//! cargo run --release -p pref-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|old> [nodes]
+//! ```
 #![allow(missing_docs)]
+
+#[path = "old_bot/mod.rs"]
+mod old_bot;
 
 use std::time::Instant;
 
+use old_bot::{Player, play};
 use pref_bot::score::deal_result;
-use pref_bot::{Bot, Budget, Level, play_deal};
-use pref_core::{Card, Deal, Profile, Seat};
+use pref_core::{Card, Deal, OutcomeKind, Profile, Seat};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 
+fn f64_of(r: pref_bot::score::Whists) -> f64 {
+    *r.numer() as f64 / *r.denom() as f64
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let deals: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let other = match args.get(2).map(String::as_str) {
-        Some("normal") => Level::Normal,
-        _ => Level::Easy,
-    };
-    let strong_nodes: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(30_000);
-    let other_nodes: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10_000);
-    // The level in the rotating seat: strong, unless a baseline is asked for.
-    let main_level = match args.get(5).map(String::as_str) {
-        Some("easy") => Level::Easy,
-        Some("normal") => Level::Normal,
-        _ => Level::Strong,
-    };
-    let profile = Profile::sochi();
+    let preset = args.get(2).map_or("sochi", String::as_str);
+    let profile = Profile::preset(preset).expect("a preset: sochi, leningrad, rostov, sochi4");
+    let other = args.get(3).map_or("old", String::as_str);
+    if other == "shares" {
+        let kind = args.get(4).map_or("strong", String::as_str);
+        let nodes: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(30_000);
+        shares(&profile, preset, deals, kind, nodes);
+        return;
+    }
+    let main_nodes: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(30_000);
+    let other_nodes: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(30_000);
     let mut rng = SmallRng::seed_from_u64(2026);
     let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
     let mut margins = Vec::with_capacity(deals);
     let mut times = Vec::new();
     let mut kinds = [0usize; 3];
-    // Strong's total result by role: declarer, defender (or passer), raspasy.
+    // The measured bot's total result by role: declarer, defender (or passer), raspasy.
     let mut by_role = [(0.0f64, 0usize); 3];
     let start = Instant::now();
     for i in 0..deals {
         deck.shuffle(&mut rng);
         let dealer = Seat((i % 3) as u8);
         let mut sum = 0.0;
-        for strong_seat in 0..3u8 {
+        for me in 0..3u8 {
             let mut deal = Deal::new(&profile, dealer, &deck, 0).expect("valid deck");
-            let mut bots: Vec<Bot> = (0..3u8)
+            let mut players: Vec<Player> = (0..3u8)
                 .map(|s| {
-                    let level = if s == strong_seat { main_level } else { other };
-                    Bot::new(Seat(s), level, i as u64 * 7 + u64::from(s))
+                    let kind = if s == me { "strong" } else { other };
+                    Player::make(kind, Seat(s), &profile, i as u64 * 7 + u64::from(s))
                 })
                 .collect();
-            let seat = Seat(strong_seat);
-            play_deal(
+            let nodes: Vec<u64> = (0..3u8)
+                .map(|s| if s == me { main_nodes } else { other_nodes })
+                .collect();
+            let outcome = play(
                 &mut deal,
-                &mut bots,
-                |b| {
-                    Budget::nodes(if b.seat() == seat {
-                        strong_nodes
-                    } else {
-                        other_nodes
-                    })
-                },
-                |b, t| {
-                    if b.seat() == seat {
+                &mut players,
+                &nodes,
+                |_, _, _, _| {},
+                |s, t| {
+                    if s == Seat(me) {
                         times.push(t.as_secs_f64() * 1e3);
                     }
                 },
-            )
-            .expect("bots act legally");
-            let outcome = deal.outcome().expect("finished");
-            match outcome.kind {
-                pref_core::OutcomeKind::Game { .. } | pref_core::OutcomeKind::Surrender { .. } => {
-                    kinds[0] += 1;
-                }
-                pref_core::OutcomeKind::Misere { .. } => kinds[1] += 1,
-                pref_core::OutcomeKind::Raspasy => kinds[2] += 1,
-            }
-            let r = deal_result(&outcome)[strong_seat as usize];
+            );
+            let r = f64_of(deal_result(&profile, &outcome, 0)[usize::from(me)]);
             let role = match outcome.kind {
-                pref_core::OutcomeKind::Game { declarer, .. }
-                | pref_core::OutcomeKind::Misere { declarer }
-                | pref_core::OutcomeKind::Surrender { declarer, .. } => {
-                    usize::from(declarer != Seat(strong_seat))
+                OutcomeKind::Game { declarer, .. }
+                | OutcomeKind::Surrender { declarer, .. }
+                | OutcomeKind::Misere { declarer } => {
+                    kinds[usize::from(matches!(outcome.kind, OutcomeKind::Misere { .. }))] += 1;
+                    usize::from(declarer != Seat(me))
                 }
-                pref_core::OutcomeKind::Raspasy => 2,
+                OutcomeKind::Raspasy => {
+                    kinds[2] += 1;
+                    2
+                }
             };
             by_role[role].0 += r;
             by_role[role].1 += 1;
             sum += r;
         }
         margins.push(sum / 3.0);
-        if (i + 1) % 100 == 0 {
-            eprintln!("{} deals, {:.0} s", i + 1, start.elapsed().as_secs_f64());
+        if (i + 1) % 50 == 0 {
+            let (mean, se) = mean_se(&margins);
+            eprintln!(
+                "{} deals, {:.0} s: {mean:.2} ± {:.2}",
+                i + 1,
+                start.elapsed().as_secs_f64(),
+                1.96 * se
+            );
         }
     }
-    let n = margins.len() as f64;
-    let mean = margins.iter().sum::<f64>() / n;
-    let var = margins.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let (mean, se) = mean_se(&margins);
     times.sort_by(f64::total_cmp);
     let q = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
     println!(
-        "{main_level:?} ({strong_nodes} nodes) vs two {other:?} ({other_nodes} nodes), {deals} deals x 3 seatings: \
-         strong gains {mean:.2} whists per deal, std error {:.2}",
-        (var / n).sqrt()
+        "{preset}: strong ({main_nodes} nodes) vs two {other} ({other_nodes} nodes), {deals} deals x 3 \
+         seatings: strong gains {mean:.2} whists per deal, std error {se:.2}, 95% CI [{:.2}, {:.2}]",
+        mean - 1.96 * se,
+        mean + 1.96 * se
     );
     println!(
         "strong's mean result by role: declarer {:.2} ({} plays), defender {:.2} ({} plays), raspasy {:.2} ({} plays)",
@@ -116,7 +128,7 @@ fn main() {
         by_role[2].1
     );
     println!(
-        "deals played: {} games, {} misere, {} raspasy; strong decisions: {} , median {:.1} ms, p95 {:.1} ms, max {:.1} ms; {:.0} s",
+        "deals played: {} games, {} misere, {} raspasy; strong decisions: {}, median {:.1} ms, p95 {:.1} ms, max {:.1} ms; {:.0} s",
         kinds[0],
         kinds[1],
         kinds[2],
@@ -125,5 +137,50 @@ fn main() {
         q(0.95),
         times[times.len() - 1],
         start.elapsed().as_secs_f64()
+    );
+}
+
+fn mean_se(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, (var / n).sqrt())
+}
+
+/// Three bots of one kind play each deal once: how many deals are raspasy, misère and
+/// contracts of each level.
+fn shares(profile: &Profile, preset: &str, deals: usize, kind: &str, nodes: u64) {
+    let mut rng = SmallRng::seed_from_u64(2027);
+    let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
+    let (mut raspasy, mut misere, mut by_level) = (0usize, 0usize, [0usize; 5]);
+    let n = profile.players();
+    for i in 0..deals {
+        deck.shuffle(&mut rng);
+        let mut deal =
+            Deal::new(profile, Seat((i % usize::from(n)) as u8), &deck, 0).expect("valid");
+        let mut players: Vec<Player> = (0..n)
+            .map(|s| Player::make(kind, Seat(s), profile, i as u64 * 7 + u64::from(s)))
+            .collect();
+        let nodes = vec![nodes; usize::from(n)];
+        let outcome = play(&mut deal, &mut players, &nodes, |_, _, _, _| {}, |_, _| {});
+        match outcome.kind {
+            OutcomeKind::Raspasy => raspasy += 1,
+            OutcomeKind::Misere { .. } => misere += 1,
+            OutcomeKind::Game { contract, .. } => by_level[usize::from(contract.level() - 6)] += 1,
+            OutcomeKind::Surrender { bid, .. } => by_level[usize::from(bid.level() - 6)] += 1,
+        }
+    }
+    let pct = |k: usize| 100.0 * k as f64 / deals as f64;
+    println!(
+        "{preset}, three {kind} bots ({nodes} nodes), {deals} deals: raspasy {:.1}%, misere {:.1}%, \
+         contracts {:.1}% (6: {:.1}%, 7: {:.1}%, 8: {:.1}%, 9: {:.1}%, 10: {:.1}%)",
+        pct(raspasy),
+        pct(misere),
+        pct(deals - raspasy - misere),
+        pct(by_level[0]),
+        pct(by_level[1]),
+        pct(by_level[2]),
+        pct(by_level[3]),
+        pct(by_level[4])
     );
 }

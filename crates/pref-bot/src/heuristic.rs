@@ -83,6 +83,19 @@ fn misere_risk(hand: CardSet, c: Card) -> i32 {
     if theirs == 0 { -10 } else { theirs - 2 * mine }
 }
 
+/// Cards of `hand` likely to take a trick on misère (risk of two or more).
+#[must_use]
+pub(crate) fn misere_dangers(hand: CardSet) -> usize {
+    hand.iter().filter(|&c| misere_risk(hand, c) >= 2).count()
+}
+
+/// A rough count of the tricks `hand` takes on raspasy when it tries to take none: two
+/// thirds of its misère dangers.
+#[must_use]
+pub(crate) fn raspasy_tricks(hand: CardSet) -> u8 {
+    (misere_dangers(hand) * 2 / 3).min(10) as u8
+}
+
 /// Two cards to discard for misère: the riskiest.
 #[must_use]
 pub(crate) fn misere_discard(hand: CardSet) -> CardSet {

@@ -3,10 +3,13 @@
 //!
 //! - [`solver`]: the exact open-hand solver ([`Solver`], [`Position`], [`Goal`]); `tt.rs`
 //!   holds its bounded transposition table.
-//! - [`bot`]: the player ([`Bot`], [`Level`], [`Budget`]); `seen.rs` is its memory of the
-//!   seat's events, `sample.rs` deals the unseen cards, `heuristic.rs` holds the rules of
-//!   thumb of the easy level, `bot/claim.rs` its claims and answers to claims (R6.7).
-//! - [`score`]: what a finished deal is worth to each seat in whists (R8, R10).
+//! - [`bot`]: the player ([`Bot`], [`Level`], [`Budget`]); `bidding.rs` holds its auction,
+//!   discard and contract, `defence.rs` its whists; `seen.rs` is its memory of the seat's
+//!   events, `infer.rs` reads the auction, `sample.rs` deals the unseen cards, `tables.rs`
+//!   prices trick counts, `heuristic.rs` holds the rules of thumb of the easy level,
+//!   `bot/claim.rs` its claims and answers to claims (R6.7).
+//! - [`score`]: what a finished deal is worth to each seat in whists, by the core's scoring
+//!   for the table's profile (R8, R10).
 //!
 //! A host drives a bot with three calls: [`Bot::new`] when the bot takes a seat,
 //! [`Bot::observe`] with every event *as projected for that seat* (never the full
@@ -20,19 +23,26 @@
 //!
 //! let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
 //! let mut deal = Deal::new(&Profile::sochi(), Seat(2), &deck.try_into().unwrap(), 0).unwrap();
-//! let mut bot = Bot::new(Seat(0), Level::Normal, 42);
+//! let mut bot = Bot::new(Seat(0), Level::Normal, &Profile::sochi(), 42);
 //! bot.observe(&deal.deal_event().project(Viewer::Seat(Seat(0)), 3));
 //! let legal = deal.legal_actions_for(Seat(0));
 //! let action = bot.decide(&deal.view(Viewer::Seat(Seat(0))), &legal, Budget::nodes(200_000));
 //! assert!(legal.contains(&action));
 //! ```
 
+mod bidding;
 pub mod bot;
+mod defence;
 mod heuristic;
+mod infer;
+#[cfg(test)]
+mod layout_tests;
+pub mod open;
 mod sample;
 pub mod score;
 mod seen;
 pub mod solver;
+mod tables;
 mod tt;
 
 pub use bot::{Bot, Budget, Level, play_deal};

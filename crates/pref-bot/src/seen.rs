@@ -1,8 +1,20 @@
 //! What one seat has seen of a deal, from its stream of [`ViewEvent`]s: the cards played,
-//! the voids shown, the talon cards turned. The rest (hands, trick in progress, tricks
+//! the voids shown, the talon cards turned, each seat's calls in the auction, and how many
+//! raspasy deals came in a row before this one. The rest (hands, trick in progress, tricks
 //! taken) is read from the seat's [`pref_core::DealView`] when a decision is asked for.
 
-use pref_core::{Card, CardSet, Seat, Suit, ViewEvent};
+use pref_core::{Bid, Call, Card, CardSet, Seat, Suit, ViewEvent};
+
+/// What a seat's calls said about its hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Calls {
+    /// The highest trick bid it made.
+    pub(crate) bid: Option<Bid>,
+    /// Whether it bid misère.
+    pub(crate) misere: bool,
+    /// The lowest bid it could have made when it passed without having bid (R3.5).
+    pub(crate) passed_at: Option<Bid>,
+}
 
 /// The seat's memory of the current deal.
 #[derive(Clone, Debug, Default)]
@@ -21,14 +33,34 @@ pub(crate) struct Seen {
     pub(crate) trump: Option<Suit>,
     /// The suit to follow in the trick in progress.
     led: Option<Suit>,
+    /// Each seat's calls.
+    pub(crate) calls: [Calls; 4],
+    /// The standing bid.
+    standing: Option<Bid>,
+    /// Whether the deal was seen to its end.
+    over: bool,
+    /// Consecutive raspasy deals before this one (R8.9 prices, R3.3 exits).
+    pub(crate) raspasy_before: u32,
 }
 
 impl Seen {
     /// Updates the memory with one event.
     pub(crate) fn observe(&mut self, event: &ViewEvent) {
         match event {
-            ViewEvent::Dealt { .. } => *self = Seen::default(),
+            ViewEvent::Dealt { .. } => {
+                let streak = match (self.over, self.raspasy) {
+                    (true, true) => self.raspasy_before + 1,
+                    (true, false) => 0,
+                    (false, _) => self.raspasy_before,
+                };
+                *self = Seen {
+                    raspasy_before: streak,
+                    ..Seen::default()
+                };
+            }
             ViewEvent::AllPassed => self.raspasy = true,
+            ViewEvent::Called { seat, call } => self.called(*seat, *call),
+            ViewEvent::DealOver => self.over = true,
             ViewEvent::TalonCardTurned { trick, card } => {
                 if let Some(slot) = self.talon_turned.get_mut(*trick as usize) {
                     *slot = Some(*card);
@@ -41,8 +73,7 @@ impl Seen {
             ViewEvent::TrickTaken { .. } => {
                 self.led = None;
             }
-            ViewEvent::Called { .. }
-            | ViewEvent::AuctionWon { .. }
+            ViewEvent::AuctionWon { .. }
             | ViewEvent::TalonTurned { .. }
             | ViewEvent::Discarded { .. }
             | ViewEvent::Surrendered { .. }
@@ -52,8 +83,34 @@ impl Seen {
             | ViewEvent::Claimed { .. }
             | ViewEvent::Answered { .. }
             | ViewEvent::ClaimAccepted { .. }
-            | ViewEvent::DealOver
             | ViewEvent::Revealed(_) => {}
+        }
+    }
+
+    fn called(&mut self, seat: Seat, call: Call) {
+        let Some(c) = self.calls.get_mut(seat.index()) else {
+            return;
+        };
+        match call {
+            Call::Pass => {
+                if c.bid.is_none() && !c.misere {
+                    let floor = match self.standing {
+                        None => Some(Bid::LOWEST),
+                        Some(b) => b.next_step(),
+                    };
+                    c.passed_at = floor
+                        .filter(|b| !b.is_misere())
+                        .or(floor.and_then(Bid::next_step));
+                }
+            }
+            Call::Bid(b) if b.is_misere() => {
+                c.misere = true;
+                self.standing = Some(self.standing.map_or(b, |s| s.max(b)));
+            }
+            Call::Bid(b) => {
+                c.bid = Some(c.bid.map_or(b, |old| old.max(b)));
+                self.standing = Some(self.standing.map_or(b, |s| s.max(b)));
+            }
         }
     }
 

@@ -1,11 +1,13 @@
-//! Bots at every level play whole random deals (3 and 4 players), making and answering
-//! claims (R6.7): every action they choose is legal (`Deal::act` would refuse anything
-//! else), every deal reaches its end, and a fixed seed with a node budget gives the same
-//! game twice.
+//! Bots at every level play whole random deals on every preset (3 and 4 players), making
+//! and answering claims (R6.7): every action they choose is legal (`Deal::act` would refuse
+//! anything else), every deal reaches its end, and a fixed seed with a node budget gives
+//! the same game twice. What a bot is given is only its seat's view: `play_deal` hands it
+//! projected events and views, and `views_show_a_bot_only_its_seat` checks every view it was
+//! given against the cards the seat may see.
 #![allow(missing_docs)]
 
 use pref_bot::{Bot, Budget, Level, play_deal};
-use pref_core::{Card, Deal, Profile, Seat};
+use pref_core::{Card, CardSet, Deal, PRESETS, Profile, Seat, Viewer};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -16,10 +18,13 @@ fn run(profile: &Profile, levels: [Level; 3], deals: usize, nodes: u64, seed: u6
     let mut out = Vec::with_capacity(deals);
     for i in 0..deals {
         deck.shuffle(&mut rng);
-        let dealer = Seat(rng.gen_range(0..profile.players()));
+        let players = profile.players();
+        let dealer = Seat(rng.gen_range(0..players));
         let mut deal = Deal::new(profile, dealer, &deck, 0).expect("valid deck");
-        let mut bots: Vec<Bot> = (0..profile.players())
-            .map(|s| Bot::new(Seat(s), levels[s as usize % 3], seed + i as u64).claiming(true))
+        let mut bots: Vec<Bot> = (0..players)
+            .map(|s| {
+                Bot::new(Seat(s), levels[s as usize % 3], profile, seed + i as u64).claiming(true)
+            })
             .collect();
         play_deal(&mut deal, &mut bots, |_| Budget::nodes(nodes), |_, _| {})
             .expect("bots act legally");
@@ -30,9 +35,20 @@ fn run(profile: &Profile, levels: [Level; 3], deals: usize, nodes: u64, seed: u6
     out
 }
 
+fn preset(name: &str) -> Profile {
+    Profile::preset(name).expect("a preset")
+}
+
 #[test]
 fn easy_bots_finish_thousands_of_deals() {
     run(&Profile::sochi(), [Level::Easy; 3], 2000, 0, 1);
+}
+
+#[test]
+fn bots_act_legally_on_every_preset() {
+    for (i, name) in PRESETS.into_iter().enumerate() {
+        run(&preset(name), MIXED, 60, 4_000, 20 + i as u64);
+    }
 }
 
 /// Levels in seats 0, 1, 2, deals, nodes per decision, seed.
@@ -66,8 +82,9 @@ fn normal_and_strong_bots_finish_hundreds_of_deals() {
 
 #[test]
 fn r11_r6_2_bots_finish_four_player_and_must_overtake_deals() {
-    let four = Profile::sochi().with("players", 4).unwrap();
-    let overtake = Profile::sochi().with("must_overtake", true).unwrap();
+    let four = preset("sochi4");
+    let overtake =
+        Profile::from_toml_str("preset = \"sochi\"\nmust_overtake = true").expect("a profile");
     run(&four, MIXED, 200, 5_000, 4);
     run(&overtake, MIXED, 200, 5_000, 5);
 }
@@ -89,4 +106,69 @@ fn a_fixed_seed_and_node_budget_give_the_same_game() {
         6,
     );
     assert_eq!(a, b);
+}
+
+/// Every view a bot is handed shows only what its seat may see: its own hand, the cards
+/// played, the talon once turned, its own discard as declarer and the hands opened to all
+/// (R5.5, R6.5). Checked at every decision of every bot, on every preset.
+#[test]
+fn views_show_a_bot_only_its_seat() {
+    let mut rng = SmallRng::seed_from_u64(40);
+    let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
+    for name in PRESETS {
+        let profile = preset(name);
+        let players = profile.players();
+        for i in 0..40u64 {
+            deck.shuffle(&mut rng);
+            let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
+            let mut bots: Vec<Bot> = (0..players)
+                .map(|s| Bot::new(Seat(s), MIXED[s as usize % 3], &profile, i))
+                .collect();
+            let mut public = CardSet::EMPTY;
+            let first = deal.deal_event();
+            for b in &mut bots {
+                b.observe(&first.project(Viewer::Seat(b.seat()), players));
+            }
+            while let Some(p) = deal.to_act() {
+                let view = deal.view(Viewer::Seat(p));
+                let own = view.hand.unwrap_or_default();
+                let opened = view
+                    .open_hands
+                    .iter()
+                    .flatten()
+                    .fold(CardSet::EMPTY, |a, h| a.or(*h));
+                let turned: CardSet = view.talon.iter().flatten().copied().collect();
+                let discard = if view.declarer == Some(p) {
+                    view.discard.unwrap_or_default()
+                } else {
+                    CardSet::EMPTY
+                };
+                let may = own.or(opened).or(turned).or(discard).or(public);
+                assert_eq!(
+                    view.cards().minus(may),
+                    CardSet::EMPTY,
+                    "{name}: {p} sees too much"
+                );
+                assert!(
+                    view.discard.is_none() || view.declarer == Some(p),
+                    "{name}: discard"
+                );
+                let legal = deal.legal_actions_for(p);
+                let bot = bots.iter_mut().find(|b| b.seat() == p).expect("a bot");
+                let action = bot.decide(&view, &legal, Budget::nodes(3_000));
+                assert!(legal.contains(&action), "{name}: {action} is not legal");
+                for e in deal.act(p, action).expect("legal") {
+                    for b in &mut bots {
+                        let seen = e.project(Viewer::Seat(b.seat()), players);
+                        if let pref_core::ViewEvent::Played { card, .. }
+                        | pref_core::ViewEvent::TalonCardTurned { card, .. } = seen
+                        {
+                            public = public.with(card);
+                        }
+                        b.observe(&seen);
+                    }
+                }
+            }
+        }
+    }
 }

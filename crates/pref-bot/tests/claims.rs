@@ -103,7 +103,7 @@ impl Played {
 
     /// A normal bot in `seat` that has seen every event of the deal.
     fn bot(&self, seat: Seat) -> Bot {
-        let mut bot = Bot::new(seat, Level::Normal, 7).claiming(true);
+        let mut bot = Bot::new(seat, Level::Normal, &Profile::sochi(), 7).claiming(true);
         for e in &self.events {
             bot.observe(&e.project(Viewer::Seat(seat), 3));
         }

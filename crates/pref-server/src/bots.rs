@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use pref_bot::{Bot, Budget, Level};
-use pref_core::{Action, ActionList, DealView, Seat, ViewEvent};
+use pref_core::{Action, ActionList, DealView, Profile, Seat, ViewEvent};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot};
@@ -122,23 +122,26 @@ fn thinkers() -> &'static Semaphore {
     })
 }
 
-/// Starts a bot of `level` for `seat`, acting through `table`'s inbox.
+/// Starts a bot of `level` for `seat` at a table playing `profile` (the bot prices every
+/// outcome by it), acting through `table`'s inbox.
 #[must_use]
 pub fn spawn(
     table_no: i64,
     seat: Seat,
     level: BotLevel,
+    profile: &Profile,
     table: mpsc::WeakSender<Command>,
     pace: Pace,
 ) -> BotHandle {
     let (tx, rx) = mpsc::unbounded_channel();
     let seed = rand::random();
-    let bot = Bot::new(seat, level.level(), seed);
+    let bot = Bot::new(seat, level.level(), profile, seed);
     tokio::spawn(run(
         Driver {
             table_no,
             seat,
             level,
+            profile: profile.clone(),
             table,
             pace,
         },
@@ -153,6 +156,7 @@ struct Driver {
     table_no: i64,
     seat: Seat,
     level: BotLevel,
+    profile: Profile,
     table: mpsc::WeakSender<Command>,
     pace: Pace,
 }
@@ -256,14 +260,14 @@ impl Driver {
             (Err(e), Some(first)) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(self.seat, self.level.level(), rand::random()),
+                    Bot::new(self.seat, self.level.level(), &self.profile, rand::random()),
                     first,
                 )
             }
             (Err(e), None) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(self.seat, self.level.level(), rand::random()),
+                    Bot::new(self.seat, self.level.level(), &self.profile, rand::random()),
                     Action::Bid(pref_core::Call::Pass),
                 )
             }

@@ -430,7 +430,7 @@ impl Table {
         let Some(me) = self.me.clone() else {
             return;
         };
-        let bot = bots::spawn(self.no, seat, level, me, self.pace());
+        let bot = bots::spawn(self.no, seat, level, &self.profile, me, self.pace());
         if let Some(game) = self.game.as_ref().filter(|g| g.deal().is_some()) {
             let players = self.players();
             bot.tell(Prompt::Events(

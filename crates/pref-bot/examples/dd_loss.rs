@@ -1,0 +1,120 @@
+//! The double-dummy loss: how many tricks a bot gives away against perfect open-hand play.
+//!
+//! A fixed set of random deals (the same seed for every run) is played by three bots of one
+//! kind at a table of one preset. At every card a bot plays with a choice, the true position
+//! (every hand, as the harness sees them) is solved for every legal card: the loss is the
+//! tricks the chosen card gives up against the best card for the seat's side (the
+//! declarer's side maximises his tricks, the defence minimises them; on misère the other
+//! way; on raspasy a player minimises his own, the raspasy model). Printed: tricks lost per
+//! deal and seat, by kind of deal, with the standard error over deals.
+//!
+//! `cargo run --release -p pref-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|old> [nodes]`
+#![allow(missing_docs)]
+
+#[path = "old_bot/mod.rs"]
+mod old_bot;
+
+use old_bot::{Player, play};
+use pref_bot::{Solver, open};
+use pref_core::view::DealKind;
+use pref_core::{Action, Card, CardSet, Deal, DealView, Profile, Seat, Stage};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let deals: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200);
+    let preset = args.get(2).map_or("sochi", String::as_str);
+    let profile = Profile::preset(preset).expect("a preset");
+    let kind = args.get(3).map_or("strong", String::as_str);
+    let nodes: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(30_000);
+    let n = profile.players();
+    let mut rng = SmallRng::seed_from_u64(99);
+    let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
+    let mut judge = Solver::new();
+    // Per deal: tricks lost by all seats; and totals by kind (game, misère, raspasy).
+    let mut per_deal = Vec::with_capacity(deals);
+    let mut by_kind = [(0u32, 0usize); 3];
+    let mut cards = 0usize;
+    for i in 0..deals {
+        deck.shuffle(&mut rng);
+        let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
+        let mut players: Vec<Player> = (0..n)
+            .map(|s| Player::make(kind, Seat(s), &profile, i as u64 * 7 + u64::from(s)))
+            .collect();
+        let mut lost = 0u32;
+        let nodes = vec![nodes; usize::from(n)];
+        let judge_card = |deal: &Deal, view: &DealView, action: Action, choices: usize| {
+            if let (Stage::Play, Action::Play(card)) = (view.stage, action)
+                && choices > 1
+            {
+                let loss = dd_loss(deal, view, card, &mut judge);
+                lost += loss;
+                let k = match view.kind {
+                    DealKind::Misere => 1,
+                    DealKind::Raspasy => 2,
+                    DealKind::Game | DealKind::Auction => 0,
+                };
+                by_kind[k].0 += loss;
+                cards += 1;
+            }
+        };
+        play(&mut deal, &mut players, &nodes, judge_card, |_, _| {});
+        let k = match deal.outcome().map(|o| o.kind) {
+            Some(pref_core::OutcomeKind::Misere { .. }) => 1,
+            Some(pref_core::OutcomeKind::Raspasy) => 2,
+            _ => 0,
+        };
+        by_kind[k].1 += 1;
+        per_deal.push(f64::from(lost) / 3.0);
+    }
+    let m = per_deal.len() as f64;
+    let mean = per_deal.iter().sum::<f64>() / m;
+    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (m - 1.0).max(1.0);
+    let per = |k: usize| f64::from(by_kind[k].0) / 3.0 / by_kind[k].1.max(1) as f64;
+    println!(
+        "{preset}, three {kind} bots ({nodes} nodes), {deals} deals, {cards} cards with a choice: \
+         {mean:.3} tricks lost per deal and seat (std error {:.3}); by deal: game {:.3} ({}), \
+         misere {:.3} ({}), raspasy {:.3} ({})",
+        (var / m).sqrt(),
+        per(0),
+        by_kind[0].1,
+        per(1),
+        by_kind[1].1,
+        per(2),
+        by_kind[2].1
+    );
+}
+
+/// Tricks `card` gives up against the best card for its seat's side in the true position.
+fn dd_loss(deal: &Deal, view: &DealView, card: Card, judge: &mut Solver) -> u32 {
+    let mut hands = [CardSet::EMPTY; 4];
+    for s in 0..deal.players() {
+        hands[usize::from(s)] = deal.hand(Seat(s));
+    }
+    // The raspasy talon card not yet turned, which the harness knows.
+    let turned: CardSet = view.talon.iter().flatten().copied().collect();
+    let hidden = (view.kind == DealKind::Raspasy)
+        .then(|| deal.talon().into_iter().find(|c| !turned.contains(*c)))
+        .flatten();
+    let (Some(pos), Some(target)) = (open::position(view, &hands, hidden), open::target(view))
+    else {
+        return 0;
+    };
+    let Some(moves) = judge.solve_moves(&pos) else {
+        return 0;
+    };
+    let seat = view.turn.unwrap_or(target);
+    // The target's side maximises his tricks in a trick contract; everybody else, and every
+    // side on misère and raspasy, wants the target's count the other way.
+    let maximise = match view.kind {
+        DealKind::Game => seat == target,
+        DealKind::Misere => seat != target,
+        DealKind::Raspasy | DealKind::Auction => false,
+    };
+    let value = |c: Card| moves.iter().find(|m| m.0 == c).map_or(0, |m| m.1);
+    let values = moves.iter().map(|m| m.1);
+    let best = if maximise { values.max() } else { values.min() }.unwrap_or(0);
+    u32::from(best.abs_diff(value(card)))
+}

@@ -1,0 +1,85 @@
+//! The sampling bot as it was before it scored with the core and read the auction: its
+//! decision code, unchanged, kept only so that the examples can measure the bot against it.
+//! Nothing in the product uses it. [`Player`] seats either bot, and [`play`] plays a deal.
+#![allow(dead_code, unreachable_pub, clippy::all, clippy::pedantic)]
+
+pub mod bot;
+mod heuristic;
+mod sample;
+mod score;
+mod seen;
+
+use std::time::{Duration, Instant};
+
+use pref_bot::{Bot, Budget, Level};
+use pref_core::{Action, ActionList, Deal, DealView, Outcome, Profile, Seat, ViewEvent, Viewer};
+
+/// A seat's player: the bot of today or the old one.
+pub enum Player {
+    /// Today's bot.
+    New(Box<Bot>),
+    /// The old strong bot.
+    Old(Box<bot::Bot>),
+}
+
+impl Player {
+    /// `kind` is `easy`, `normal`, `strong` (today's levels) or `old` (the old strong bot).
+    pub fn make(kind: &str, seat: Seat, profile: &Profile, seed: u64) -> Player {
+        let level = match kind {
+            "easy" => Level::Easy,
+            "normal" => Level::Normal,
+            _ => Level::Strong,
+        };
+        if kind == "old" {
+            Player::Old(Box::new(bot::Bot::new(seat, bot::Level::Strong, seed)))
+        } else {
+            Player::New(Box::new(Bot::new(seat, level, profile, seed)))
+        }
+    }
+
+    pub fn observe(&mut self, e: &ViewEvent) {
+        match self {
+            Player::New(b) => b.observe(e),
+            Player::Old(b) => b.observe(e),
+        }
+    }
+
+    pub fn decide(&mut self, view: &DealView, legal: &ActionList, nodes: u64) -> Action {
+        match self {
+            Player::New(b) => b.decide(view, legal, Budget::nodes(nodes)),
+            Player::Old(b) => b.decide(view, legal, bot::Budget::nodes(nodes)),
+        }
+    }
+}
+
+/// Plays one deal; `nodes[s]` is seat s's budget per decision; `before` hears each decision
+/// before it is played (the deal, the view, the action) and `timed` its seat and time.
+pub fn play(
+    deal: &mut Deal,
+    players: &mut [Player],
+    nodes: &[u64],
+    mut before: impl FnMut(&Deal, &DealView, Action, usize),
+    mut timed: impl FnMut(Seat, Duration),
+) -> Outcome {
+    let n = deal.players();
+    let first = deal.deal_event();
+    for (s, p) in players.iter_mut().enumerate() {
+        p.observe(&first.project(Viewer::Seat(Seat(s as u8)), n));
+    }
+    while let Some(seat) = deal.to_act() {
+        let legal = deal.legal_actions_for(seat);
+        let view = deal.view(Viewer::Seat(seat));
+        let started = Instant::now();
+        let action = players[seat.index()].decide(&view, &legal, nodes[seat.index()]);
+        if legal.len() > 1 {
+            timed(seat, started.elapsed());
+        }
+        before(deal, &view, action, legal.len());
+        for e in deal.act(seat, action).expect("bots act legally") {
+            for (s, p) in players.iter_mut().enumerate() {
+                p.observe(&e.project(Viewer::Seat(Seat(s as u8)), n));
+            }
+        }
+    }
+    deal.outcome().expect("finished")
+}

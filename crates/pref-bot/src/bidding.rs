@@ -1,0 +1,514 @@
+//! The bot's auction and its choices as declarer: the bid, the discard and the contract.
+//!
+//! The hand is evaluated as declarer over sampled talons and layouts (the other seats'
+//! hands fitting their calls so far, `infer.rs`); every value is a seat's exact result under
+//! the table's profile (`tables.rs`). Passing is priced too: when every other seat has
+//! passed it means raspasy at this table's price, otherwise it may still be, so a contract
+//! or misère is bid when it is worth more than passing, not merely more than nothing.
+
+use pref_core::view::DealKind;
+use pref_core::{Action, ActionList, Bid, Call, CardSet, Contract, DealView, Seat, Strain};
+
+use crate::bot::{AUCTION_TRIES, Bot, Ctx, Level};
+use crate::heuristic;
+use crate::infer;
+use crate::sample::{self, Pile};
+use crate::score::{Prices, Whists};
+use crate::solver::{Goal, Position};
+use crate::tables;
+
+/// Estimates of a hand as declarer, averaged over sampled talons and layouts.
+#[derive(Clone, Debug)]
+pub(crate) struct HandEval {
+    /// The hand evaluated.
+    hand: CardSet,
+    /// Calls seen when it was made (later calls reshape the others' hands).
+    calls_seen: usize,
+    /// Whether misère was asked for.
+    misere_asked: bool,
+    /// Expected result of each trick contract, by ladder index (misère's slot unused).
+    contract: [Option<Whists>; 26],
+    /// Expected result of misère, if it was evaluated.
+    misere: Option<Whists>,
+    /// Expected result of raspasy for this hand.
+    raspasy: Whists,
+}
+
+/// Misère is evaluated only for hands with at most this many dangerous cards (two go to
+/// the discard, the talon may bring more): the others would take tricks, and the search
+/// of a misère is the dearest of all.
+const MISERE_DANGERS: usize = 5;
+
+/// Strains within this many estimated tricks of the best are searched in the auction.
+const STRAIN_MARGIN: f64 = 1.5;
+
+pub(crate) const STRAINS: [Strain; 5] = [
+    Strain::Spades,
+    Strain::Clubs,
+    Strain::Diamonds,
+    Strain::Hearts,
+    Strain::NoTrump,
+];
+
+/// Every trick contract, up the ladder (R3.1).
+fn all_contracts() -> impl Iterator<Item = Contract> {
+    std::iter::successors(Some(Bid::LOWEST), |b| b.next_step()).filter_map(Bid::contract)
+}
+
+/// What passing is worth: raspasy for this hand if every other seat has passed, half of it
+/// while another may still bid; never more than nothing, since the raspasy count is a rule
+/// of thumb and the deal may become another seat's contract, where a defender expects to
+/// lose a little. So an expensive raspasy (a rising price, a hand that takes tricks) makes
+/// the bot bid a contract it would otherwise pass.
+fn pass_value(ctx: &Ctx<'_>, me: Seat, eval: &HandEval) -> Whists {
+    let view = ctx.view;
+    let others_in = ctx
+        .active()
+        .into_iter()
+        .filter(|&s| s != me)
+        .filter(|&s| view.calls.get(s.index()).copied().flatten() != Some(Call::Pass))
+        .count();
+    pass_price(eval.raspasy, others_in)
+}
+
+/// [`pass_value`] from the hand's raspasy value and the number of other seats still in.
+fn pass_price(raspasy: Whists, others_in: usize) -> Whists {
+    let share = if others_in == 0 { raspasy } else { raspasy / 2 };
+    share.min(Whists::default())
+}
+
+/// The call: misère when it beats passing and every trick contract still open; else the
+/// lowest step while some contract from it up beats passing; else pass.
+fn choose_bid(eval: &HandEval, lowest: Option<Bid>, misere: bool, pass_value: Whists) -> Action {
+    let trick_value = lowest.and_then(|b| {
+        (b.index()..26)
+            .filter(|&i| i != Bid::MISERE.index())
+            .filter_map(|i| eval.contract[usize::from(i)])
+            .max()
+    });
+    let misere_value = eval.misere.filter(|_| misere);
+    if let Some(m) = misere_value
+        && m > pass_value
+        && trick_value.is_none_or(|t| m >= t)
+    {
+        return Action::Bid(Call::Bid(Bid::MISERE));
+    }
+    match (lowest, trick_value) {
+        (Some(b), Some(t)) if t > pass_value => Action::Bid(Call::Bid(b)),
+        _ => Action::Bid(Call::Pass),
+    }
+}
+
+impl HandEval {
+    /// Prices the solver's counts for `me`'s hand: the declarer's tricks per strain (empty
+    /// for a strain not searched) and the misère tricks, one per sample.
+    fn priced(
+        prices: &Prices,
+        view: &DealView,
+        me: Seat,
+        hand: CardSet,
+        counts: &[Vec<u8>; 5],
+        mis: Option<&[u8]>,
+    ) -> HandEval {
+        let w = tables::defenders_whist(view, me);
+        let raspasy =
+            tables::raspasy_table(prices, view, me)[usize::from(heuristic::raspasy_tricks(hand))];
+        let mut contract = [None; 26];
+        for c in all_contracts() {
+            let ts = &counts[c.strain() as usize];
+            if !ts.is_empty() {
+                let t = tables::declarer_table(prices, view, me, c, w);
+                contract[usize::from(c.bid().index())] = Some(tables::expect(&t, ts));
+            }
+        }
+        let misere = mis
+            .filter(|m| !m.is_empty())
+            .map(|m| tables::expect(&tables::misere_table(prices, view, me, me), m));
+        HandEval {
+            hand,
+            calls_seen: view.calls.iter().flatten().count(),
+            misere_asked: mis.is_some(),
+            contract,
+            misere,
+            raspasy,
+        }
+    }
+}
+
+impl Bot {
+    pub(crate) fn auction(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Action {
+        let mut lowest: Option<Bid> = None;
+        let mut misere = false;
+        for a in legal.iter() {
+            if let Action::Bid(Call::Bid(b)) = a {
+                if b.is_misere() {
+                    misere = true;
+                } else if lowest.is_none_or(|l| b < l) {
+                    lowest = Some(b);
+                }
+            }
+        }
+        let pass = Action::Bid(Call::Pass);
+        let hand = ctx.hand();
+        if self.level == Level::Easy {
+            let (_, est) = heuristic::best_strain(hand);
+            return match lowest.and_then(Bid::contract) {
+                Some(c) if est >= f64::from(c.level()) + 0.5 => Action::Bid(Call::Bid(c.bid())),
+                _ => pass,
+            };
+        }
+        let eval = self.hand_eval(ctx, misere);
+        choose_bid(&eval, lowest, misere, pass_value(ctx, self.seat, &eval))
+    }
+
+    /// The auction's evaluation of the hand: kept while the hand and the calls are the same.
+    pub(crate) fn hand_eval(&mut self, ctx: &Ctx<'_>, with_misere: bool) -> HandEval {
+        let hand = ctx.hand();
+        let view = ctx.view;
+        let calls_seen = view.calls.iter().flatten().count();
+        if let Some(e) = &self.eval
+            && e.hand == hand
+            && e.calls_seen == calls_seen
+            && (e.misere_asked || !with_misere)
+        {
+            return e.clone();
+        }
+        let me = self.seat;
+        let prices = &ctx.prices;
+        let others: Vec<Seat> = ctx.active().into_iter().filter(|&s| s != me).collect();
+        let pool = CardSet::FULL.minus(hand);
+        let misere_asked = with_misere;
+        let with_misere = with_misere && heuristic::misere_dangers(hand) <= MISERE_DANGERS;
+        let best_est = heuristic::best_strain(hand).1;
+        let strains: Vec<Strain> = STRAINS
+            .into_iter()
+            .filter(|s| heuristic::trick_estimate(hand, s.trump()) >= best_est - STRAIN_MARGIN)
+            .collect();
+        let mut counts: [Vec<u8>; 5] = Default::default();
+        let mut mis = Vec::new();
+        for _ in 0..self.level.contract_samples() {
+            if !mis.is_empty() && ctx.clock.out(&self.solver, &ctx.budget) {
+                break;
+            }
+            let mut piles = [
+                Pile::new(10, CardSet::FULL),
+                Pile::new(10, CardSet::FULL),
+                Pile::new(2, CardSet::FULL),
+            ];
+            let seen = &self.seen;
+            sample::deal_fitting(&mut self.rng, pool, &mut piles, AUCTION_TRIES, |p| {
+                infer::fits_calls(&seen.calls[others[0].index()], p[0].cards)
+                    && infer::fits_calls(&seen.calls[others[1].index()], p[1].cards)
+            });
+            let twelve = hand.or(piles[2].cards);
+            let hands_for = |mine: CardSet| {
+                let mut h = [CardSet::EMPTY; 3];
+                h[ctx.player(me)] = mine;
+                h[ctx.player(others[0])] = piles[0].cards;
+                h[ctx.player(others[1])] = piles[1].cards;
+                h
+            };
+            let mut by_strain = [None; 5];
+            for strain in &strains {
+                let trump = strain.trump();
+                let mine = twelve.minus(heuristic::trick_discard(twelve, trump));
+                let pos = Position {
+                    hands: hands_for(mine),
+                    leader: ctx.player(view.first_hand),
+                    trick: Vec::new(),
+                    tricks_done: 0,
+                    goal: Goal::Tricks {
+                        declarer: ctx.player(me),
+                        trump,
+                    },
+                };
+                by_strain[*strain as usize] = self.solver.solve(&pos);
+            }
+            let mut m = 0;
+            if with_misere {
+                let mine = twelve.minus(heuristic::misere_discard(twelve));
+                let pos = Position {
+                    hands: hands_for(mine),
+                    leader: ctx.player(view.first_hand),
+                    trick: Vec::new(),
+                    tricks_done: 0,
+                    goal: Goal::Misere {
+                        declarer: ctx.player(me),
+                    },
+                };
+                match self.solver.solve(&pos) {
+                    Some(t) => m = t,
+                    None => break,
+                }
+            }
+            if strains.iter().any(|s| by_strain[*s as usize].is_none()) {
+                break;
+            }
+            for s in &strains {
+                counts[*s as usize].extend(by_strain[*s as usize]);
+            }
+            mis.push(m);
+        }
+        let mut eval = HandEval::priced(
+            prices,
+            view,
+            me,
+            hand,
+            &counts,
+            with_misere.then_some(&mis[..]),
+        );
+        eval.misere_asked = misere_asked;
+        if mis.is_empty() {
+            // No time to search: the rule of thumb, as a value above passing for a
+            // playable bid.
+            let (strain, est) = heuristic::best_strain(hand);
+            for c in all_contracts() {
+                let playable = c.strain() == strain && est >= f64::from(c.level()) + 0.5;
+                eval.contract[usize::from(c.bid().index())] =
+                    playable.then(|| eval.raspasy.max(Whists::default()) + 1);
+            }
+        }
+        self.eval = Some(eval.clone());
+        eval
+    }
+
+    // ----- discard and contract -----
+
+    /// Layouts of the two unseen hands around a declarer who knows his own cards, each
+    /// fitting its seat's calls.
+    fn declarer_samples(&mut self, ctx: &Ctx<'_>, dead: CardSet) -> Vec<[CardSet; 2]> {
+        let pool = CardSet::FULL.minus(dead);
+        let me = self.seat;
+        let opp: Vec<Seat> = ctx.active().into_iter().filter(|&s| s != me).collect();
+        let seen = &self.seen;
+        let rng = &mut self.rng;
+        (0..self.level.contract_samples())
+            .map(|_| {
+                let mut piles = [Pile::new(10, CardSet::FULL), Pile::new(10, CardSet::FULL)];
+                sample::deal_fitting(rng, pool, &mut piles, AUCTION_TRIES, |p| {
+                    infer::fits_calls(&seen.calls[opp[0].index()], p[0].cards)
+                        && infer::fits_calls(&seen.calls[opp[1].index()], p[1].cards)
+                });
+                [piles[0].cards, piles[1].cards]
+            })
+            .collect()
+    }
+
+    fn declarer_position(
+        &self,
+        ctx: &Ctx<'_>,
+        mine: CardSet,
+        others: [CardSet; 2],
+        goal: Goal,
+    ) -> Position {
+        let me = self.seat;
+        let opp: Vec<Seat> = ctx.active().into_iter().filter(|&s| s != me).collect();
+        let mut hands = [CardSet::EMPTY; 3];
+        hands[ctx.player(me)] = mine;
+        hands[ctx.player(opp[0])] = others[0];
+        hands[ctx.player(opp[1])] = others[1];
+        Position {
+            hands,
+            leader: ctx.player(ctx.view.first_hand),
+            trick: Vec::new(),
+            tricks_done: 0,
+            goal,
+        }
+    }
+
+    pub(crate) fn discard(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Action {
+        let twelve = ctx.hand();
+        let view = ctx.view;
+        let misere = view.kind == DealKind::Misere;
+        let fallback = if misere {
+            heuristic::misere_discard(twelve)
+        } else {
+            heuristic::trick_discard(twelve, heuristic::best_strain(twelve).0.trump())
+        };
+        if self.level == Level::Easy {
+            return Action::Discard(fallback);
+        }
+        let me = self.seat;
+        let prices = &ctx.prices;
+        let won = view.highest.map_or(Bid::LOWEST, |h| h.bid);
+        // Candidates: the rule-of-thumb discard for each strain (or misère's riskiest pairs).
+        let cands: Vec<(CardSet, Option<Strain>)> = if misere {
+            heuristic::misere_discards(twelve)
+                .into_iter()
+                .map(|d| (d, None))
+                .collect()
+        } else {
+            STRAINS
+                .into_iter()
+                .map(|s| (heuristic::trick_discard(twelve, s.trump()), Some(s)))
+                .collect()
+        };
+        let samples = self.declarer_samples(ctx, twelve);
+        let mis_table = tables::misere_table(prices, view, me, me);
+        let w = tables::defenders_whist(view, me);
+        let mut best: Option<(Whists, CardSet)> = None;
+        'cands: for (d, strain) in cands {
+            let mine = twelve.minus(d);
+            let mut ts = Vec::new();
+            for others in &samples {
+                if !ts.is_empty() && ctx.clock.out(&self.solver, &ctx.budget) {
+                    break;
+                }
+                let goal = match strain {
+                    Some(s) => Goal::Tricks {
+                        declarer: ctx.player(me),
+                        trump: s.trump(),
+                    },
+                    None => Goal::Misere {
+                        declarer: ctx.player(me),
+                    },
+                };
+                let pos = self.declarer_position(ctx, mine, *others, goal);
+                match self.solver.solve(&pos) {
+                    Some(t) => ts.push(t),
+                    None => break,
+                }
+            }
+            if ts.is_empty() {
+                break 'cands;
+            }
+            let value = match strain {
+                None => Some(tables::expect(&mis_table, &ts)),
+                Some(s) => (6..=10)
+                    .filter_map(|l| Contract::new(l, s))
+                    .filter(|c| c.bid() >= won)
+                    .map(|c| tables::expect(&tables::declarer_table(prices, view, me, c, w), &ts))
+                    .max(),
+            };
+            if let Some(value) = value
+                && best.is_none_or(|(bv, _)| value > bv)
+            {
+                best = Some((value, d));
+            }
+        }
+        let a = Action::Discard(best.map_or(fallback, |b| b.1));
+        if legal.contains(&a) {
+            a
+        } else {
+            Action::Discard(fallback)
+        }
+    }
+
+    pub(crate) fn declare(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Action {
+        let view = ctx.view;
+        let hand = ctx.hand();
+        let contracts: Vec<Contract> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Declare(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let (strain, _) = heuristic::best_strain(hand);
+        let fallback = contracts
+            .iter()
+            .copied()
+            .find(|c| c.strain() == strain)
+            .or(contracts.first().copied());
+        let Some(fallback) = fallback else {
+            return legal.get(0).unwrap_or(Action::Bid(Call::Pass));
+        };
+        if self.level == Level::Easy {
+            return Action::Declare(fallback);
+        }
+        let me = self.seat;
+        let dead = hand.or(view.discard.unwrap_or(CardSet::EMPTY));
+        let samples = self.declarer_samples(ctx, dead);
+        let mut by_strain: [Vec<u8>; 5] = Default::default();
+        'samples: for others in &samples {
+            if !by_strain[4].is_empty() && ctx.clock.out(&self.solver, &ctx.budget) {
+                break;
+            }
+            let mut ts = [0u8; 5];
+            for (i, s) in STRAINS.iter().enumerate() {
+                let goal = Goal::Tricks {
+                    declarer: ctx.player(me),
+                    trump: s.trump(),
+                };
+                let pos = self.declarer_position(ctx, hand, *others, goal);
+                match self.solver.solve(&pos) {
+                    Some(t) => ts[i] = t,
+                    None => break 'samples,
+                }
+            }
+            for (counts, t) in by_strain.iter_mut().zip(ts) {
+                counts.push(t);
+            }
+        }
+        if by_strain[4].is_empty() {
+            return Action::Declare(fallback);
+        }
+        let w = tables::defenders_whist(view, me);
+        let mut best: Option<(Whists, Contract)> = None;
+        for c in contracts {
+            let tab = tables::declarer_table(&ctx.prices, view, me, c, w);
+            let v = tables::expect(&tab, &by_strain[c.strain() as usize]);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, c));
+            }
+        }
+        Action::Declare(best.map_or(fallback, |b| b.1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pref_core::{Card, Deal, Profile, Viewer};
+
+    fn set(s: &str) -> CardSet {
+        s.split_whitespace()
+            .map(|c| c.parse::<Card>().expect("card"))
+            .collect()
+    }
+
+    /// The same hand and the same solver counts, priced by two profiles. 6♠ taking 7, 6 and
+    /// 6 tricks (both defenders whisting, each count valued half as one fewer): at Sochi
+    /// t=7 is worth 14, t=6 16/3, t=5 −82/3, so the table gives 29/3, −11, −11: −37/9. The
+    /// hand's six misère dangers make four raspasy tricks, the others sharing six: −20/3,
+    /// halved while the others may still bid: −10/3, above −37/9, so Sochi passes. At
+    /// Leningrad the contract is worth −28/3 (t=7: 64/3, t=6: 32/3, t=5: −164/3); the first
+    /// raspasy −40/3, halved −20/3: pass; after two raspasy deals the price is 3 a trick
+    /// (R8.9) at mountain scale 2: −40, halved −20, below −28/3: the bot bids.
+    #[test]
+    fn r8_9_a_leningrad_raspasy_price_turns_a_pass_into_a_bid() {
+        let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+        let deal = Deal::new(&Profile::sochi(), Seat(2), &deck.try_into().expect("32"), 0)
+            .expect("a deal");
+        let view = deal.view(Viewer::Seat(Seat(0)));
+        let hand = set("AS KS QS JS TS AH KH AC KC AD");
+        let counts: [Vec<u8>; 5] = [vec![7, 6, 6], vec![], vec![], vec![], vec![]];
+        let decide = |name: &str, streak: u32| {
+            let prices = Prices {
+                profile: Profile::preset(name).expect("a preset"),
+                raspasy_before: streak,
+            };
+            let eval = HandEval::priced(&prices, &view, Seat(0), hand, &counts, None);
+            let six = eval.contract[usize::from(Bid::LOWEST.index())].expect("6♠ priced");
+            (
+                six,
+                eval.raspasy,
+                choose_bid(&eval, Some(Bid::LOWEST), false, eval.raspasy / 2),
+            )
+        };
+        let pass = Action::Bid(Call::Pass);
+        let bid = Action::Bid(Call::Bid(Bid::LOWEST));
+        assert_eq!(
+            decide("sochi", 0),
+            (Whists::new(-37, 9), Whists::new(-20, 3), pass)
+        );
+        assert_eq!(
+            decide("leningrad", 0),
+            (Whists::new(-28, 3), Whists::new(-40, 3), pass)
+        );
+        assert_eq!(
+            decide("leningrad", 2),
+            (Whists::new(-28, 3), Whists::from(-40), bid)
+        );
+    }
+}

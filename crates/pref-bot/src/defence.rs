@@ -1,0 +1,198 @@
+//! The defenders' choices: whist, half-whist or pass, and open or closed play.
+//!
+//! The declarer's hand is sampled (his ten unseen cards fitting his contract, plus the
+//! talon, less the discard he would make; the partner's hand fitting the partner's calls)
+//! and solved. Each legal answer is priced by the table's profile (`tables.rs`) with the
+//! partner's answer, when he has not spoken yet, taken from the partner's sampled hand by
+//! the rule of thumb he is likely to follow: a whist of mine may turn out to be one of two,
+//! and my pass may leave him whisting alone rather than conceding the contract.
+
+use pref_core::{Action, ActionList, CardSet, Contract, Defence, WhistCall};
+
+use crate::bot::{AUCTION_TRIES, Bot, Ctx, Level};
+use crate::heuristic;
+use crate::infer;
+use crate::sample::{self, Pile};
+use crate::score::{Whists, mean};
+use crate::solver::{Goal, Position};
+use crate::tables;
+
+/// One sampled layout for a defender: the declarer's open-hand tricks and the partner's
+/// hand.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    tricks: u8,
+    partner: CardSet,
+}
+
+/// Whether a defender holding `hand` whists `contract` by the rule of thumb: his high cards
+/// and trumps with the contract's level reach nine.
+pub(crate) fn would_whist(hand: CardSet, contract: Contract) -> bool {
+    let honours = hand
+        .iter()
+        .filter(|c| c.rank() as u8 >= 6 || Some(c.suit()) == contract.strain().trump())
+        .count();
+    honours as u8 + contract.level() >= 9
+}
+
+impl Bot {
+    /// Declarer tricks and partner hands over sampled layouts.
+    fn defender_samples(&mut self, ctx: &Ctx<'_>) -> Vec<Layout> {
+        let view = ctx.view;
+        let (Some(d), Some(contract)) = (view.declarer, view.contract) else {
+            return Vec::new();
+        };
+        let hand = ctx.hand();
+        let talon: CardSet = view.talon.iter().flatten().copied().collect();
+        let me = self.seat;
+        let Some(partner) = ctx.active().into_iter().find(|&s| s != me && s != d) else {
+            return Vec::new();
+        };
+        let pool = CardSet::FULL.minus(hand).minus(talon);
+        if pool.len() != 20 || hand.len() != 10 {
+            return Vec::new();
+        }
+        let trump = contract.strain().trump();
+        let mut out = Vec::new();
+        for _ in 0..self.level.contract_samples() {
+            if !out.is_empty() && ctx.clock.out(&self.solver, &ctx.budget) {
+                break;
+            }
+            let mut piles = [Pile::new(10, CardSet::FULL), Pile::new(10, CardSet::FULL)];
+            let discard = |p: &[Pile]| {
+                let twelve = p[0].cards.or(talon);
+                twelve.minus(heuristic::trick_discard(twelve, trump))
+            };
+            let partner_calls = self.seen.calls[partner.index()];
+            sample::deal_fitting(&mut self.rng, pool, &mut piles, AUCTION_TRIES, |p| {
+                infer::fits_contract(discard(p), contract)
+                    && infer::fits_calls(&partner_calls, p[1].cards)
+            });
+            let mut hands = [CardSet::EMPTY; 3];
+            hands[ctx.player(d)] = discard(&piles);
+            hands[ctx.player(me)] = hand;
+            hands[ctx.player(partner)] = piles[1].cards;
+            let pos = Position {
+                hands,
+                leader: ctx.player(view.first_hand),
+                trick: Vec::new(),
+                tricks_done: 0,
+                goal: Goal::Tricks {
+                    declarer: ctx.player(d),
+                    trump,
+                },
+            };
+            match self.solver.solve(&pos) {
+                Some(t) => out.push(Layout {
+                    tricks: t,
+                    partner: piles[1].cards,
+                }),
+                None => break,
+            }
+        }
+        out
+    }
+
+    pub(crate) fn whist(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Action {
+        let view = ctx.view;
+        let calls: Vec<WhistCall> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Whist(w) => Some(w),
+                _ => None,
+            })
+            .collect();
+        let hand = ctx.hand();
+        let pick = |w: WhistCall| Action::Whist(w);
+        let (Some(d), Some(contract)) = (view.declarer, view.contract) else {
+            return pick(calls[0]);
+        };
+        if hand.is_empty() {
+            // A four-player dealer (R11.4): he has no cards to judge by.
+            return pick(if calls.contains(&WhistCall::Pass) {
+                WhistCall::Pass
+            } else {
+                calls[0]
+            });
+        }
+        let me = self.seat;
+        let partner = ctx
+            .active()
+            .into_iter()
+            .find(|&s| s != me && s != d)
+            .unwrap_or(me);
+        let samples = if self.level == Level::Easy {
+            Vec::new()
+        } else {
+            self.defender_samples(ctx)
+        };
+        if samples.is_empty() {
+            let want = if would_whist(hand, contract) {
+                WhistCall::Whist
+            } else {
+                WhistCall::Pass
+            };
+            return pick(if calls.contains(&want) {
+                want
+            } else {
+                calls[0]
+            });
+        }
+        let current = tables::whists_array(view);
+        let counts: Vec<u8> = samples.iter().map(|l| l.tricks).collect();
+        let mut best: Option<(Whists, WhistCall)> = None;
+        for &call in &calls {
+            // My result given the partner's answer (his known one, or each he may give).
+            let value_with = |answer: Option<WhistCall>| {
+                let mut w = current;
+                w[me.index()] = Some(call);
+                w[partner.index()] = answer;
+                let played = match (call, answer) {
+                    (WhistCall::Whist, _) | (WhistCall::Pass, Some(WhistCall::Whist)) => true,
+                    (WhistCall::Half | WhistCall::Pass, _) => false,
+                };
+                tables::table(&ctx.prices, me, |t| {
+                    tables::game_outcome(view, d, contract, w, t, played)
+                })
+            };
+            let v = match current[partner.index()] {
+                Some(known) => tables::expect(&value_with(Some(known)), &counts),
+                None => {
+                    let whisting = value_with(Some(WhistCall::Whist));
+                    let passing = value_with(Some(WhistCall::Pass));
+                    mean(samples.iter().map(|l| {
+                        let t = usize::from(l.tricks.min(10));
+                        if would_whist(l.partner, contract) {
+                            whisting[t]
+                        } else {
+                            passing[t]
+                        }
+                    }))
+                }
+            };
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, call));
+            }
+        }
+        pick(best.map_or(calls[0], |b| b.1))
+    }
+
+    pub(crate) fn defence(&mut self, ctx: &Ctx<'_>) -> Action {
+        if self.level == Level::Easy {
+            return Action::Defence(Defence::Closed);
+        }
+        let level = ctx.view.contract.map_or(6, |c| c.level());
+        let samples = self.defender_samples(ctx);
+        if samples.is_empty() {
+            return Action::Defence(Defence::Closed);
+        }
+        let made = samples.iter().filter(|l| l.tricks >= level).count();
+        // Expecting the contract to make, open play lets the whister steer both hands to
+        // the quota; expecting it to fail, closed play keeps the declarer guessing.
+        Action::Defence(if 2 * made >= samples.len() {
+            Defence::Open
+        } else {
+            Defence::Closed
+        })
+    }
+}
