@@ -16,6 +16,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+use crate::ids::Secret;
 use crate::table::Command;
 use crate::wire::Outgoing;
 
@@ -122,11 +123,13 @@ fn thinkers() -> &'static Semaphore {
     })
 }
 
-/// Starts a bot of `level` for `seat`, acting through `table`'s inbox.
+/// Starts a bot of `level` for `seat`, acting through `table`'s inbox with the seat's
+/// `token` like any player: once the seat is freed its commands are refused.
 #[must_use]
 pub fn spawn(
     table_no: i64,
     seat: Seat,
+    token: Secret,
     level: BotLevel,
     table: mpsc::WeakSender<Command>,
     pace: Pace,
@@ -138,6 +141,7 @@ pub fn spawn(
         Driver {
             table_no,
             seat,
+            token,
             level,
             table,
             pace,
@@ -152,6 +156,7 @@ pub fn spawn(
 struct Driver {
     table_no: i64,
     seat: Seat,
+    token: Secret,
     level: BotLevel,
     table: mpsc::WeakSender<Command>,
     pace: Pace,
@@ -280,6 +285,7 @@ impl Driver {
         let command = match request {
             Request::Act { version, action } => Command::Act {
                 seat,
+                token: self.token,
                 id: format!("bot-{version}"),
                 version,
                 action,
@@ -287,6 +293,7 @@ impl Driver {
             },
             Request::NextDeal { version } => Command::NextDeal {
                 seat,
+                token: self.token,
                 id: format!("bot-next-{version}"),
                 version,
                 reply,
@@ -297,9 +304,11 @@ impl Driver {
         }
         drop(table);
         match answer.await {
-            Ok(Outgoing::Rejected {
+            // The seat was freed: this bot is done.
+            Ok(Err(_)) => false,
+            Ok(Ok(Outgoing::Rejected {
                 reason, message, ..
-            }) => {
+            })) => {
                 // A stale turn is normal (the table moved on while the bot waited); anything
                 // else is a bug worth seeing in the log.
                 tracing::warn!(
@@ -311,7 +320,7 @@ impl Driver {
                 );
                 true
             }
-            Ok(_) => true,
+            Ok(Ok(_)) => true,
             Err(_) => false,
         }
     }

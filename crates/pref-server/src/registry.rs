@@ -225,7 +225,7 @@ mod tests {
         let registry = Registry::new(store.clone(), Limits::default());
         let mut handles = Vec::new();
         for _ in 0..2 {
-            let (id, no, table) = test_table(&store, &Limits::default()).await;
+            let (id, no, _, table) = test_table(&store, &Limits::default()).await;
             registry.spawn(id, no, table);
             handles.push(id);
         }

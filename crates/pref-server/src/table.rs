@@ -14,7 +14,7 @@ use pref_core::{
 };
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::bots::{self, BotHandle, BotLevel, Pace, Prompt};
 use crate::config::Limits;
@@ -49,8 +49,51 @@ pub struct Session {
     pub players: u8,
     /// Whether spectators take part in the chat.
     pub spectator_chat: bool,
-    /// The seat token the session was opened with: presence counts for that occupant only.
+    /// The seat token the session was opened with: presence counts for that occupant only,
+    /// and every later command of the socket is checked against the seat's occupant with it.
     pub token: Option<Secret>,
+    /// For a seat's session, the version of the `seat_freed` item that ended this occupant's
+    /// tenure once it ends (`None` while the occupant holds the seat). The table sets it
+    /// before it broadcasts the item, so a socket never sends anything after it as that seat.
+    pub tenure: Option<watch::Receiver<Option<u64>>>,
+}
+
+/// Who sends a socket's or a bot's command: the viewer the session was opened as and the seat
+/// token it was opened with. The table checks it against the seat's current occupant on every
+/// command, so a socket whose seat has been freed (and perhaps taken by someone else) cannot
+/// act, chat or resync as that seat.
+#[derive(Clone, Copy, Debug)]
+pub struct Caller {
+    /// The session's viewer.
+    pub viewer: Viewer,
+    /// The seat token, for a seat's session.
+    pub token: Option<Secret>,
+}
+
+impl Caller {
+    /// A seat's caller.
+    #[must_use]
+    pub fn seat(seat: Seat, token: Secret) -> Caller {
+        Caller {
+            viewer: Viewer::Seat(seat),
+            token: Some(token),
+        }
+    }
+}
+
+/// The answer to a command whose caller no longer holds the seat it was opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatLost;
+
+/// The answer to a chat line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChatAnswer {
+    /// Broadcast.
+    Sent,
+    /// Spectators may not chat at this table.
+    Forbidden,
+    /// The caller's seat has been freed.
+    SeatLost,
 }
 
 /// A request to a table's task; each carries the channel for its answer.
@@ -96,12 +139,13 @@ pub enum Command {
         /// The session.
         reply: oneshot::Sender<Result<Session, ApiError>>,
     },
-    /// A fresh snapshot and subscription for a socket that fell behind or asked.
+    /// A fresh snapshot and subscription for a socket that fell behind or asked; refused
+    /// when the caller's seat has been freed.
     Resync {
-        /// The socket's viewer.
-        viewer: Viewer,
+        /// The socket.
+        caller: Caller,
         /// The session.
-        reply: oneshot::Sender<Session>,
+        reply: oneshot::Sender<Result<Session, SeatLost>>,
     },
     /// A seat's socket opened (`true`) or closed.
     Presence {
@@ -115,8 +159,10 @@ pub enum Command {
     },
     /// An action by a seated player.
     Act {
-        /// The player.
+        /// The player: seat and seat token.
         seat: Seat,
+        /// The seat token, checked against the seat's occupant.
+        token: Secret,
         /// The client's id.
         id: String,
         /// The version the client chose at.
@@ -124,18 +170,20 @@ pub enum Command {
         /// The action.
         action: Action,
         /// Ack or rejection.
-        reply: oneshot::Sender<Outgoing>,
+        reply: oneshot::Sender<Result<Outgoing, SeatLost>>,
     },
     /// Start the next deal.
     NextDeal {
         /// The player asking.
         seat: Seat,
+        /// The seat token, checked against the seat's occupant.
+        token: Secret,
         /// The client's id.
         id: String,
         /// The version the client asked at.
         version: u64,
         /// Ack or rejection.
-        reply: oneshot::Sender<Outgoing>,
+        reply: oneshot::Sender<Result<Outgoing, SeatLost>>,
     },
     /// Makes the task panic, to test that a panic stays inside its table.
     #[cfg(test)]
@@ -143,11 +191,12 @@ pub enum Command {
     /// A chat line (already length-checked).
     Chat {
         /// Who writes.
-        viewer: Viewer,
+        caller: Caller,
         /// The text.
         text: String,
-        /// Refused for a spectator when the host does not allow it.
-        reply: oneshot::Sender<bool>,
+        /// Refused for a spectator when the host does not allow it, and for a seat that has
+        /// been freed.
+        reply: oneshot::Sender<ChatAnswer>,
     },
 }
 
@@ -182,6 +231,20 @@ struct Occupant {
     sockets: u32,
     /// The level of the bot holding the seat, if a bot does.
     bot: Option<BotLevel>,
+    /// Tells this occupant's sockets the version at which the seat was freed.
+    tenure: watch::Sender<Option<u64>>,
+}
+
+impl Occupant {
+    fn new(name: String, token: Secret, bot: Option<BotLevel>) -> Occupant {
+        Occupant {
+            name,
+            token,
+            sockets: 0,
+            bot,
+            tenure: watch::Sender::new(None),
+        }
+    }
 }
 
 /// The state one table's task owns.
@@ -338,12 +401,7 @@ impl Table {
                 ),
             };
             if let Some(slot) = table.seats.get_mut(s.seat as usize) {
-                *slot = Some(Occupant {
-                    name: s.name,
-                    token: s.token,
-                    sockets: 0,
-                    bot,
-                });
+                *slot = Some(Occupant::new(s.name, s.token, bot));
             }
         }
         let ended_in_lobby = row.state == Stored::Over && row.deals.is_empty();
@@ -430,7 +488,10 @@ impl Table {
         let Some(me) = self.me.clone() else {
             return;
         };
-        let bot = bots::spawn(self.no, seat, level, me, self.pace());
+        let Some(token) = self.seats[seat.index()].as_ref().map(|o| o.token) else {
+            return;
+        };
+        let bot = bots::spawn(self.no, seat, token, level, me, self.pace());
         if let Some(game) = self.game.as_ref().filter(|g| g.deal().is_some()) {
             let players = self.players();
             bot.tell(Prompt::Events(
@@ -522,8 +583,15 @@ impl Table {
             } => {
                 let _ = reply.send(self.connect(token, resume));
             }
-            Command::Resync { viewer, reply } => {
-                let _ = reply.send(self.session(viewer, None));
+            Command::Resync { caller, reply } => {
+                let session = if self.holds(&caller) {
+                    let mut session = self.session(caller.viewer, None);
+                    session.token = caller.token;
+                    Ok(session)
+                } else {
+                    Err(SeatLost)
+                };
+                let _ = reply.send(session);
             }
             Command::Presence {
                 seat,
@@ -532,42 +600,58 @@ impl Table {
             } => self.presence(seat, &token, connected),
             Command::Act {
                 seat,
+                token,
                 id,
                 version,
                 action,
                 reply,
             } => {
-                let out = self.act(seat, id, version, action).await;
-                if matches!(out, Outgoing::Rejected { .. }) {
-                    METRICS.rejection();
-                }
+                let out = if self.holds(&Caller::seat(seat, token)) {
+                    let out = self.act(seat, id, version, action).await;
+                    if matches!(out, Outgoing::Rejected { .. }) {
+                        METRICS.rejection();
+                    }
+                    Ok(out)
+                } else {
+                    Err(SeatLost)
+                };
                 let _ = reply.send(out);
             }
             Command::NextDeal {
                 seat,
+                token,
                 id,
                 version,
                 reply,
             } => {
-                let _ = reply.send(self.next_deal(seat, id, version).await);
+                let out = if self.holds(&Caller::seat(seat, token)) {
+                    Ok(self.next_deal(seat, id, version).await)
+                } else {
+                    Err(SeatLost)
+                };
+                let _ = reply.send(out);
             }
             #[cfg(test)]
             Command::Panic => panic!("a table task panics on request"),
             Command::Chat {
-                viewer,
+                caller,
                 text,
                 reply,
             } => {
-                let from = match viewer {
+                let from = match caller.viewer {
+                    _ if !self.holds(&caller) => {
+                        let _ = reply.send(ChatAnswer::SeatLost);
+                        return;
+                    }
                     Viewer::Seat(s) => Speaker::Seat(s),
                     Viewer::Spectator if self.spectator_chat => Speaker::Spectator,
                     Viewer::Spectator => {
-                        let _ = reply.send(false);
+                        let _ = reply.send(ChatAnswer::Forbidden);
                         return;
                     }
                 };
                 self.publish(vec![News::Public(Public::Chat { from, text })], None);
-                let _ = reply.send(true);
+                let _ = reply.send(ChatAnswer::Sent);
             }
         }
     }
@@ -721,6 +805,7 @@ impl Table {
             players: self.players(),
             spectator_chat: self.spectator_chat,
             token: None,
+            tenure: None,
         }
     }
 
@@ -737,6 +822,20 @@ impl Table {
         found
     }
 
+    /// Whether `caller` may speak for its viewer: a spectator always may; a seat only while
+    /// the token it was opened with is the current occupant's.
+    fn holds(&self, caller: &Caller) -> bool {
+        match (caller.viewer, caller.token) {
+            (Viewer::Spectator, _) => true,
+            (Viewer::Seat(seat), Some(token)) => self
+                .seats
+                .get(seat.index())
+                .and_then(Option::as_ref)
+                .is_some_and(|o| o.token.matches(&token)),
+            (Viewer::Seat(_), None) => false,
+        }
+    }
+
     fn connect(
         &mut self,
         token: Option<Secret>,
@@ -750,6 +849,11 @@ impl Table {
         };
         let mut session = self.session(viewer, resume);
         session.token = token;
+        if let Viewer::Seat(seat) = viewer {
+            session.tenure = self.seats[seat.index()]
+                .as_ref()
+                .map(|o| o.tenure.subscribe());
+        }
         Ok(session)
     }
 
@@ -811,12 +915,7 @@ impl Table {
         self.store
             .put_seat(self.no, seat, &name, &token, None)
             .await?;
-        self.seats[seat as usize] = Some(Occupant {
-            name: name.clone(),
-            token,
-            sockets: 0,
-            bot: None,
-        });
+        self.seats[seat as usize] = Some(Occupant::new(name.clone(), token, None));
         tracing::info!(table = self.no, seat, "seat taken");
         self.publish(
             vec![News::Public(Public::SeatTaken {
@@ -843,12 +942,7 @@ impl Table {
         self.store
             .put_seat(self.no, seat, &name, &token, Some(level.as_str()))
             .await?;
-        self.seats[seat as usize] = Some(Occupant {
-            name: name.clone(),
-            token,
-            sockets: 0,
-            bot: Some(level),
-        });
+        self.seats[seat as usize] = Some(Occupant::new(name.clone(), token, Some(level)));
         tracing::info!(table = self.no, seat, level = level.as_str(), "bot seated");
         self.publish(
             vec![News::Public(Public::SeatTaken {
@@ -876,7 +970,12 @@ impl Table {
             return Err(ApiError::Conflict(format!("seat {seat} is free")));
         }
         self.store.free_seat(self.no, seat).await?;
-        self.seats[seat as usize] = None;
+        // The sockets of this occupant learn the end of the tenure before the item that
+        // announces it is broadcast: whatever order they read in, nothing after it reaches
+        // them as this seat, even if they miss the item itself.
+        if let Some(gone) = self.seats[seat as usize].take() {
+            gone.tenure.send_replace(Some(self.version + 1));
+        }
         // Dropping the handle ends the bot's task.
         self.bots[seat as usize] = None;
         self.prompted = None;
@@ -1132,9 +1231,10 @@ impl Table {
     }
 }
 
-/// A sochi table in the lobby, stored in `store`, for the crate's own tests.
+/// A sochi table in the lobby, stored in `store`, for the crate's own tests: its id, row
+/// number, host token and the table.
 #[cfg(test)]
-pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Table) {
+pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Secret, Table) {
     let (id, host) = (Secret::random(), Secret::random());
     let request = serde_json::json!("sochi");
     let no = store
@@ -1153,5 +1253,5 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
         store.clone(),
         limits.clone(),
     );
-    (id, no, table)
+    (id, no, host, table)
 }
