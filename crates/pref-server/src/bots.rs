@@ -13,53 +13,19 @@ use std::time::Duration;
 use pref_bot::{Bot, Budget, Level};
 use pref_core::{Action, ActionList, DealView, Seat, ViewEvent};
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+use crate::command::Command;
 use crate::ids::Secret;
-use crate::table::Command;
-use crate::wire::Outgoing;
+use crate::machine::TableError;
+use pref_protocol::BotLevel;
 
-/// A bot's level as the protocol and the database spell it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BotLevel {
-    /// Rules of thumb, no search.
-    Easy,
-    /// Sampling over a few layouts.
-    Normal,
-    /// Sampling over many layouts.
-    Strong,
-}
-
-impl BotLevel {
-    /// The stored and wire name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BotLevel::Easy => "easy",
-            BotLevel::Normal => "normal",
-            BotLevel::Strong => "strong",
-        }
-    }
-
-    /// Reads a stored name.
-    #[must_use]
-    pub fn parse(name: &str) -> Option<BotLevel> {
-        match name {
-            "easy" => Some(BotLevel::Easy),
-            "normal" => Some(BotLevel::Normal),
-            "strong" => Some(BotLevel::Strong),
-            _ => None,
-        }
-    }
-
-    fn level(self) -> Level {
-        match self {
-            BotLevel::Easy => Level::Easy,
-            BotLevel::Normal => Level::Normal,
-            BotLevel::Strong => Level::Strong,
-        }
+/// The bots' own level for a level of the protocol.
+fn bot_level(level: BotLevel) -> Level {
+    match level {
+        BotLevel::Easy => Level::Easy,
+        BotLevel::Normal => Level::Normal,
+        BotLevel::Strong => Level::Strong,
     }
 }
 
@@ -136,7 +102,7 @@ pub fn spawn(
 ) -> BotHandle {
     let (tx, rx) = mpsc::unbounded_channel();
     let seed = rand::random();
-    let bot = Bot::new(seat, level.level(), seed);
+    let bot = Bot::new(seat, bot_level(level), seed);
     tokio::spawn(run(
         Driver {
             table_no,
@@ -247,7 +213,7 @@ impl Driver {
     /// plays the first legal action, so the table goes on.
     async fn think(&self, bot: Bot, view: Box<DealView>, legal: ActionList) -> (Bot, Action) {
         let fallback = legal.get(0);
-        let budget = Budget::for_level(self.level.level());
+        let budget = Budget::for_level(bot_level(self.level));
         let permit = thinkers().acquire().await;
         let decided = tokio::task::spawn_blocking(move || {
             let mut bot = bot;
@@ -261,14 +227,14 @@ impl Driver {
             (Err(e), Some(first)) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(self.seat, self.level.level(), rand::random()),
+                    Bot::new(self.seat, bot_level(self.level), rand::random()),
                     first,
                 )
             }
             (Err(e), None) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(self.seat, self.level.level(), rand::random()),
+                    Bot::new(self.seat, bot_level(self.level), rand::random()),
                     Action::Bid(pref_core::Call::Pass),
                 )
             }
@@ -286,7 +252,6 @@ impl Driver {
             Request::Act { version, action } => Command::Act {
                 seat,
                 token: self.token,
-                id: format!("bot-{version}"),
                 version,
                 action,
                 reply,
@@ -294,7 +259,6 @@ impl Driver {
             Request::NextDeal { version } => Command::NextDeal {
                 seat,
                 token: self.token,
-                id: format!("bot-next-{version}"),
                 version,
                 reply,
             },
@@ -305,17 +269,14 @@ impl Driver {
         drop(table);
         match answer.await {
             // The seat was freed: this bot is done.
-            Ok(Err(_)) => false,
-            Ok(Ok(Outgoing::Rejected {
-                reason, message, ..
-            })) => {
+            Ok(Err(TableError::SeatLost)) => false,
+            Ok(Err(refusal)) => {
                 // A stale turn is normal (the table moved on while the bot waited); anything
                 // else is a bug worth seeing in the log.
                 tracing::warn!(
                     table = self.table_no,
                     seat = self.seat.0,
-                    ?reason,
-                    message,
+                    reason = %refusal,
                     "bot action refused"
                 );
                 true

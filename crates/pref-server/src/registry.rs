@@ -13,12 +13,13 @@ use std::sync::{Arc, RwLock};
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::command::Command;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::Store;
-use crate::table::{Command, Table};
+use crate::table::Table;
 
 /// Commands waiting in one table's inbox before senders wait.
 const INBOX: usize = 256;

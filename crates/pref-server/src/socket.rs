@@ -15,11 +15,13 @@ use pref_core::Viewer;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 
+use crate::command::{Caller, Command, Session, Start};
 use crate::config::Limits;
+use crate::machine::TableError;
 use crate::metrics::METRICS;
 use crate::registry::TableHandle;
-use crate::table::{Caller, ChatAnswer, Command, SeatLost, Session, Start};
-use crate::wire::{ErrorCode, Incoming, Outgoing, Reason, Stamped};
+use crate::wire::Stamped;
+use pref_protocol::{ClientMessage, ErrorCode, Reason, ServerMessage};
 
 /// A client slow enough that one message takes longer than this is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
@@ -97,7 +99,7 @@ impl<S> Conn<S>
 where
     S: Sink<Message> + Unpin,
 {
-    async fn send(&mut self, out: &Outgoing) -> Result<(), Stop> {
+    async fn send(&mut self, out: &ServerMessage) -> Result<(), Stop> {
         let text = serde_json::to_string(out).map_err(|_| Stop::Gone)?;
         match tokio::time::timeout(SEND_TIMEOUT, self.ws.send(Message::Text(text.into()))).await {
             Ok(Ok(())) => Ok(()),
@@ -107,7 +109,7 @@ where
 
     async fn error(&mut self, code: ErrorCode, message: impl Into<String>) -> Result<(), Stop> {
         METRICS.error();
-        self.send(&Outgoing::Error {
+        self.send(&ServerMessage::Error {
             code,
             message: message.into(),
         })
@@ -141,7 +143,7 @@ where
         let event = item
             .news
             .visible(viewer, self.session.players, self.session.spectator_chat);
-        let out = Outgoing::Event {
+        let out = ServerMessage::Event {
             version: item.version,
             event,
             turn: item.turn.as_ref().map(|t| t.view(viewer)),
@@ -176,7 +178,7 @@ where
         match start {
             Start::Snapshot(s) => {
                 let version = s.version;
-                self.send(&Outgoing::Snapshot(s)).await?;
+                self.send(&ServerMessage::Snapshot(s)).await?;
                 self.sent = version;
             }
             Start::Missed(items) => {
@@ -200,6 +202,7 @@ where
             .await
             .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
         let Ok(session) = answer else {
+            // Refused only when the seat was freed.
             return self.cut().await;
         };
         let Session { start, rx, .. } = session;
@@ -209,7 +212,7 @@ where
     }
 
     async fn incoming(&mut self, text: &str, limits: &Limits) -> Result<(), Stop> {
-        let msg: Incoming = match serde_json::from_str(text) {
+        let msg: ClientMessage = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
                 return self
@@ -219,7 +222,7 @@ where
         };
         let caller = self.caller();
         match msg {
-            Incoming::Action {
+            ClientMessage::Action {
                 id,
                 version,
                 action,
@@ -232,16 +235,15 @@ where
                     .ask(|reply| Command::Act {
                         seat,
                         token,
-                        id,
                         version,
                         action,
                         reply,
                     })
                     .await
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
-                self.answer(out).await
+                self.answer(id, out).await
             }
-            Incoming::NextDeal { id, version } => {
+            ClientMessage::NextDeal { id, version } => {
                 let (Viewer::Seat(seat), Some(token)) = (caller.viewer, caller.token) else {
                     return self.not_seated(id).await;
                 };
@@ -250,15 +252,14 @@ where
                     .ask(|reply| Command::NextDeal {
                         seat,
                         token,
-                        id,
                         version,
                         reply,
                     })
                     .await
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
-                self.answer(out).await
+                self.answer(id, out).await
             }
-            Incoming::Chat { text } => {
+            ClientMessage::Chat { text } => {
                 let text = text.trim().to_owned();
                 let n = text.chars().count();
                 if n == 0 || n > limits.chat_max_chars {
@@ -279,24 +280,18 @@ where
                     .await
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
                 match answer {
-                    ChatAnswer::Sent => Ok(()),
-                    ChatAnswer::Forbidden => {
-                        self.error(
-                            ErrorCode::ChatForbidden,
-                            "spectators may not chat at this table",
-                        )
-                        .await
-                    }
-                    ChatAnswer::SeatLost => self.cut().await,
+                    Ok(()) => Ok(()),
+                    Err(TableError::SeatLost) => self.cut().await,
+                    Err(e) => self.error(ErrorCode::ChatForbidden, e.to_string()).await,
                 }
             }
-            Incoming::Resync => self.resync().await,
+            ClientMessage::Resync => self.resync().await,
         }
     }
 
     async fn not_seated(&mut self, id: String) -> Result<(), Stop> {
         METRICS.rejection();
-        self.send(&Outgoing::Rejected {
+        self.send(&ServerMessage::Rejected {
             id,
             reason: Reason::NotSeated,
             message: "spectators do not act".into(),
@@ -307,13 +302,20 @@ where
 
     /// Sends an ack or rejection; a stale version is followed by a snapshot. A command refused
     /// because the seat was freed ends the socket.
-    async fn answer(&mut self, out: Result<Outgoing, SeatLost>) -> Result<(), Stop> {
-        let Ok(out) = out else {
-            return self.cut().await;
+    async fn answer(&mut self, id: String, out: Result<u64, TableError>) -> Result<(), Stop> {
+        let out = match out {
+            Ok(version) => ServerMessage::Ack { id, version },
+            Err(TableError::SeatLost) => return self.cut().await,
+            Err(e) => ServerMessage::Rejected {
+                id,
+                reason: e.reason(),
+                message: e.to_string(),
+                rule: e.rule().map(str::to_owned),
+            },
         };
         let stale = matches!(
             out,
-            Outgoing::Rejected {
+            ServerMessage::Rejected {
                 reason: Reason::StaleVersion,
                 ..
             }
@@ -472,10 +474,11 @@ mod tests {
     use tokio::sync::{Semaphore, mpsc};
 
     use super::*;
+    use crate::command::HostRequest;
     use crate::ids::Secret;
     use crate::registry::Registry;
     use crate::store::Store;
-    use crate::table::{HostOp, test_table};
+    use crate::table::test_table;
 
     type BoxSink = Pin<Box<dyn Sink<Message, Error = axum::Error> + Send>>;
 
@@ -610,7 +613,7 @@ mod tests {
         handle
             .ask(|reply| Command::Host {
                 token: host,
-                op: HostOp::Start,
+                op: HostRequest::Start,
                 reply,
             })
             .await
@@ -631,7 +634,7 @@ mod tests {
             })
             .await
             .unwrap();
-        assert_eq!(chat, ChatAnswer::SeatLost);
+        assert_eq!(chat, Err(TableError::SeatLost));
         // Seat 1 (left of the dealer, seat 0) and seat 2 pass: seat 0 is to bid (R3).
         let pass = pref_core::Action::Bid(pref_core::Call::Pass);
         let act = |seat: u8, token: Secret| {
@@ -641,7 +644,6 @@ mod tests {
                     .ask(|reply| Command::Act {
                         seat: Seat(seat),
                         token,
-                        id: "a".into(),
                         version: 100,
                         action: pass,
                         reply,
@@ -651,25 +653,24 @@ mod tests {
             }
         };
         for (seat, token) in [(1, boris), (2, vera)] {
-            assert!(matches!(act(seat, token).await, Ok(Outgoing::Ack { .. })));
+            assert!(act(seat, token).await.is_ok());
         }
         assert_eq!(
             act(0, anna).await.err(),
-            Some(SeatLost),
+            Some(TableError::SeatLost),
             "a freed seat's token acts"
         );
-        assert!(matches!(act(0, gleb).await, Ok(Outgoing::Ack { .. })));
+        assert!(act(0, gleb).await.is_ok());
         let next = handle
             .ask(|reply| Command::NextDeal {
                 seat: Seat(0),
                 token: anna,
-                id: "n".into(),
                 version: 100,
                 reply,
             })
             .await
             .unwrap();
-        assert_eq!(next.err(), Some(SeatLost));
+        assert_eq!(next.err(), Some(TableError::SeatLost));
 
         gate.add_permits(1000);
         written(&mut out).await
@@ -729,7 +730,7 @@ mod tests {
                     })
                     .await
                     .unwrap(),
-                ChatAnswer::Sent
+                Ok(())
             );
         }
         gate.add_permits(100);
