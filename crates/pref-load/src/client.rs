@@ -7,17 +7,16 @@
 //! in, and the last one records the latency. Actions at a table are strictly sequential, so
 //! one pending slot per table is enough.
 
-use std::borrow::Cow;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use pref_core::Action;
+use pref_protocol::{ClientMessage, Item, Public, ServerMessage, TurnView};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::watch;
 use tokio::time::{Instant, sleep_until, timeout};
@@ -152,43 +151,11 @@ impl Dialer {
     }
 }
 
-/// The parts of a server message a load client reads.
-#[derive(Debug, Deserialize)]
-struct Msg<'a> {
-    /// `snapshot`, `event`, `ack`, `rejected` or `error`.
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    /// The item's (or snapshot's) version.
-    version: Option<u64>,
-    /// The item; `null` for a stub.
-    #[serde(default, borrow)]
-    event: Option<Item<'a>>,
-    /// The turn after the item.
-    #[serde(default, borrow)]
-    turn: Option<Turn<'a>>,
-}
-
-/// An item's kind.
-#[derive(Debug, Deserialize)]
-struct Item<'a> {
-    /// `deal` or a table news kind.
-    #[serde(borrow)]
-    kind: Cow<'a, str>,
-}
-
-/// A turn: the legal actions are kept raw and sent back as they came.
-#[derive(Debug, Deserialize)]
-struct Turn<'a> {
-    /// The viewer's legal actions.
-    #[serde(default, borrow)]
-    legal: Vec<&'a RawValue>,
-}
-
 /// What a player will send when its wait is over.
 #[derive(Debug)]
 enum Intent {
-    /// An action, as JSON.
-    Act(String),
+    /// An action.
+    Act(Action),
     /// Start the next deal.
     NextDeal,
 }
@@ -305,15 +272,23 @@ impl Client {
 
     async fn send(&mut self, intent: Intent) -> bool {
         self.count += 1;
-        let text = match intent {
-            Intent::Act(action) => format!(
-                r#"{{"type":"action","id":"a{}","version":{},"action":{action}}}"#,
-                self.count, self.version
-            ),
-            Intent::NextDeal => format!(
-                r#"{{"type":"next_deal","id":"n{}","version":{}}}"#,
-                self.count, self.version
-            ),
+        let message = match intent {
+            Intent::Act(action) => ClientMessage::Action {
+                id: format!("a{}", self.count),
+                version: self.version,
+                action,
+            },
+            Intent::NextDeal => ClientMessage::NextDeal {
+                id: format!("n{}", self.count),
+                version: self.version,
+            },
+        };
+        let text = match serde_json::to_string(&message) {
+            Ok(t) => t,
+            Err(e) => {
+                self.stats.error(format!("unwritable message: {e}"));
+                return false;
+            }
         };
         self.probe.sending(self.version);
         self.stats.sent.fetch_add(1, Ordering::Relaxed);
@@ -327,25 +302,25 @@ impl Client {
     fn message(&mut self, text: &str) {
         let stats = Arc::clone(&self.stats);
         stats.received.fetch_add(1, Ordering::Relaxed);
-        let msg: Msg<'_> = match serde_json::from_str(text) {
+        let msg: ServerMessage = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
                 stats.error(format!("unreadable message ({e}): {text}"));
                 return;
             }
         };
-        match msg.kind.as_ref() {
-            "snapshot" => {
+        match msg {
+            ServerMessage::Snapshot(snapshot) => {
                 // Only the first message of a socket is a snapshot in a clean run.
                 stats.resyncs.fetch_add(1, Ordering::Relaxed);
-                self.version = msg.version.unwrap_or(0);
-                self.turn(msg.turn.as_ref());
+                self.version = snapshot.version;
+                self.turn(Some(&snapshot.turn));
             }
-            "event" => {
-                let Some(v) = msg.version else {
-                    stats.error(format!("event without a version: {text}"));
-                    return;
-                };
+            ServerMessage::Event {
+                version: v,
+                event,
+                turn,
+            } => {
                 if v <= self.version {
                     stats.out_of_order.fetch_add(1, Ordering::Relaxed);
                     return;
@@ -356,38 +331,38 @@ impl Client {
                         .fetch_add(v - self.version - 1, Ordering::Relaxed);
                 }
                 self.version = v;
-                match msg.event.as_ref().map(|e| e.kind.as_ref()) {
+                match event {
                     // Seat 0's socket counts each deal once and starts the next.
-                    Some("deal_finished") if self.seat == Some(0) => {
+                    Some(Item::Public(Public::DealFinished { .. })) if self.seat == Some(0) => {
                         stats.deals.fetch_add(1, Ordering::Relaxed);
                         self.plan(Intent::NextDeal);
                     }
-                    Some("game_over") if self.seat == Some(0) => {
+                    Some(Item::Public(Public::GameOver(_))) if self.seat == Some(0) => {
                         stats.games_over.fetch_add(1, Ordering::Relaxed);
                         self.intent = None;
                     }
-                    _ => {}
+                    Some(_) | None => {}
                 }
-                if msg.turn.is_some() {
+                if turn.is_some() {
                     self.probe.arrived(v, &stats);
-                    self.turn(msg.turn.as_ref());
+                    self.turn(turn.as_ref());
                 }
             }
-            "ack" => {
+            ServerMessage::Ack { .. } => {
                 stats.acked.fetch_add(1, Ordering::Relaxed);
             }
-            _ => stats.error(format!("seat {:?}: {text}", self.seat)),
+            ServerMessage::Rejected { .. } | ServerMessage::Error { .. } => {
+                stats.error(format!("seat {:?}: {text}", self.seat));
+            }
         }
     }
 
-    fn turn(&mut self, turn: Option<&Turn<'_>>) {
+    fn turn(&mut self, turn: Option<&TurnView>) {
         let Some(turn) = turn else { return };
         if turn.legal.is_empty() || *self.stage.borrow() != Stage::Play {
             return;
         }
-        let pick = turn.legal[self.rng.gen_range(0..turn.legal.len())]
-            .get()
-            .to_owned();
+        let pick = turn.legal[self.rng.gen_range(0..turn.legal.len())];
         self.plan(Intent::Act(pick));
     }
 }
@@ -401,12 +376,11 @@ pub(crate) async fn first_snapshot(ws: &mut Ws) -> Result<u64, String> {
             .map_err(|_| "no snapshot within 30 s".to_owned())?;
         match msg {
             Some(Ok(Message::Text(text))) => {
-                let m: Msg<'_> = serde_json::from_str(text.as_str())
+                let m: ServerMessage = serde_json::from_str(text.as_str())
                     .map_err(|e| format!("unreadable first message ({e}): {text}"))?;
-                return if m.kind == "snapshot" {
-                    Ok(m.version.unwrap_or(0))
-                } else {
-                    Err(format!("first message is not a snapshot: {text}"))
+                return match m {
+                    ServerMessage::Snapshot(s) => Ok(s.version),
+                    _ => Err(format!("first message is not a snapshot: {text}")),
                 };
             }
             Some(Ok(Message::Close(f))) => return Err(format!("closed at once: {f:?}")),

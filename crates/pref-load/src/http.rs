@@ -9,7 +9,8 @@ use hyper::{Method, Request};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
-use serde_json::Value;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// A client bound to one server.
 #[derive(Clone, Debug)]
@@ -36,14 +37,14 @@ impl Api {
         }
     }
 
-    /// Sends one request; returns the status and the JSON body (`Null` when not JSON).
-    pub(crate) async fn call(
+    /// Sends one request with `body` as JSON; returns the status and the body.
+    pub(crate) async fn call<B: Serialize>(
         &self,
         method: Method,
         path: &str,
-        body: Option<&Value>,
+        body: Option<&B>,
         bearer: Option<&str>,
-    ) -> Result<(u16, Value), String> {
+    ) -> Result<(u16, Bytes), String> {
         let mut req = Request::builder()
             .method(method)
             .uri(format!("{}{path}", self.base))
@@ -51,7 +52,10 @@ impl Api {
         if let Some(token) = bearer {
             req = req.header("authorization", format!("Bearer {token}"));
         }
-        let body = body.map(Value::to_string).unwrap_or_default();
+        let body = match body {
+            Some(b) => serde_json::to_string(b).map_err(|e| e.to_string())?,
+            None => String::new(),
+        };
         let req = req
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| e.to_string())?;
@@ -67,26 +71,25 @@ impl Api {
             .await
             .map_err(|e| format!("{path}: {e}"))?
             .to_bytes();
-        Ok((
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        ))
+        Ok((status, bytes))
     }
 
     /// Like [`Api::call`], but anything other than `expect` is an error naming the body.
-    pub(crate) async fn expect(
+    /// The answer is read as the protocol's `T`.
+    pub(crate) async fn expect<T: DeserializeOwned, B: Serialize>(
         &self,
         expect: u16,
         method: Method,
         path: &str,
-        body: Option<&Value>,
+        body: Option<&B>,
         bearer: Option<&str>,
-    ) -> Result<Value, String> {
-        let (status, value) = self.call(method, path, body, bearer).await?;
-        if status == expect {
-            Ok(value)
-        } else {
-            Err(format!("{path}: HTTP {status}: {value}"))
+    ) -> Result<T, String> {
+        let (status, bytes) = self.call(method, path, body, bearer).await?;
+        let text = String::from_utf8_lossy(&bytes);
+        if status != expect {
+            return Err(format!("{path}: HTTP {status}: {text}"));
         }
+        serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{path}: unreadable answer ({e}): {text}"))
     }
 }

@@ -10,7 +10,8 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use hyper::Method;
-use serde_json::{Value, json};
+use pref_protocol::{Claim, Claimed, CreateTable, Created, Summary};
+use serde_json::json;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -50,29 +51,34 @@ async fn setup_table(
 ) -> Result<Ready, String> {
     let players = plan.players.at(i);
     let preset = if players == 4 { "sochi4" } else { "sochi" };
-    let created = api
-        .expect(
-            201,
-            Method::POST,
-            "/api/tables",
-            Some(&json!({ "profile": { "preset": preset, "pool_target": POOL_TARGET } })),
-            None,
-        )
+    let create = CreateTable {
+        profile: Some(json!({ "preset": preset, "pool_target": POOL_TARGET })),
+        spectator_chat: false,
+    };
+    let created: Created = api
+        .expect(201, Method::POST, "/api/tables", Some(&create), None)
         .await?;
-    let id = text(&created, "id")?;
-    let host = text(&created, "host_token")?;
+    let Created {
+        id,
+        host_token: host,
+        ..
+    } = created;
     let mut tokens = Vec::new();
     for s in 0..players {
-        let seat = api
+        let claim = Claim {
+            name: format!("load {s}"),
+            seat: Some(s),
+        };
+        let seat: Claimed = api
             .expect(
                 200,
                 Method::POST,
                 &format!("/api/tables/{id}/seats"),
-                Some(&json!({ "name": format!("load {s}"), "seat": s })),
+                Some(&claim),
                 None,
             )
             .await?;
-        tokens.push(text(&seat, "token")?);
+        tokens.push(seat.token);
     }
     let viewers = usize::from(players) + plan.spectators_at(i);
     let probe = Arc::new(Probe::new(viewers as u32));
@@ -105,13 +111,6 @@ async fn setup_table(
     })
 }
 
-fn text(v: &Value, key: &str) -> Result<String, String> {
-    v[key]
-        .as_str()
-        .map(str::to_owned)
-        .ok_or_else(|| format!("no {key} in {v}"))
-}
-
 /// Creates lobby table number `i` and opens `n` idle spectator sockets on it.
 async fn setup_idle(
     n: usize,
@@ -120,10 +119,16 @@ async fn setup_idle(
     stats: &Arc<Stats>,
     stage: &watch::Receiver<Stage>,
 ) -> Result<Vec<JoinHandle<()>>, String> {
-    let created = api
-        .expect(201, Method::POST, "/api/tables", Some(&json!({})), None)
+    let created: Created = api
+        .expect(
+            201,
+            Method::POST,
+            "/api/tables",
+            Some(&CreateTable::default()),
+            None,
+        )
         .await?;
-    let id = text(&created, "id")?;
+    let id = created.id;
     let mut tasks = Vec::with_capacity(n);
     for _ in 0..n {
         let mut ws = dialer.connect(&format!("/api/tables/{id}/ws")).await?;
@@ -230,7 +235,7 @@ where
             let (api, gate) = (&api, &gate);
             jobs.push(async move {
                 let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
-                api.expect(
+                api.expect::<Summary, ()>(
                     200,
                     Method::POST,
                     &format!("/api/tables/{id}/start"),

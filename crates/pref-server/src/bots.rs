@@ -13,52 +13,19 @@ use std::time::Duration;
 use pref_bot::{Bot, Budget, Level};
 use pref_core::{Action, ActionList, DealView, Profile, Seat, ViewEvent};
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
-use crate::table::Command;
-use crate::wire::Outgoing;
+use crate::command::Command;
+use crate::ids::Secret;
+use crate::machine::TableError;
+use pref_protocol::BotLevel;
 
-/// A bot's level as the protocol and the database spell it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BotLevel {
-    /// Rules of thumb, no search.
-    Easy,
-    /// Sampling over a few layouts.
-    Normal,
-    /// Sampling over many layouts.
-    Strong,
-}
-
-impl BotLevel {
-    /// The stored and wire name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BotLevel::Easy => "easy",
-            BotLevel::Normal => "normal",
-            BotLevel::Strong => "strong",
-        }
-    }
-
-    /// Reads a stored name.
-    #[must_use]
-    pub fn parse(name: &str) -> Option<BotLevel> {
-        match name {
-            "easy" => Some(BotLevel::Easy),
-            "normal" => Some(BotLevel::Normal),
-            "strong" => Some(BotLevel::Strong),
-            _ => None,
-        }
-    }
-
-    fn level(self) -> Level {
-        match self {
-            BotLevel::Easy => Level::Easy,
-            BotLevel::Normal => Level::Normal,
-            BotLevel::Strong => Level::Strong,
-        }
+/// The bots' own level for a level of the protocol.
+fn bot_level(level: BotLevel) -> Level {
+    match level {
+        BotLevel::Easy => Level::Easy,
+        BotLevel::Normal => Level::Normal,
+        BotLevel::Strong => Level::Strong,
     }
 }
 
@@ -123,11 +90,13 @@ fn thinkers() -> &'static Semaphore {
 }
 
 /// Starts a bot of `level` for `seat` at a table playing `profile` (the bot prices every
-/// outcome by it), acting through `table`'s inbox.
+/// outcome by it), acting through `table`'s inbox with the seat's `token` like any player:
+/// once the seat is freed its commands are refused.
 #[must_use]
 pub fn spawn(
     table_no: i64,
     seat: Seat,
+    token: Secret,
     level: BotLevel,
     profile: &Profile,
     table: mpsc::WeakSender<Command>,
@@ -135,11 +104,12 @@ pub fn spawn(
 ) -> BotHandle {
     let (tx, rx) = mpsc::unbounded_channel();
     let seed = rand::random();
-    let bot = Bot::new(seat, level.level(), profile, seed);
+    let bot = Bot::new(seat, bot_level(level), profile, seed);
     tokio::spawn(run(
         Driver {
             table_no,
             seat,
+            token,
             level,
             profile: profile.clone(),
             table,
@@ -155,6 +125,7 @@ pub fn spawn(
 struct Driver {
     table_no: i64,
     seat: Seat,
+    token: Secret,
     level: BotLevel,
     profile: Profile,
     table: mpsc::WeakSender<Command>,
@@ -246,7 +217,7 @@ impl Driver {
     /// plays the first legal action, so the table goes on.
     async fn think(&self, bot: Bot, view: Box<DealView>, legal: ActionList) -> (Bot, Action) {
         let fallback = legal.get(0);
-        let budget = Budget::for_level(self.level.level());
+        let budget = Budget::for_level(bot_level(self.level));
         let permit = thinkers().acquire().await;
         let decided = tokio::task::spawn_blocking(move || {
             let mut bot = bot;
@@ -260,14 +231,24 @@ impl Driver {
             (Err(e), Some(first)) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(self.seat, self.level.level(), &self.profile, rand::random()),
+                    Bot::new(
+                        self.seat,
+                        bot_level(self.level),
+                        &self.profile,
+                        rand::random(),
+                    ),
                     first,
                 )
             }
             (Err(e), None) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(self.seat, self.level.level(), &self.profile, rand::random()),
+                    Bot::new(
+                        self.seat,
+                        bot_level(self.level),
+                        &self.profile,
+                        rand::random(),
+                    ),
                     Action::Bid(pref_core::Call::Pass),
                 )
             }
@@ -284,14 +265,14 @@ impl Driver {
         let command = match request {
             Request::Act { version, action } => Command::Act {
                 seat,
-                id: format!("bot-{version}"),
+                token: self.token,
                 version,
                 action,
                 reply,
             },
             Request::NextDeal { version } => Command::NextDeal {
                 seat,
-                id: format!("bot-next-{version}"),
+                token: self.token,
                 version,
                 reply,
             },
@@ -301,21 +282,20 @@ impl Driver {
         }
         drop(table);
         match answer.await {
-            Ok(Outgoing::Rejected {
-                reason, message, ..
-            }) => {
+            // The seat was freed: this bot is done.
+            Ok(Err(TableError::SeatLost)) => false,
+            Ok(Err(refusal)) => {
                 // A stale turn is normal (the table moved on while the bot waited); anything
                 // else is a bug worth seeing in the log.
                 tracing::warn!(
                     table = self.table_no,
                     seat = self.seat.0,
-                    ?reason,
-                    message,
+                    reason = %refusal,
                     "bot action refused"
                 );
                 true
             }
-            Ok(_) => true,
+            Ok(Ok(_)) => true,
             Err(_) => false,
         }
     }

@@ -19,7 +19,6 @@ use tokio::sync::Mutex;
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::http::AppState;
 use crate::ids::Secret;
 use crate::lease::{self, Leases};
 use crate::proxy;
@@ -262,10 +261,20 @@ fn table_in_path(path: &str) -> Option<Secret> {
     Secret::parse(rest.split('/').next()?)
 }
 
+/// What [`route`] needs: this node's part in the cluster (none on SQLite) and the limits
+/// of the forwarding.
+#[derive(Clone, Debug)]
+pub struct Routing {
+    /// The cluster, on PostgreSQL.
+    pub cluster: Option<Arc<Cluster>>,
+    /// The limits.
+    pub limits: Limits,
+}
+
 /// Middleware: a request for a table served by another node goes to that node. A request
 /// that was already forwarded is never forwarded again (a lease that moved in between
 /// answers `unavailable`, and the client retries).
-pub async fn route(State(s): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn route(State(s): State<Routing>, req: Request, next: Next) -> Response {
     let (Some(cluster), Some(id)) = (s.cluster.as_ref(), table_in_path(req.uri().path())) else {
         return next.run(req).await;
     };
@@ -275,7 +284,7 @@ pub async fn route(State(s): State<AppState>, req: Request, next: Next) -> Respo
             if req.headers().contains_key(proxy::FORWARDED) {
                 return ApiError::Unavailable.into_response();
             }
-            proxy::forward(req, &addr, &s.config.limits).await
+            proxy::forward(req, &addr, &s.limits).await
         }
         Err(e) => e.into_response(),
     }

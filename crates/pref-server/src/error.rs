@@ -4,8 +4,9 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use pref_protocol::ApiErrorBody;
 
+use crate::machine::{RecordError, TableError};
 use crate::metrics::METRICS;
 use crate::store::StoreError;
 use pref_core::ProfileError;
@@ -45,6 +46,48 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// The table's refusals as HTTP answers: the edge alone decides what a domain error is
+/// over HTTP.
+impl From<TableError> for ApiError {
+    fn from(e: TableError) -> ApiError {
+        match e {
+            TableError::BadName | TableError::NoSuchSeat(_) => ApiError::BadRequest(e.to_string()),
+            TableError::NotHost => ApiError::Forbidden("the host token is not valid at this table"),
+            TableError::HostSeats => {
+                ApiError::Forbidden("the game has started: only the host can seat a player")
+            }
+            TableError::NotSeated | TableError::SeatLost => ApiError::Forbidden(
+                "the seat token is not valid at this table (the seat may have been freed)",
+            ),
+            TableError::Internal(detail) => ApiError::Internal(detail),
+            TableError::SeatTaken(_)
+            | TableError::SeatFree(_)
+            | TableError::Full
+            | TableError::Started
+            | TableError::ProfileFrozen
+            | TableError::SeatBeyond
+            | TableError::SeatsFree
+            | TableError::DealInProgress
+            | TableError::NoDeal
+            | TableError::NotStarted
+            | TableError::Over
+            | TableError::Stale { .. }
+            | TableError::NotYourTurn(_)
+            | TableError::Rule { .. }
+            | TableError::ChatForbidden => ApiError::Conflict(e.to_string()),
+        }
+    }
+}
+
+impl From<RecordError> for ApiError {
+    fn from(e: RecordError) -> ApiError {
+        match e {
+            RecordError::NotStarted | RecordError::Hidden => ApiError::Conflict(e.to_string()),
+            RecordError::Internal(detail) => ApiError::Internal(detail),
+        }
+    }
+}
+
 impl ApiError {
     /// The status code and the short code clients switch on.
     #[must_use]
@@ -71,7 +114,10 @@ impl IntoResponse for ApiError {
         let (status, code) = self.code();
         (
             status,
-            Json(json!({ "error": code, "message": self.to_string() })),
+            Json(ApiErrorBody {
+                error: code.to_owned(),
+                message: self.to_string(),
+            }),
         )
             .into_response()
     }

@@ -11,22 +11,24 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use pref_core::{PRESETS, Profile, Seat};
+use pref_protocol::{Claim, Claimed, CreateTable, Created, Left, SeatBot};
 use rand::Rng;
 use rand::rngs::OsRng;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::bots::BotLevel;
 use crate::cluster::{self, Cluster};
+use crate::command::{Command, HostRequest};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::ids::Secret;
+use crate::machine::NewTable;
 use crate::metrics::METRICS;
 use crate::registry::Registry;
 use crate::socket;
 use crate::store::Store;
-use crate::table::{Command, HostOp, NewTable, Table};
+use crate::table::Table;
 
 /// Bytes reserved to read into per socket.
 const READ_BUFFER: usize = 4 * 1024;
@@ -77,7 +79,10 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(body_limit))
         // A table served by another node is forwarded there before any handler runs.
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            cluster::Routing {
+                cluster: state.cluster.clone(),
+                limits: state.config.limits.clone(),
+            },
             cluster::route,
         ))
         .with_state(state)
@@ -141,18 +146,6 @@ fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
-/// `POST /api/tables` body.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateTable {
-    /// A preset name or `{"preset": …, option: value}`; sochi when absent.
-    #[serde(default)]
-    profile: Option<Value>,
-    /// Whether spectators take part in the chat.
-    #[serde(default)]
-    spectator_chat: bool,
-}
-
 async fn create_table(
     State(s): State<AppState>,
     bytes: axum::body::Bytes,
@@ -171,11 +164,11 @@ async fn create_table(
         .create_table(&id, &host, &request, req.spectator_chat, first_dealer.0)
         .await?;
     let table = Table::new(
+        no,
         NewTable {
-            no,
             host,
             profile,
-            profile_request: request,
+            request,
             spectator_chat: req.spectator_chat,
             first_dealer,
         },
@@ -188,16 +181,13 @@ async fn create_table(
     let handle = s.tables.get(&id)?;
     let summary = handle.ask(Command::Summary).await?;
     let id_hex = id.expose();
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({
-            "id": id_hex,
-            "host_token": host.expose(),
-            "invite": format!("{}/t/{id_hex}", s.base_url),
-            "table": summary,
-        })),
-    )
-        .into_response())
+    let created = Created {
+        invite: format!("{}/t/{id_hex}", s.base_url),
+        id: id_hex,
+        host_token: host.expose(),
+        table: summary,
+    };
+    Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
 async fn summary(
@@ -213,17 +203,6 @@ async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Res
     let handle = s.tables.open(&table_id(&id)?).await?;
     let text = handle.ask(Command::Record).await??;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
-}
-
-/// `POST /api/tables/{id}/seats` body.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Claim {
-    /// The player's name.
-    name: String,
-    /// A particular seat.
-    #[serde(default)]
-    seat: Option<u8>,
 }
 
 async fn claim_seat(
@@ -246,7 +225,10 @@ async fn claim_seat(
             reply,
         })
         .await??;
-    Ok(Json(json!({ "seat": seat, "token": token.expose() })))
+    Ok(Json(json!(Claimed {
+        seat,
+        token: token.expose(),
+    })))
 }
 
 async fn leave(
@@ -259,14 +241,14 @@ async fn leave(
     handle
         .ask(|reply| Command::Leave { token, reply })
         .await??;
-    Ok(Json(json!({ "left": true })))
+    Ok(Json(json!(Left { left: true })))
 }
 
 async fn host_op(
     s: &AppState,
     id: &str,
     headers: &HeaderMap,
-    op: HostOp,
+    op: HostRequest,
 ) -> Result<Json<Value>, ApiError> {
     let handle = s.tables.open(&table_id(id)?).await?;
     let token = bearer(headers)?;
@@ -281,7 +263,7 @@ async fn start(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    host_op(&s, &id, &headers, HostOp::Start).await
+    host_op(&s, &id, &headers, HostRequest::Start).await
 }
 
 async fn set_profile(
@@ -290,8 +272,9 @@ async fn set_profile(
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let profile: Value = body(&bytes)?;
-    host_op(&s, &id, &headers, HostOp::Profile(profile)).await
+    let request: Value = body(&bytes)?;
+    let profile = Box::new(Profile::from_json(&request)?);
+    host_op(&s, &id, &headers, HostRequest::Profile { profile, request }).await
 }
 
 async fn remove(
@@ -299,15 +282,7 @@ async fn remove(
     Path((id, seat)): Path<(String, u8)>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    host_op(&s, &id, &headers, HostOp::Remove(seat)).await
-}
-
-/// `POST /api/tables/{id}/seats/{seat}/bot` body.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeatBot {
-    /// How strong the bot plays.
-    level: BotLevel,
+    host_op(&s, &id, &headers, HostRequest::Remove(seat)).await
 }
 
 async fn seat_bot(
@@ -321,7 +296,7 @@ async fn seat_bot(
         &s,
         &id,
         &headers,
-        HostOp::Bot {
+        HostRequest::Bot {
             seat,
             level: req.level,
         },
@@ -334,7 +309,7 @@ async fn end(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    host_op(&s, &id, &headers, HostOp::End).await
+    host_op(&s, &id, &headers, HostRequest::End).await
 }
 
 /// `GET /api/tables/{id}/ws` query.

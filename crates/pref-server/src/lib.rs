@@ -6,10 +6,15 @@
 //!   restores.
 //! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table
 //!   leases, takeover of a dead node's tables, forwarding to the node serving a table.
-//! - [`table`]: one task per table owning its game; commands arrive on its inbox.
+//! - [`machine`]: the table as a pure state machine (lobby, seats, host rules, the game's
+//!   phases): `apply(op)` refuses with a typed error or says what to store and broadcast.
+//! - [`table`]: one task per table around its machine: inbox, write-then-tell, history,
+//!   broadcast, bots; [`command`]: what the task is asked and what a socket subscribes to.
 //! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table.
-//! - [`wire`]: the protocol's messages; [`socket`]: one WebSocket, projecting every item for
-//!   its viewer; [`http`]: the routes.
+//! - [`wire`]: the items a table broadcasts inside the server and their projection to the
+//!   `pref-protocol` messages; [`socket`]: one WebSocket, projecting every item for its
+//!   viewer; [`http`]: the routes. Only these edges turn the machine's errors into HTTP
+//!   answers or `rejected` messages.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`guide`]: the rules guide's data (`/api/guide`): the worked deal replayed, the scoring
 //!   examples and the settlement, all computed by the rules core.
@@ -19,12 +24,14 @@
 
 pub mod bots;
 pub mod cluster;
+pub mod command;
 pub mod config;
 pub mod error;
 pub mod guide;
 pub mod http;
 pub mod ids;
 pub mod lease;
+pub mod machine;
 pub mod metrics;
 pub mod proxy;
 pub mod registry;

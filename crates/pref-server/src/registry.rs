@@ -13,12 +13,13 @@ use std::sync::{Arc, RwLock};
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::command::Command;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::Store;
-use crate::table::{Command, Table};
+use crate::table::Table;
 
 /// Commands waiting in one table's inbox before senders wait.
 const INBOX: usize = 256;
@@ -225,7 +226,7 @@ mod tests {
         let registry = Registry::new(store.clone(), Limits::default());
         let mut handles = Vec::new();
         for _ in 0..2 {
-            let (id, no, table) = test_table(&store, &Limits::default()).await;
+            let (id, no, _, table) = test_table(&store, &Limits::default()).await;
             registry.spawn(id, no, table);
             handles.push(id);
         }

@@ -2,12 +2,12 @@
 //! client, WebSocket clients, and the hidden-card oracle that judges every message.
 #![allow(dead_code, unreachable_pub)]
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use pref_core::{Action, Card, CardSet, Deal, Event, Profile, Seat, Viewer};
+use pref_protocol::{Claimed, ClientMessage, Created, ServerMessage};
 use pref_server::config::Config;
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -154,10 +154,8 @@ pub async fn lobby(addr: &str, profile: Value) -> (String, String) {
     )
     .await;
     assert_eq!(status, 201, "{created}");
-    (
-        created["id"].as_str().unwrap().to_owned(),
-        created["host_token"].as_str().unwrap().to_owned(),
-    )
+    let created: Created = strict(&created);
+    (created.id, created.host_token)
 }
 
 /// Creates a table with `profile`, fills every seat and (if `start`) starts it.
@@ -174,8 +172,9 @@ pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> Tabl
         )
         .await;
         assert_eq!(status, 200, "{seat}");
-        assert_eq!(seat["seat"], json!(i));
-        tokens.push(seat["token"].as_str().unwrap().to_owned());
+        let seat: Claimed = strict(&seat);
+        assert_eq!(seat.seat, i);
+        tokens.push(seat.token);
     }
     if start {
         let (status, body) = http(
@@ -227,6 +226,18 @@ pub async fn until(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Value {
 
 pub async fn send(ws: &mut Ws, v: Value) {
     ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+/// Sends one of the protocol's client messages.
+pub async fn send_msg(ws: &mut Ws, m: &ClientMessage) {
+    let text = serde_json::to_string(m).unwrap();
+    ws.send(Message::Text(text.into())).await.unwrap();
+}
+
+/// The next message read strictly as the protocol's [`ServerMessage`] (every field of the
+/// JSON accounted for); `None` when the socket closes.
+pub async fn next_msg(ws: &mut Ws) -> Option<ServerMessage> {
+    next_json(ws).await.map(|v| strict(&v))
 }
 
 /// Reads the database the server writes, as an independent witness of the truth.
@@ -371,23 +382,6 @@ pub fn strict<T: serde::de::DeserializeOwned + serde::Serialize>(v: &Value) -> T
     let t: T = serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{e}: {v}"));
     assert_eq!(&serde_json::to_value(&t).unwrap(), v, "unexpected fields");
     t
-}
-
-/// Keys that the table's card-free news may carry, per kind.
-pub fn public_keys() -> HashMap<&'static str, Vec<&'static str>> {
-    HashMap::from([
-        ("seat_taken", vec!["kind", "seat", "name", "bot"]),
-        ("seat_freed", vec!["kind", "seat"]),
-        ("presence", vec!["kind", "seat", "connected"]),
-        ("chat", vec!["kind", "from", "text"]),
-        ("profile_changed", vec!["kind", "profile"]),
-        ("started", vec!["kind", "first_dealer"]),
-        (
-            "deal_finished",
-            vec!["kind", "deal_no", "sheet", "game_over"],
-        ),
-        ("game_over", vec!["kind", "agreed", "balance"]),
-    ])
 }
 
 /// The variable naming a PostgreSQL server for the tests that need one.

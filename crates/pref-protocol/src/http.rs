@@ -1,0 +1,78 @@
+//! The bodies of the HTTP API's requests and answers.
+
+use serde::{Deserialize, Serialize};
+
+use crate::table::{BotLevel, Summary};
+
+/// `POST /api/tables`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// A preset name or `{"preset": …, option: value}`; sochi when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<serde_json::Value>,
+    /// Whether spectators take part in the chat.
+    #[serde(default)]
+    pub spectator_chat: bool,
+}
+
+/// The answer to `POST /api/tables`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Created {
+    /// The table id.
+    pub id: String,
+    /// Proves the host.
+    pub host_token: String,
+    /// The link to share.
+    pub invite: String,
+    /// The new table's summary.
+    pub table: Summary,
+}
+
+/// `POST /api/tables/{id}/seats`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// The player's name.
+    pub name: String,
+    /// A particular seat, or the first free one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+}
+
+/// The answer to a claim.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claimed {
+    /// The seat taken.
+    pub seat: u8,
+    /// Proves the seat.
+    pub token: String,
+}
+
+/// The answer to `POST /api/tables/{id}/leave`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Left {
+    /// Always `true`.
+    pub left: bool,
+}
+
+/// `POST /api/tables/{id}/seats/{seat}/bot`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatBot {
+    /// How strong the bot plays.
+    pub level: BotLevel,
+}
+
+/// Every HTTP error's body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiErrorBody {
+    /// The kind (`no_table`, `forbidden`, …).
+    pub error: String,
+    /// In plain words.
+    pub message: String,
+}

@@ -1,0 +1,24 @@
+//! The table server's protocol (`docs/protocol.md`) as types, both ways: every message the
+//! server sends and every message a client sends is `Serialize` and `Deserialize`, so the
+//! server, the bots' driver, the load generator and the tests read and write the same types
+//! instead of decoding JSON by hand.
+//!
+//! - [`table`]: what everybody may see of a table: [`Phase`], [`Summary`], [`SheetView`],
+//!   [`Settlement`], [`BotLevel`].
+//! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
+//!   [`TurnView`], [`Reason`], [`ErrorCode`].
+//! - [`client`]: the client's [`ClientMessage`].
+//! - [`http`]: the bodies of the HTTP requests and answers.
+//!
+//! Cards reach these types only through the core's projections ([`pref_core::DealView`],
+//! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
+
+pub mod client;
+pub mod http;
+pub mod server;
+pub mod table;
+
+pub use client::ClientMessage;
+pub use http::{ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SeatBot};
+pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
+pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};

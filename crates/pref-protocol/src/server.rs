@@ -1,0 +1,214 @@
+//! What the server sends on a table's WebSocket: [`ServerMessage`] and its parts.
+
+use pref_core::{Action, DealView, Seat, ViewEvent, Viewer};
+use serde::{Deserialize, Serialize};
+
+use crate::table::{BotLevel, Settlement, SheetView, Summary};
+
+/// Whose turn it is, and for the player to act the legal actions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnView {
+    /// The player to act (in open play the whister for both defenders).
+    pub to_act: Option<Seat>,
+    /// The viewer's legal actions; empty unless the viewer is to act.
+    pub legal: Vec<Action>,
+}
+
+/// The full picture for one viewer: sent first, after a gap, and on request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    /// The version this picture is current at.
+    pub version: u64,
+    /// Changes when the table's task restarts; a client with another epoch must take this
+    /// snapshot rather than resume.
+    pub epoch: String,
+    /// Who the picture is for.
+    pub you: Viewer,
+    /// The table.
+    pub table: Summary,
+    /// Number of the deal shown (0-based): the one in progress, or the last one finished.
+    pub deal_no: Option<u32>,
+    /// The deal as the viewer may see it.
+    pub deal: Option<DealView>,
+    /// The turn.
+    pub turn: TurnView,
+}
+
+/// Who wrote a chat line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Speaker {
+    /// A seated player.
+    Seat(Seat),
+    /// A spectator.
+    Spectator,
+}
+
+/// Table news that carries no card: the same for every viewer allowed to see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Public {
+    /// A seat was taken.
+    SeatTaken {
+        /// The seat.
+        seat: u8,
+        /// The player's name.
+        name: String,
+        /// The bot's level when the host seated a bot, `null` for a person.
+        bot: Option<BotLevel>,
+    },
+    /// A seat was freed (left or removed by the host).
+    SeatFreed {
+        /// The seat.
+        seat: u8,
+    },
+    /// A seated player connected or disconnected.
+    Presence {
+        /// The seat.
+        seat: u8,
+        /// Whether any socket of that seat is open.
+        connected: bool,
+    },
+    /// A chat line.
+    Chat {
+        /// Who wrote it.
+        from: Speaker,
+        /// The text.
+        text: String,
+    },
+    /// The host changed the profile in the lobby.
+    ProfileChanged {
+        /// Every option.
+        profile: serde_json::Value,
+    },
+    /// The host started the game.
+    Started {
+        /// Dealer of the first deal.
+        first_dealer: Seat,
+    },
+    /// A deal ended and was scored; unless the game is over, the next one waits for
+    /// `next_deal`.
+    DealFinished {
+        /// The deal's number.
+        deal_no: u32,
+        /// The sheet after it.
+        sheet: SheetView,
+        /// Whether this deal closed the last pool.
+        game_over: bool,
+    },
+    /// The game is over.
+    GameOver(Settlement),
+}
+
+/// The `kind` of a deal item: always `"deal"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DealTag {
+    /// `"deal"`.
+    Deal,
+}
+
+/// One versioned item as a viewer may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Item {
+    /// A deal event, projected for the viewer.
+    Deal {
+        /// Always `"deal"`.
+        kind: DealTag,
+        /// The deal's number.
+        deal_no: u32,
+        /// The event.
+        event: ViewEvent,
+    },
+    /// Table news.
+    Public(Public),
+}
+
+/// Why an action was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The rules refuse it; `message` and `rule` say why.
+    Rule,
+    /// Another player is to act.
+    NotYourTurn,
+    /// The action was made at a version older than the game's state; a snapshot follows.
+    StaleVersion,
+    /// Spectators do not act.
+    NotSeated,
+    /// No deal is in progress (or one is, for `next_deal`).
+    NoDeal,
+    /// The game is over.
+    GameOver,
+    /// The seats are not all taken.
+    SeatsFree,
+    /// The server could not store the action; nothing changed.
+    Internal,
+}
+
+/// Errors not tied to an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The message is not JSON of a known shape.
+    Malformed,
+    /// The message is larger than the frame limit; the connection closes.
+    TooLarge,
+    /// Too many messages; this one was dropped.
+    RateLimited,
+    /// The chat line is empty or too long.
+    ChatLength,
+    /// Spectators may not chat at this table.
+    ChatForbidden,
+    /// The socket fell behind; a snapshot follows.
+    Lagged,
+    /// The table stopped; reconnect.
+    TableClosed,
+}
+
+/// A message from the server to one viewer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerMessage {
+    /// The full picture.
+    Snapshot(Box<Snapshot>),
+    /// A numbered item; `event: null` is a stub for an item the viewer may not see.
+    Event {
+        /// The version.
+        version: u64,
+        /// The item, or `None` for a stub.
+        event: Option<Item>,
+        /// The turn after it, on the last item of an action.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<TurnView>,
+    },
+    /// An action or `next_deal` was accepted.
+    Ack {
+        /// The client's id.
+        id: String,
+        /// The version of the last item it produced.
+        version: u64,
+    },
+    /// An action or `next_deal` was refused.
+    Rejected {
+        /// The client's id.
+        id: String,
+        /// Why.
+        reason: Reason,
+        /// In the player's terms.
+        message: String,
+        /// The rule's id (`"R6.2"`), for rule refusals that have one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rule: Option<String>,
+    },
+    /// A problem with a message that is not an action.
+    Error {
+        /// What kind.
+        code: ErrorCode,
+        /// In plain words.
+        message: String,
+    },
+}

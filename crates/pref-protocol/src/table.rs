@@ -1,0 +1,123 @@
+//! What everybody at a table may see of it: its phase, seats, sheet and settlement.
+
+use pref_core::Sheet;
+use serde::{Deserialize, Serialize};
+
+/// Where a table stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Seats are being filled; the host may change the profile.
+    Lobby,
+    /// A deal is being played.
+    Playing,
+    /// A deal is over and the next one has not started; the host may change players.
+    BetweenDeals,
+    /// The game is over.
+    Over,
+}
+
+/// A bot's level as the protocol and the database spell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BotLevel {
+    /// Rules of thumb, no search.
+    Easy,
+    /// Sampling over a few layouts.
+    Normal,
+    /// Sampling over many layouts.
+    Strong,
+}
+
+impl BotLevel {
+    /// Every level, weakest first.
+    pub const ALL: [BotLevel; 3] = [BotLevel::Easy, BotLevel::Normal, BotLevel::Strong];
+
+    /// The stored and wire name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotLevel::Easy => "easy",
+            BotLevel::Normal => "normal",
+            BotLevel::Strong => "strong",
+        }
+    }
+
+    /// Reads a stored name.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<BotLevel> {
+        BotLevel::ALL.into_iter().find(|l| l.as_str() == name)
+    }
+}
+
+/// One seat as everybody sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatInfo {
+    /// The seat number.
+    pub seat: u8,
+    /// The player's name, `None` while free.
+    pub name: Option<String>,
+    /// Whether the player has a socket open (a bot always is).
+    pub connected: bool,
+    /// The bot's level when a bot holds the seat, `null` for a person or a free seat.
+    pub bot: Option<BotLevel>,
+}
+
+/// A table's public summary (HTTP and snapshots).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// Where the table stands.
+    pub phase: Phase,
+    /// 3 or 4.
+    pub players: u8,
+    /// Every option of the house profile.
+    pub profile: serde_json::Value,
+    /// The seats.
+    pub seats: Vec<SeatInfo>,
+    /// Deals finished so far.
+    pub deals_finished: u32,
+    /// Whether spectators take part in the chat.
+    pub spectator_chat: bool,
+    /// The current event version.
+    pub version: u64,
+    /// The score sheet, once the game has started.
+    pub sheet: Option<SheetView>,
+    /// The settlement (R10), once the game is over.
+    pub settlement: Option<Settlement>,
+}
+
+/// The score sheet: public to everybody at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SheetView {
+    /// Pool per seat.
+    pub pool: Vec<i64>,
+    /// Mountain per seat.
+    pub mountain: Vec<i64>,
+    /// Whists, `[writer][on]`.
+    pub whists: Vec<Vec<i64>>,
+}
+
+impl SheetView {
+    /// The sheet as sent.
+    #[must_use]
+    pub fn of(sheet: &Sheet) -> SheetView {
+        SheetView {
+            pool: sheet.pool().to_vec(),
+            mountain: sheet.mountain().to_vec(),
+            whists: sheet.whist_matrix(),
+        }
+    }
+}
+
+/// How the game was settled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settlement {
+    /// Ended by agreement (R10.3) rather than by closing every pool.
+    pub agreed: bool,
+    /// Each seat's balance in whists, exact (`"35/3"` where it is not whole); sums to zero.
+    pub balance: Vec<String>,
+}

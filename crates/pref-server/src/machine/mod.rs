@@ -1,0 +1,589 @@
+//! The table as a pure state machine: lobby, seats, host rules and the game's phases, with
+//! no tokio, no database and no socket, so that every rule of the table can be tested alone.
+//!
+//! [`Machine::apply`] takes one [`Op`] and either refuses it with a [`TableError`] and
+//! changes nothing, or changes the table and returns the [`Change`]: the items to broadcast
+//! (numbered from the next version, without a gap), the turn after them, and the
+//! [`Write`]s the actor must make durable before anybody is told. Randomness (decks, tokens)
+//! comes in with the op, so the machine is deterministic.
+
+use pref_core::{Action, Card, Game, GameError, Profile, RuleError, Seat, Viewer};
+use pref_protocol::{BotLevel, Public, Settlement, SheetView, Speaker};
+
+use crate::ids::Secret;
+use crate::wire::News;
+
+mod op;
+#[cfg(test)]
+mod tests;
+
+mod restore;
+mod view;
+
+pub use op::{
+    Change, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat, TableError, Write,
+    check_name,
+};
+
+/// One table's rules and state.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    /// Proves the host.
+    host: Secret,
+    /// The agreements.
+    profile: Profile,
+    /// The profile as requested, stored and restored from.
+    request: serde_json::Value,
+    /// Whether spectators take part in the chat.
+    spectator_chat: bool,
+    /// Dealer of the first deal.
+    first_dealer: Seat,
+    /// Seats 0..4 (only the first `players` are used).
+    seats: [Option<Occupant>; 4],
+    /// The phase with its data.
+    stage: Stage,
+    /// The last version handed out.
+    version: u64,
+    /// The version of the last change to the game; actions made before it are stale.
+    state_version: u64,
+}
+
+/// The parts of a new table the caller chooses.
+#[derive(Clone, Debug)]
+pub struct NewTable {
+    /// Host token.
+    pub host: Secret,
+    /// Validated profile.
+    pub profile: Profile,
+    /// As requested.
+    pub request: serde_json::Value,
+    /// Spectators in the chat.
+    pub spectator_chat: bool,
+    /// First dealer.
+    pub first_dealer: Seat,
+}
+
+/// The protocol's settlement of balances.
+fn settlement<T: ToString>(agreed: bool, balance: &[T]) -> Settlement {
+    Settlement {
+        agreed,
+        balance: balance.iter().map(ToString::to_string).collect(),
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> TableError {
+    TableError::Internal(e.to_string())
+}
+
+impl Machine {
+    /// A table in the lobby.
+    #[must_use]
+    pub fn new(t: NewTable) -> Machine {
+        Machine {
+            host: t.host,
+            profile: t.profile,
+            request: t.request,
+            spectator_chat: t.spectator_chat,
+            first_dealer: t.first_dealer,
+            seats: [None, None, None, None],
+            stage: Stage::Lobby,
+            version: 0,
+            state_version: 0,
+        }
+    }
+
+    /// Players at the table.
+    #[must_use]
+    pub fn players(&self) -> u8 {
+        self.profile.players()
+    }
+
+    /// The table's house profile.
+    #[must_use]
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// The last version handed out.
+    #[must_use]
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The version of the last change to the game.
+    #[must_use]
+    pub fn state_version(&self) -> u64 {
+        self.state_version
+    }
+
+    /// Where the table stands.
+    #[must_use]
+    pub fn stage(&self) -> &Stage {
+        &self.stage
+    }
+
+    /// Whether spectators take part in the chat.
+    #[must_use]
+    pub fn spectator_chat(&self) -> bool {
+        self.spectator_chat
+    }
+
+    /// The occupant of `seat`.
+    #[must_use]
+    pub fn occupant(&self, seat: u8) -> Option<&Occupant> {
+        self.seats.get(usize::from(seat)).and_then(Option::as_ref)
+    }
+
+    /// The seat whose token this is; every seat is compared, without an early exit.
+    #[must_use]
+    pub fn seat_of(&self, token: &Secret) -> Option<u8> {
+        let mut found = None;
+        for (i, o) in self.seats.iter().enumerate() {
+            if let Some(o) = o
+                && o.token.matches(token)
+            {
+                found = Some(i as u8);
+            }
+        }
+        found
+    }
+
+    /// Whether `viewer` with `token` speaks for itself: a spectator always does; a seat only
+    /// while `token` is its current occupant's.
+    #[must_use]
+    pub fn holds(&self, viewer: Viewer, token: Option<&Secret>) -> bool {
+        match (viewer, token) {
+            (Viewer::Spectator, _) => true,
+            (Viewer::Seat(seat), Some(token)) => self
+                .occupant(seat.0)
+                .is_some_and(|o| o.token.matches(token)),
+            (Viewer::Seat(_), None) => false,
+        }
+    }
+
+    /// The game, once started.
+    #[must_use]
+    pub fn game(&self) -> Option<&Game> {
+        match &self.stage {
+            Stage::Lobby => None,
+            Stage::Playing { game, .. } | Stage::BetweenDeals { game, .. } => Some(game),
+            Stage::Over { game, .. } => game.as_deref(),
+        }
+    }
+}
+
+impl Machine {
+    /// Applies `op`: refused, nothing changes; accepted, the table changes and the
+    /// [`Change`] says what to store and what to tell.
+    ///
+    /// # Errors
+    /// [`TableError`] saying why the op was refused.
+    pub fn apply(&mut self, op: Op) -> Result<Change, TableError> {
+        let mut change = Change::default();
+        match op {
+            Op::Claim {
+                name,
+                seat,
+                host,
+                token,
+            } => self.claim(&mut change, &name, seat, host, token)?,
+            Op::Leave { token } => {
+                let seat = self.seat_of(&token).ok_or(TableError::NotSeated)?;
+                if let Stage::Over { .. } = self.stage {
+                    return Err(TableError::Over);
+                }
+                self.free(&mut change, seat)?;
+            }
+            Op::Host { host, op } => {
+                if !self.host.matches(&host) {
+                    return Err(TableError::NotHost);
+                }
+                if let Stage::Over { .. } = self.stage {
+                    return Err(TableError::Over);
+                }
+                self.host_op(&mut change, op)?;
+            }
+            Op::Act {
+                seat,
+                token,
+                version,
+                action,
+            } => {
+                if !self.holds(Viewer::Seat(seat), Some(&token)) {
+                    return Err(TableError::SeatLost);
+                }
+                self.act(&mut change, seat, version, action)?;
+            }
+            Op::NextDeal {
+                seat,
+                token,
+                version,
+                deck,
+            } => {
+                if !self.holds(Viewer::Seat(seat), Some(&token)) {
+                    return Err(TableError::SeatLost);
+                }
+                self.next_deal(&mut change, version, &deck)?;
+            }
+            Op::Chat {
+                viewer,
+                token,
+                text,
+            } => {
+                if !self.holds(viewer, token.as_ref()) {
+                    return Err(TableError::SeatLost);
+                }
+                let from = match viewer {
+                    Viewer::Seat(s) => Speaker::Seat(s),
+                    Viewer::Spectator if self.spectator_chat => Speaker::Spectator,
+                    Viewer::Spectator => return Err(TableError::ChatForbidden),
+                };
+                self.publish(&mut change, News::Public(Public::Chat { from, text }));
+            }
+            Op::Presence {
+                seat,
+                token,
+                connected,
+            } => self.presence(&mut change, seat, &token, connected),
+        }
+        Ok(change)
+    }
+
+    /// Numbers `news` with the next version.
+    fn publish(&mut self, change: &mut Change, news: News) {
+        self.version += 1;
+        if change.news.is_empty() {
+            change.first = self.version;
+        }
+        change.news.push(news);
+    }
+
+    /// The seat asked for, or the first free one.
+    fn free_seat(&self, seat: Option<u8>) -> Result<u8, TableError> {
+        let free = |s: u8| self.occupant(s).is_none();
+        match seat {
+            Some(s) if s >= self.players() => Err(TableError::NoSuchSeat(s)),
+            Some(s) if !free(s) => Err(TableError::SeatTaken(s)),
+            Some(s) => Ok(s),
+            None => (0..self.players())
+                .find(|&s| free(s))
+                .ok_or(TableError::Full),
+        }
+    }
+
+    fn claim(
+        &mut self,
+        change: &mut Change,
+        name: &str,
+        seat: Option<u8>,
+        host: Option<Secret>,
+        token: Secret,
+    ) -> Result<(), TableError> {
+        let name = check_name(name)?;
+        match self.stage {
+            Stage::Lobby => {}
+            Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
+                if !host.is_some_and(|h| self.host.matches(&h)) {
+                    return Err(TableError::HostSeats);
+                }
+            }
+            Stage::Over { .. } => return Err(TableError::Over),
+        }
+        let seat = self.free_seat(seat)?;
+        self.seat(change, seat, name, token, None);
+        Ok(())
+    }
+
+    /// Puts an occupant into free seat `seat`.
+    fn seat(
+        &mut self,
+        change: &mut Change,
+        seat: u8,
+        name: String,
+        token: Secret,
+        bot: Option<BotLevel>,
+    ) {
+        self.seats[usize::from(seat)] = Some(Occupant {
+            name: name.clone(),
+            token,
+            sockets: 0,
+            bot,
+        });
+        change.writes.push(Write::Seat {
+            seat,
+            name: name.clone(),
+            token,
+            bot,
+        });
+        self.publish(change, News::Public(Public::SeatTaken { seat, name, bot }));
+    }
+
+    fn free(&mut self, change: &mut Change, seat: u8) -> Result<(), TableError> {
+        if let Stage::Playing { .. } = self.stage {
+            return Err(TableError::DealInProgress);
+        }
+        if self.occupant(seat).is_none() {
+            return Err(TableError::SeatFree(seat));
+        }
+        self.seats[usize::from(seat)] = None;
+        change.writes.push(Write::Free(seat));
+        change.freed = Some((seat, self.version + 1));
+        self.publish(change, News::Public(Public::SeatFreed { seat }));
+        Ok(())
+    }
+
+    fn host_op(&mut self, change: &mut Change, op: HostOp) -> Result<(), TableError> {
+        match op {
+            HostOp::Start { deck } => {
+                if !matches!(self.stage, Stage::Lobby) {
+                    return Err(TableError::Started);
+                }
+                if (0..self.players()).any(|s| self.occupant(s).is_none()) {
+                    return Err(TableError::SeatsFree);
+                }
+                let game = Game::new(self.profile.clone(), self.first_dealer).map_err(internal)?;
+                let mut game = Box::new(game);
+                let event = game.start_deal(&deck).map_err(internal)?;
+                change.writes.push(Write::Playing);
+                let first_dealer = self.first_dealer;
+                self.publish(change, News::Public(Public::Started { first_dealer }));
+                self.dealt(change, game, 0, &deck, event);
+            }
+            HostOp::Profile { profile, request } => {
+                if !matches!(self.stage, Stage::Lobby) {
+                    return Err(TableError::ProfileFrozen);
+                }
+                if (profile.players()..4).any(|s| self.occupant(s).is_some()) {
+                    return Err(TableError::SeatBeyond);
+                }
+                if self.first_dealer.0 >= profile.players() {
+                    self.first_dealer = Seat(0);
+                }
+                change.writes.push(Write::Profile(request.clone()));
+                let json = profile.to_json();
+                self.profile = profile;
+                self.request = request;
+                self.publish(
+                    change,
+                    News::Public(Public::ProfileChanged { profile: json }),
+                );
+            }
+            HostOp::Remove(seat) => self.free(change, seat)?,
+            HostOp::Bot { seat, level, token } => {
+                if seat >= self.players() {
+                    return Err(TableError::NoSuchSeat(seat));
+                }
+                if self.occupant(seat).is_some() {
+                    return Err(TableError::SeatTaken(seat));
+                }
+                self.seat(
+                    change,
+                    seat,
+                    format!("Bot {}", seat + 1),
+                    token,
+                    Some(level),
+                );
+                change.bot = Some((Seat(seat), level, token));
+            }
+            HostOp::End => {
+                let (game, last, deals) = match std::mem::replace(&mut self.stage, Stage::Lobby) {
+                    playing @ Stage::Playing { .. } => {
+                        self.stage = playing;
+                        return Err(TableError::DealInProgress);
+                    }
+                    over @ Stage::Over { .. } => {
+                        self.stage = over;
+                        return Err(TableError::Over);
+                    }
+                    Stage::Lobby => (None, None, 0),
+                    Stage::BetweenDeals { game, last, deals } => (Some(game), last, deals),
+                };
+                let balance = game
+                    .as_ref()
+                    .map(|g| g.agreed_settlement())
+                    .unwrap_or_default();
+                let settlement = settlement(true, &balance);
+                change.writes.push(Write::Over);
+                self.stage = Stage::Over {
+                    game,
+                    last,
+                    deals,
+                    settlement: settlement.clone(),
+                };
+                self.state_version = self.version + 1;
+                self.publish(change, News::Public(Public::GameOver(settlement)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The game has dealt deal `deal_no` from `deck`: the table is playing it.
+    fn dealt(
+        &mut self,
+        change: &mut Change,
+        game: Box<Game>,
+        deal_no: u32,
+        deck: &[Card; 32],
+        event: pref_core::Event,
+    ) {
+        change.writes.push(Write::Deal {
+            deal_no,
+            deck: *deck,
+        });
+        self.stage = Stage::Playing {
+            game,
+            deal_no,
+            seq: 0,
+        };
+        self.state_version = self.version + 1;
+        self.publish(change, News::Deal { deal_no, event });
+        change.turn = Some(self.turn());
+    }
+
+    fn next_deal(
+        &mut self,
+        change: &mut Change,
+        version: u64,
+        deck: &[Card; 32],
+    ) -> Result<(), TableError> {
+        let Stage::BetweenDeals { game, deals, .. } = &self.stage else {
+            return Err(match self.stage {
+                Stage::Over { .. } => TableError::Over,
+                Stage::Lobby => TableError::NotStarted,
+                Stage::Playing { .. } | Stage::BetweenDeals { .. } => TableError::DealInProgress,
+            });
+        };
+        if version < self.state_version {
+            return Err(TableError::Stale {
+                at: self.state_version,
+                yours: version,
+            });
+        }
+        if (0..self.players()).any(|s| self.occupant(s).is_none()) {
+            return Err(TableError::SeatsFree);
+        }
+        let deal_no = *deals;
+        let mut game = game.clone();
+        let event = game.start_deal(deck).map_err(internal)?;
+        self.dealt(change, game, deal_no, deck, event);
+        Ok(())
+    }
+
+    fn act(
+        &mut self,
+        change: &mut Change,
+        seat: Seat,
+        version: u64,
+        action: Action,
+    ) -> Result<(), TableError> {
+        let Stage::Playing { game, deal_no, seq } = &self.stage else {
+            return Err(match self.stage {
+                Stage::Over { .. } => TableError::Over,
+                Stage::Lobby => TableError::NotStarted,
+                Stage::Playing { .. } | Stage::BetweenDeals { .. } => TableError::NoDeal,
+            });
+        };
+        let (deal_no, seq) = (*deal_no, *seq);
+        let Some(&before) = game.deal() else {
+            return Err(TableError::NoDeal);
+        };
+        if version < self.state_version {
+            return Err(TableError::Stale {
+                at: self.state_version,
+                yours: version,
+            });
+        }
+        let mut next = game.clone();
+        let events = next.act(seat, action).map_err(|e| match e {
+            GameError::Rule(e @ RuleError::NotYourTurn { .. }) => {
+                TableError::NotYourTurn(e.to_string())
+            }
+            GameError::Rule(e) => TableError::Rule {
+                message: e.to_string(),
+                rule: e.rule(),
+            },
+            GameError::GameOver => TableError::Over,
+            other => TableError::Internal(other.to_string()),
+        })?;
+        change.writes.push(Write::Action {
+            deal_no,
+            seq,
+            seat,
+            action,
+        });
+        self.state_version = self.version + 1;
+        for event in events {
+            self.publish(change, News::Deal { deal_no, event });
+        }
+        if next.deal().is_some() {
+            self.stage = Stage::Playing {
+                game: next,
+                deal_no,
+                seq: seq + 1,
+            };
+        } else {
+            let mut finished = before;
+            // The core accepted this action on the same deal a moment ago.
+            let _ = finished.act(seat, action);
+            let over = next.settlement();
+            let sheet = SheetView::of(next.sheet());
+            self.publish(
+                change,
+                News::Public(Public::DealFinished {
+                    deal_no,
+                    sheet,
+                    game_over: over.is_some(),
+                }),
+            );
+            let last = Some(Box::new(finished));
+            let deals = deal_no + 1;
+            match over {
+                Some(balance) => {
+                    let settlement = settlement(false, &balance);
+                    change.writes.push(Write::Over);
+                    self.stage = Stage::Over {
+                        game: Some(next),
+                        last,
+                        deals,
+                        settlement: settlement.clone(),
+                    };
+                    self.publish(change, News::Public(Public::GameOver(settlement)));
+                }
+                None => {
+                    self.stage = Stage::BetweenDeals {
+                        game: next,
+                        last,
+                        deals,
+                    };
+                }
+            }
+        }
+        change.turn = Some(self.turn());
+        Ok(())
+    }
+
+    fn presence(&mut self, change: &mut Change, seat: Seat, token: &Secret, connected: bool) {
+        let Some(o) = self.seats.get_mut(seat.index()).and_then(Option::as_mut) else {
+            return;
+        };
+        if !o.token.matches(token) {
+            return;
+        }
+        let before = o.sockets > 0;
+        if connected {
+            o.sockets += 1;
+        } else {
+            o.sockets = o.sockets.saturating_sub(1);
+        }
+        let after = o.sockets > 0;
+        if before != after {
+            self.publish(
+                change,
+                News::Public(Public::Presence {
+                    seat: seat.0,
+                    connected: after,
+                }),
+            );
+        }
+    }
+}

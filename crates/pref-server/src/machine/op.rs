@@ -1,0 +1,382 @@
+//! The table machine's vocabulary: the ops it takes, the errors it refuses them with, and
+//! the changes it reports (what to store, what to broadcast).
+
+use pref_core::{Action, Card, Deal, Game, Profile, Seat, Viewer};
+use pref_protocol::{BotLevel, Reason, Settlement};
+
+use crate::ids::Secret;
+use crate::wire::{News, Turn};
+
+/// An occupied seat.
+#[derive(Clone, Debug)]
+pub struct Occupant {
+    /// Shown to everybody.
+    pub name: String,
+    /// Proves the seat.
+    pub token: Secret,
+    /// Open sockets; the seat is connected while this is positive.
+    pub sockets: u32,
+    /// The level of the bot holding the seat, if a bot does.
+    pub bot: Option<BotLevel>,
+}
+
+/// Where the table stands; each phase carries exactly what it has.
+#[derive(Clone, Debug)]
+pub enum Stage {
+    /// Seats are being filled.
+    Lobby,
+    /// A deal is in progress.
+    Playing {
+        /// The game, with its deal in progress.
+        game: Box<Game>,
+        /// The deal's number.
+        deal_no: u32,
+        /// Actions accepted in this deal.
+        seq: u32,
+    },
+    /// Between deals.
+    BetweenDeals {
+        /// The game.
+        game: Box<Game>,
+        /// The last finished deal, shown until the next one starts (`None` right after the
+        /// start, before the first deal).
+        last: Option<Box<Deal>>,
+        /// Deals dealt so far.
+        deals: u32,
+    },
+    /// The game is over.
+    Over {
+        /// The game, unless it was ended in the lobby.
+        game: Option<Box<Game>>,
+        /// The last finished deal.
+        last: Option<Box<Deal>>,
+        /// Deals dealt.
+        deals: u32,
+        /// How it was settled.
+        settlement: Settlement,
+    },
+}
+
+/// What may be asked of a table.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// Take a seat; `token` is the new seat token.
+    Claim {
+        /// The name.
+        name: String,
+        /// A particular seat or the first free one.
+        seat: Option<u8>,
+        /// The host token, required once the game has started.
+        host: Option<Secret>,
+        /// The new seat's token.
+        token: Secret,
+    },
+    /// Leave a seat.
+    Leave {
+        /// The seat token.
+        token: Secret,
+    },
+    /// A host's request.
+    Host {
+        /// The host token.
+        host: Secret,
+        /// What.
+        op: HostOp,
+    },
+    /// An action in the deal.
+    Act {
+        /// The seat.
+        seat: Seat,
+        /// Its token.
+        token: Secret,
+        /// The version the player chose at.
+        version: u64,
+        /// The action.
+        action: Action,
+    },
+    /// Start the next deal with `deck`.
+    NextDeal {
+        /// The seat asking.
+        seat: Seat,
+        /// Its token.
+        token: Secret,
+        /// The version it asked at.
+        version: u64,
+        /// The shuffled deck.
+        deck: [Card; 32],
+    },
+    /// A chat line (already length-checked).
+    Chat {
+        /// The viewer writing.
+        viewer: Viewer,
+        /// The seat token, for a seat.
+        token: Option<Secret>,
+        /// The text.
+        text: String,
+    },
+    /// A seat's socket opened or closed.
+    Presence {
+        /// The seat.
+        seat: Seat,
+        /// The socket's token.
+        token: Secret,
+        /// Opened or closed.
+        connected: bool,
+    },
+}
+
+/// What the host may do.
+#[derive(Clone, Debug)]
+pub enum HostOp {
+    /// Start the game and deal the first deal.
+    Start {
+        /// The first deal's deck.
+        deck: [Card; 32],
+    },
+    /// Change the profile (lobby only); `request` is what is stored.
+    Profile {
+        /// The validated profile.
+        profile: Profile,
+        /// As requested.
+        request: serde_json::Value,
+    },
+    /// Free a seat.
+    Remove(u8),
+    /// Seat a bot; `token` is its seat token.
+    Bot {
+        /// The seat.
+        seat: u8,
+        /// Its level.
+        level: BotLevel,
+        /// Its token.
+        token: Secret,
+    },
+    /// End the game by agreement (R10.3).
+    End,
+}
+
+/// Why the table refused an op; nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// A name is empty, too long or has control characters.
+    #[error("a name is 1 to 32 characters without control characters")]
+    BadName,
+    /// There is no such seat at this table.
+    #[error("there is no seat {0}")]
+    NoSuchSeat(u8),
+    /// The seat is taken.
+    #[error("seat {0} is taken")]
+    SeatTaken(u8),
+    /// The seat is free.
+    #[error("seat {0} is free")]
+    SeatFree(u8),
+    /// Every seat is taken.
+    #[error("every seat is taken")]
+    Full,
+    /// The host token is wrong.
+    #[error("the host token is not valid at this table")]
+    NotHost,
+    /// Only the host seats a player once the game has started.
+    #[error("the game has started: only the host can seat a player")]
+    HostSeats,
+    /// The seat token is not the current occupant's.
+    #[error("the seat token is not valid at this table")]
+    NotSeated,
+    /// The seat the caller held has been freed.
+    #[error("your seat was freed")]
+    SeatLost,
+    /// Not in the lobby any more.
+    #[error("the game has already started")]
+    Started,
+    /// The profile is frozen once the game has started.
+    #[error("the profile is frozen once the game has started")]
+    ProfileFrozen,
+    /// A seat beyond a new, smaller number of players is taken.
+    #[error("a seat beyond the new number of players is taken")]
+    SeatBeyond,
+    /// Not every seat is taken.
+    #[error("not every seat is taken")]
+    SeatsFree,
+    /// A deal is in progress; seats and the end wait for its end.
+    #[error("a deal is in progress: this waits until it ends")]
+    DealInProgress,
+    /// No deal is in progress.
+    #[error("no deal is in progress")]
+    NoDeal,
+    /// The game has not started.
+    #[error("the game has not started")]
+    NotStarted,
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The action was chosen before the game last changed.
+    #[error("the game changed at version {at} after your version {yours}; a snapshot follows")]
+    Stale {
+        /// The version of the last change.
+        at: u64,
+        /// The version the action was made at.
+        yours: u64,
+    },
+    /// Another player is to act.
+    #[error("{0}")]
+    NotYourTurn(String),
+    /// The rules refuse the action.
+    #[error("{message}")]
+    Rule {
+        /// In the player's terms.
+        message: String,
+        /// The rule's id.
+        rule: Option<&'static str>,
+    },
+    /// Spectators may not chat at this table.
+    #[error("spectators may not chat at this table")]
+    ChatForbidden,
+    /// The core refused something the machine had checked: a bug, reported, not panicked.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl TableError {
+    /// The rule's id, for a rule refusal that has one.
+    #[must_use]
+    pub fn rule(&self) -> Option<&'static str> {
+        if let TableError::Rule { rule, .. } = self {
+            *rule
+        } else {
+            None
+        }
+    }
+
+    /// The protocol's reason for a refused action or `next_deal`.
+    #[must_use]
+    pub fn reason(&self) -> Reason {
+        match self {
+            TableError::Stale { .. } => Reason::StaleVersion,
+            TableError::NotYourTurn(_) => Reason::NotYourTurn,
+            TableError::Rule { .. } => Reason::Rule,
+            TableError::Over => Reason::GameOver,
+            TableError::SeatsFree => Reason::SeatsFree,
+            TableError::NotSeated | TableError::SeatLost => Reason::NotSeated,
+            TableError::NoDeal | TableError::NotStarted | TableError::DealInProgress => {
+                Reason::NoDeal
+            }
+            TableError::BadName
+            | TableError::NoSuchSeat(_)
+            | TableError::SeatTaken(_)
+            | TableError::SeatFree(_)
+            | TableError::Full
+            | TableError::NotHost
+            | TableError::HostSeats
+            | TableError::Started
+            | TableError::ProfileFrozen
+            | TableError::SeatBeyond
+            | TableError::ChatForbidden
+            | TableError::Internal(_) => Reason::Internal,
+        }
+    }
+}
+
+/// What the actor must make durable before it tells anybody, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Write {
+    /// A seat taken.
+    Seat {
+        /// The seat.
+        seat: u8,
+        /// The name.
+        name: String,
+        /// The token.
+        token: Secret,
+        /// The bot's level.
+        bot: Option<BotLevel>,
+    },
+    /// A seat freed.
+    Free(u8),
+    /// The profile as requested.
+    Profile(serde_json::Value),
+    /// The game started.
+    Playing,
+    /// The game is over. The replay at the next start finds a game over by itself, so the
+    /// actor only logs a failure of this write after an action.
+    Over,
+    /// A deal's deck.
+    Deal {
+        /// The deal's number.
+        deal_no: u32,
+        /// The deck.
+        deck: [Card; 32],
+    },
+    /// An accepted action.
+    Action {
+        /// The deal's number.
+        deal_no: u32,
+        /// Its place in the deal.
+        seq: u32,
+        /// Who.
+        seat: Seat,
+        /// What.
+        action: Action,
+    },
+}
+
+/// What an accepted op changed.
+#[derive(Debug, Default)]
+pub struct Change {
+    /// Durable first.
+    pub writes: Vec<Write>,
+    /// Then broadcast, numbered from `first`.
+    pub news: Vec<News>,
+    /// The version of the first item.
+    pub first: u64,
+    /// The turn after the last item, for ops that change the game.
+    pub turn: Option<Turn>,
+    /// The seat whose occupant this op removed, and the version of its `seat_freed` item.
+    pub freed: Option<(u8, u64)>,
+    /// A bot to start in this seat.
+    pub bot: Option<(Seat, BotLevel, Secret)>,
+}
+
+/// Checks a player's name: 1 to 32 characters after trimming, no control characters.
+///
+/// # Errors
+/// [`TableError::BadName`].
+pub fn check_name(name: &str) -> Result<String, TableError> {
+    let name = name.trim();
+    let n = name.chars().count();
+    if n == 0 || n > 32 || name.chars().any(char::is_control) {
+        return Err(TableError::BadName);
+    }
+    Ok(name.to_owned())
+}
+
+/// A stored deal, for a restore: its deck and its accepted actions in order.
+pub type StoredDeal = ([Card; 32], Vec<(Seat, Action)>);
+
+/// A stored seat, for a restore.
+#[derive(Clone, Debug)]
+pub struct StoredSeat {
+    /// The seat.
+    pub seat: u8,
+    /// The name.
+    pub name: String,
+    /// The token.
+    pub token: Secret,
+    /// The bot's level.
+    pub bot: Option<BotLevel>,
+}
+
+/// Why the record cannot be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// The game has not started.
+    #[error("the game has not started")]
+    NotStarted,
+    /// Hands stay hidden until the end at this table.
+    #[error(
+        "this table keeps hands hidden (reveal_after_deal = false): the record is available once the game is over"
+    )]
+    Hidden,
+    /// The core could not write it.
+    #[error("{0}")]
+    Internal(String),
+}

@@ -1,0 +1,92 @@
+//! What everybody may see of the table, read off the machine: phase, summary, the deal
+//! shown, and whose turn it is.
+
+use pref_core::Deal;
+use pref_protocol::{Phase, SeatInfo, SheetView, Summary};
+
+use super::{Machine, Stage};
+use crate::wire::Turn;
+
+impl Machine {
+    /// The deal to show and its number: the one in progress, or the last one finished.
+    #[must_use]
+    pub fn shown_deal(&self) -> Option<(u32, &Deal)> {
+        match &self.stage {
+            Stage::Lobby => None,
+            Stage::Playing { game, deal_no, .. } => game.deal().map(|d| (*deal_no, d)),
+            Stage::BetweenDeals { last, deals, .. } | Stage::Over { last, deals, .. } => {
+                last.as_deref().map(|d| (deals.saturating_sub(1), d))
+            }
+        }
+    }
+
+    /// The protocol's name of the phase.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Lobby => Phase::Lobby,
+            Stage::Playing { .. } => Phase::Playing,
+            Stage::BetweenDeals { .. } => Phase::BetweenDeals,
+            Stage::Over { .. } => Phase::Over,
+        }
+    }
+
+    /// Deals finished so far.
+    #[must_use]
+    pub fn deals_finished(&self) -> u32 {
+        match &self.stage {
+            Stage::Lobby => 0,
+            Stage::Playing { deal_no, .. } => *deal_no,
+            Stage::BetweenDeals { deals, .. } | Stage::Over { deals, .. } => *deals,
+        }
+    }
+
+    /// The public summary.
+    #[must_use]
+    pub fn summary(&self) -> Summary {
+        Summary {
+            phase: self.phase(),
+            players: self.players(),
+            profile: self.profile.to_json(),
+            seats: (0..self.players())
+                .map(|s| {
+                    let o = self.occupant(s);
+                    SeatInfo {
+                        seat: s,
+                        name: o.map(|o| o.name.clone()),
+                        connected: o.is_some_and(|o| o.sockets > 0 || o.bot.is_some()),
+                        bot: o.and_then(|o| o.bot),
+                    }
+                })
+                .collect(),
+            deals_finished: self.deals_finished(),
+            spectator_chat: self.spectator_chat,
+            version: self.version,
+            sheet: self.game().map(|g| SheetView::of(g.sheet())),
+            settlement: match &self.stage {
+                Stage::Over { settlement, .. } => Some(settlement.clone()),
+                Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => None,
+            },
+        }
+    }
+
+    /// Whose turn it is and that player's legal actions.
+    #[must_use]
+    pub fn turn(&self) -> Turn {
+        match &self.stage {
+            Stage::Playing { game, .. } => match game.deal() {
+                Some(deal) => {
+                    let to_act = deal.to_act();
+                    Turn {
+                        to_act,
+                        legal: to_act
+                            .map(|p| deal.legal_actions_for(p).into_iter().collect())
+                            .unwrap_or_default(),
+                    }
+                }
+                None => Turn::default(),
+            },
+            Stage::Lobby | Stage::BetweenDeals { .. } | Stage::Over { .. } => Turn::default(),
+        }
+    }
+}
