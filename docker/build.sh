@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds pref-server and stages what the runtime image holds into OUT (default
-# ./target/docker-stage): bin/pref-server, web/, config/, docs/protocol.md is compiled in.
+# ./target/docker-stage): bin/pref-server, web/, config/ (the house profiles and docs/protocol.md
+# are compiled in).
 # The Dockerfile's build stage runs exactly this; CI runs it too (with
 # PREF_BUILD_PROFILE=dev, reusing the test build) so the image's steps cannot rot unseen.
 set -euo pipefail
@@ -17,7 +18,6 @@ rm -rf "$OUT"
 mkdir -p "$OUT/bin" "$OUT/config"
 cp "$TARGET/$DIR/pref-server" "$OUT/bin/pref-server"
 cp -r web "$OUT/web"
-cp -r config/profiles "$OUT/config/profiles"
 # The image's settings: listen on every interface inside the container; the database URL,
 # the node's own address and the lease come from the environment (compose.yml).
 sed -e 's/^bind = .*/bind = "0.0.0.0:8080"/' \
