@@ -436,21 +436,25 @@ impl Bot {
         piles: &mut [Hidden],
     ) -> [CardSet; 3] {
         self.sample_piles(ctx, pool, piles);
-        let view = ctx.view;
         let mut hands = [CardSet::EMPTY; 3];
-        for (i, &s) in ctx.active().iter().enumerate() {
-            hands[i] = piles
-                .iter()
-                .find(|p| p.0 == Some(s))
-                .map(|p| p.1.cards)
-                .or(if s == self.seat {
-                    view.hand
-                } else {
-                    view.open_hands.get(s.index()).copied().flatten()
-                })
-                .unwrap_or(CardSet::EMPTY);
+        for (h, &s) in hands.iter_mut().zip(&ctx.active()) {
+            *h = self.layout_hand(ctx.view, piles, s);
         }
         hands
+    }
+
+    /// `seat`'s hand in a sampled layout: its pile if hidden, else what the view shows.
+    fn layout_hand(&self, view: &DealView, piles: &[Hidden], seat: Seat) -> CardSet {
+        piles
+            .iter()
+            .find(|p| p.0 == Some(seat))
+            .map(|p| p.1.cards)
+            .or(if seat == self.seat {
+                view.hand
+            } else {
+                view.open_hands.get(seat.index()).copied().flatten()
+            })
+            .unwrap_or(CardSet::EMPTY)
     }
 
     fn search_play(&mut self, ctx: &Ctx<'_>, legal: CardSet) -> Option<Card> {
@@ -481,17 +485,7 @@ impl Bot {
             self.sample_piles(ctx, pool, &mut piles);
             let mut hands = [CardSet::EMPTY; 4];
             for (s, h) in hands.iter_mut().enumerate().take(usize::from(view.players)) {
-                let s = Seat(s as u8);
-                *h = piles
-                    .iter()
-                    .find(|p| p.0 == Some(s))
-                    .map(|p| p.1.cards)
-                    .or(if s == self.seat {
-                        view.hand
-                    } else {
-                        view.open_hands.get(s.index()).copied().flatten()
-                    })
-                    .unwrap_or(CardSet::EMPTY);
+                *h = self.layout_hand(view, &piles, Seat(s as u8));
             }
             let hidden_talon = piles
                 .iter()
