@@ -60,6 +60,11 @@ function result(state) {
   const d = state.snap.deal;
   const tr = d.tricks_taken;
   if (d.kind === 'raspasy') return t('result.raspasy');
+  if (d.surrendered) {
+    // R4.5: no card was played; the down count is the table's agreement.
+    const n = state.table.profile && state.table.profile.surrender;
+    return n ? t('result.surrendered_down', { name: nameOf(state, d.declarer), n }) : t('result.surrendered', { name: nameOf(state, d.declarer) });
+  }
   if (d.kind === 'misere') {
     const n = tr[d.declarer];
     return n === 0 ? t('result.misere_made', { name: nameOf(state, d.declarer) }) : t('result.misere_failed', { name: nameOf(state, d.declarer), n });

@@ -1,7 +1,9 @@
 // Why: what the viewer may do now, and nothing else. Every button comes from the legal
 // actions the server sent with the turn: the bidding box (a legal repeat of the standing bid
-// is *here*), the discard of two, the contract, whist / pass / half-whist, open or closed,
-// and between deals the next deal. Cards to play are enabled in the hands (seats.js).
+// is *here*), the discard of two, the contract (or a surrender, R4.5, where the table allows
+// it), whist / pass / half-whist, open or closed, and between deals the next deal. A legal
+// action is an object with one verb or a bare word ("surrender"); a word this client does
+// not know is ignored, never a failure. Cards to play are enabled in the hands (seats.js).
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -16,9 +18,11 @@ const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
 /** The legal actions split by verb. */
 export function legalSets(state) {
   const legal = (state.snap.turn && state.snap.turn.legal) || [];
-  const out = { bid: new Set(), play: new Set(), discard: [], declare: new Set(), whist: new Set(), defence: new Set() };
+  const out = { bid: new Set(), play: new Set(), discard: [], declare: new Set(), whist: new Set(), defence: new Set(), words: new Set() };
   for (const a of legal) {
-    if ('bid' in a) out.bid.add(a.bid);
+    if (typeof a === 'string') out.words.add(a);
+    else if (!a || typeof a !== 'object') continue;
+    else if ('bid' in a) out.bid.add(a.bid);
     else if ('play' in a) out.play.add(a.play);
     else if ('discard' in a) out.discard.push(a.discard);
     else if ('declare' in a) out.declare.add(a.declare);
@@ -29,9 +33,10 @@ export function legalSets(state) {
 }
 
 function actButton(state, action, label, attrs = {}) {
+  const word = typeof action === 'string';
   return h('button', {
-    type: 'button', class: attrs.class || 'call', disabled: attrs.disabled || state.busy || state.syncing,
-    dataset: { action: Object.keys(action)[0], value: JSON.stringify(Object.values(action)[0]) },
+    type: 'button', class: attrs.class || 'call', disabled: attrs.disabled || state.busy || state.syncing, id: attrs.id,
+    dataset: word ? { action } : { action: Object.keys(action)[0], value: JSON.stringify(Object.values(action)[0]) },
     onclick: () => state.act(action),
   }, label);
 }
@@ -57,6 +62,15 @@ function bidBox(state, legal) {
       actButton(state, { bid: 'pass' }, t('call.pass'), { disabled: !legal.bid.has('pass'), class: 'call wide pass' })));
 }
 
+/** "Surrender (down N)" when the declarer may surrender (R4.5); N from the table's profile. */
+function surrenderButton(state, legal) {
+  if (!legal.words.has('surrender')) return null;
+  const profile = (state.table && state.table.profile) || {};
+  const n = profile.surrender;
+  const label = typeof n === 'number' && n > 0 ? t('call.surrender_down', { n }) : t('call.surrender');
+  return h('div', { class: 'row' }, actButton(state, 'surrender', label, { class: 'secondary surrender', id: 'surrender' }));
+}
+
 function discardBox(state, legal) {
   const pick = [...state.selected];
   const ok = pick.length === 2 && legal.discard.some((p) => p.length === 2 && p.includes(pick[0]) && p.includes(pick[1]));
@@ -65,7 +79,8 @@ function discardBox(state, legal) {
     h('button', {
       type: 'button', class: 'primary', id: 'discard-ok', disabled: !ok || state.busy || state.syncing,
       onclick: () => state.act({ discard: pick }),
-    }, t('discard.ok')));
+    }, t('discard.ok')),
+    surrenderButton(state, legal));
 }
 
 function declareBox(state, legal) {
@@ -73,7 +88,8 @@ function declareBox(state, legal) {
   for (let level = 6; level <= 10; level++) for (const s of STRAINS) if (legal.declare.has(`${level}${s}`)) codes.push(`${level}${s}`);
   return h('div', { class: 'choice', id: 'declare' },
     h('p', {}, t('declare.help')),
-    h('div', { class: 'grid' }, codes.map((c) => actButton(state, { declare: c }, bidLabel(c)))));
+    h('div', { class: 'grid' }, codes.map((c) => actButton(state, { declare: c }, bidLabel(c)))),
+    surrenderButton(state, legal));
 }
 
 function pickBox(state, id, verb, values, help) {

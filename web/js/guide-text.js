@@ -158,6 +158,7 @@ function settlementTables(d) {
 export function valueText(key, value, spec) {
   if (spec.choices) return t(`opt.${key}.${value}`);
   if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
+  if (spec.word && value === spec.word) return t(`opt.${key}.${value}`);
   return show(value);
 }
 

@@ -1,6 +1,8 @@
 // Why: the house-profile options (shared/rules/options.md) as the start page shows them:
 // the order, the kind of control each needs, and how a typed value is read back. Their
 // explanations are words, so they live in the language files under `opt.KEY` / `opt.KEY.help`.
+// `word` names a value besides a number that the option also takes (raspasy_zero_bonus:
+// "price"); its label is `opt.KEY.WORD`.
 
 export const OPTIONS = [
   ['players', { choices: [3, 4] }],
@@ -17,10 +19,21 @@ export const OPTIONS = [
   ['pool_point_whists', { min: 10, step: 10 }],
   ['raspasy_price', { list: true }],
   ['raspasy_exit', { list: true }],
-  ['raspasy_zero_bonus', { min: 0 }],
+  ['raspasy_zero_bonus', { min: 0, word: 'price' }],
   ['raspasy_amnesty', {}],
   ['must_overtake', {}],
   ['dealer_whist', {}],
+  ['whist_pass_half', {}],
+  ['checked_ten_consolation', {}],
+  ['whist_shortfall_cap', {}],
+  ['raspasy_series', { choices: ['any', 'made'] }],
+  ['raspasy_talon', { choices: ['lead', 'ignored'] }],
+  ['dealer_consolation', {}],
+  ['dealer_whist_consolation', { choices: ['own', 'all'] }],
+  ['surrender', { choices: [0, 2, 3] }],
+  ['surrender_max_level', { min: 6, max: 10 }],
+  ['talon_bonus', {}],
+  ['claims', {}],
   ['reveal_after_deal', {}],
 ];
 

@@ -27,7 +27,24 @@ function control(key, spec) {
   if (spec.list) {
     return h('input', { id, name: key, type: 'text', value: show(value), inputmode: 'numeric', size: 8, onchange: (e) => set(readList(e.target.value)) });
   }
-  return h('input', { id, name: key, type: 'number', value, min: spec.min, step: spec.step || 1, onchange: (e) => set(Number(e.target.value)) });
+  if (spec.word) {
+    // A number, or the word instead of it (ticked: the number field is off).
+    const isWord = value === spec.word;
+    const num = h('input', { id, name: key, type: 'number', value: isWord ? '' : value, min: spec.min, step: spec.step || 1, disabled: isWord, onchange: (e) => set(Number(e.target.value)) });
+    const word = h('input', { id: `${id}-${spec.word}`, name: `${key}-${spec.word}`, type: 'checkbox', checked: isWord,
+      onchange: (e) => {
+        num.disabled = e.target.checked;
+        set(e.target.checked ? spec.word : Number(num.value || spec.min || 0));
+      } });
+    return h('span', {}, num, ' ', h('label', { class: 'check' }, word, ' ', t(`opt.${key}.${spec.word}`)));
+  }
+  return h('input', { id, name: key, type: 'number', value, min: spec.min, max: spec.max, step: spec.step || 1, onchange: (e) => set(Number(e.target.value)) });
+}
+
+function valueText(key, value, spec) {
+  if (spec.choices || (spec.word && value === spec.word)) return t(`opt.${key}.${value}`);
+  if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
+  return show(value);
 }
 
 function optionsTable() {
@@ -36,7 +53,7 @@ function optionsTable() {
     h('label', { for: `opt-${key}`, class: 'opt-name' }, t(`opt.${key}`)),
     h('div', { class: 'opt-control' }, control(key, spec)),
     h('p', { class: 'opt-help' }, t(`opt.${key}.help`), ' ',
-      h('span', { class: 'opt-default' }, t('start.default', { value: spec.choices ? t(`opt.${key}.${base[key]}`) : typeof base[key] === 'boolean' ? t(base[key] ? 'yes' : 'no') : show(base[key]) }))))));
+      h('span', { class: 'opt-default' }, t('start.default', { value: valueText(key, base[key], spec) }))))));
 }
 
 function createdPanel(root) {

@@ -107,13 +107,14 @@ async fn no_horizontal_overflow(c: &Client, screen: &str) {
     );
 }
 
-/// Opens the start page and waits for every option to be listed.
+/// Opens the start page and waits for every option to be listed (the house rules of
+/// docs/options.md, the surrender among them).
 async fn open_start_page(c: &Client, base: &str) {
     c.goto(base).await.expect("start page");
     until(
         c,
         "the options",
-        "return document.querySelectorAll('.option').length >= 19",
+        "return document.querySelectorAll('.option').length >= 30 && !!document.querySelector('select#opt-surrender')",
     )
     .await;
 }
