@@ -1,4 +1,4 @@
-// Why: the house-profile options (shared/rules/options.md) as the start page shows them:
+// Why: the house-profile options (docs/options.md) as the start page shows them:
 // the order, the kind of control each needs, and how a typed value is read back. Their
 // explanations are words, so they live in the language files under `opt.KEY` / `opt.KEY.help`.
 // `word` names a value besides a number that the option also takes (raspasy_zero_bonus:

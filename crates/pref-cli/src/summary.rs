@@ -1,4 +1,4 @@
-//! The `--json` output of `pref replay`, exactly as `shared/spec/game-record.md` shows it:
+//! The `--json` output of `pref replay`, exactly as `docs/game-record.md` shows it:
 //! keys in the spec's order, one deal per line, settlement entries as exact strings.
 
 use std::fmt::Write as _;

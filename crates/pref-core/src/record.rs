@@ -1,4 +1,4 @@
-//! Game records in the `pref-record/1` format (`shared/spec/game-record.md`).
+//! Game records in the `pref-record/1` format (`docs/game-record.md`).
 //!
 //! A [`Record`] exists only after every deal in it has been replayed through the rules: it
 //! is read by [`Record::from_json_str`], which checks keys strictly and replays each deal as

@@ -1,4 +1,4 @@
-//! The pulka (`game.rs`): the game-record replay example of `shared/spec/game-record.md`
+//! The pulka (`game.rs`): the game-record replay example of `docs/game-record.md`
 //! scored through `Game::record_outcome`, dealer rotation (R1.3), the raspasy streak and the
 //! next deal's lowest bid (R3.3), the end of the game (R9.4), and the consistency checks of
 //! an outcome written by hand.

@@ -1,4 +1,4 @@
-//! Game records (`shared/spec/game-record.md`): strict reading, exact error locations and
+//! Game records (`docs/game-record.md`): strict reading, exact error locations and
 //! messages, and write-then-read giving the same record.
 #![allow(missing_docs)]
 

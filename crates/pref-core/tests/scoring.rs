@@ -1,4 +1,4 @@
-//! R8–R10 with exact numbers: every scoring example of `shared/rules/worked-example.md`, then
+//! R8–R10 with exact numbers: every scoring example of `docs/worked-example.md`, then
 //! each option of `options.md` that changes a score. Seats: A = 0 (first hand), B = 1, C = 2
 //! (dealer) unless a test says otherwise; the defenders of A are B (first) and C (second).
 #![allow(missing_docs)]

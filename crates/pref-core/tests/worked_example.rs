@@ -1,4 +1,4 @@
-//! The guide's worked deal (`shared/rules/worked-example.md`), card by card: R3.4's auction,
+//! The guide's worked deal (`docs/worked-example.md`), card by card: R3.4's auction,
 //! R4's talon and discard, R5's two whists, R6's play, tricks 7–3–0.
 #![allow(missing_docs)]
 

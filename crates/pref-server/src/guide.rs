@@ -20,7 +20,7 @@ use pref_core::{
 };
 use serde_json::{Map, Value, json};
 
-/// The worked deal of `shared/rules/worked-example.md` as a game record.
+/// The worked deal of `docs/worked-example.md` as a game record.
 pub const WORKED_DEAL: &str = include_str!("../../../tests/records/worked-deal.json");
 
 /// The presets the guide compares side by side, in its order.

@@ -1,6 +1,6 @@
 //! The rules guide's data (`GET /api/guide`) against the rules core: every number the guide
 //! shows is checked here against the core's own scoring, computed apart from `guide.rs`, and
-//! against the exact values of `shared/rules` (R3.4, R8, R9.2, R10).
+//! against the exact values of `docs/rules.md` (R3.4, R8, R9.2, R10).
 #![allow(missing_docs)]
 
 mod common;

@@ -158,7 +158,7 @@ fn every_section_of_the_guide_has_its_words() {
     );
 }
 
-/// The guide's sentences corrected or added against `shared/rules` (R5–R11), each with the
+/// The guide's sentences corrected or added against `docs/rules.md` (R5–R11), each with the
 /// placeholders it must carry so that its numbers come from the engine (`GET /api/guide`).
 const CORRECTED: [(&str, &[&str]); 27] = [
     ("g.lead", &["{target}"]),
