@@ -185,11 +185,25 @@ impl Driver {
         let mut caps = serde_json::Map::new();
         caps.insert("browserName".into(), json!("chrome"));
         caps.insert("goog:chromeOptions".into(), options);
-        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{}", self.port))
-            .await
-            .expect("a browser session")
+        // A chromedriver that has only just started listening may reset the first
+        // connection; a new session is asked for again a few times before giving up.
+        let url = format!("http://127.0.0.1:{}", self.port);
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                .capabilities(caps.clone())
+                .connect(&url)
+                .await
+            {
+                Ok(client) => return client,
+                Err(e) if tries < 4 => {
+                    eprintln!("a browser session, try {tries}: {e}; trying again");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(e) => panic!("a browser session: {e:?}"),
+            }
+        }
     }
 
     /// WebDriver "Print Page" (`POST /session/{id}/print`), which fantoccini 0.21 does not
