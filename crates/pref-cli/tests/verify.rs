@@ -4,27 +4,17 @@
 //! status 2, as `pref replay` does; a record without fairness data cannot be verified.
 #![allow(missing_docs)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
-fn records() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/records")
-}
+use common::{pref, records};
 
 /// Runs `pref verify FILE`: exit status, stdout, stderr.
 fn verify(file: &Path) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pref"))
-        .arg("verify")
-        .arg(file)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    pref(&["verify", &file.to_string_lossy()])
 }
 
 const VERIFIED: &str = "\
