@@ -302,15 +302,10 @@ impl Game {
         let deal = self.deal_mut()?;
         // The history keeps record semantics: the seat the action is made for, and a
         // player's own seat for a claim or an answer (R6.7).
-        let seat = match action {
-            Action::Claim(_) | Action::Answer(_) => player,
-            Action::Bid(_)
-            | Action::Discard(_)
-            | Action::Declare(_)
-            | Action::Whist(_)
-            | Action::Defence(_)
-            | Action::Surrender
-            | Action::Play(_) => deal.turn().unwrap_or(player),
+        let seat = if deal.acts_in_own_name(action) {
+            player
+        } else {
+            deal.turn().unwrap_or(player)
         };
         let events = deal.act(player, action)?;
         self.after_action(seat, action);
