@@ -6,6 +6,9 @@
 //! serialized: full deal events never leave the process. The socket keeps the last version
 //! it sent; anything at or below it is skipped, and a gap (the broadcast queue overflowed)
 //! is answered with a fresh snapshot, never skipped silently.
+//!
+//! The per-socket message budget is in `limits.rs`; the tests, over an in-memory socket, in
+//! `tests.rs`.
 
 use std::time::Duration;
 
@@ -15,6 +18,8 @@ use pref_core::Viewer;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 
+use self::limits::{Bucket, MAX_STRIKES};
+
 use crate::command::{Caller, Command, Session, Start};
 use crate::config::Limits;
 use crate::machine::TableError;
@@ -23,11 +28,12 @@ use crate::registry::TableHandle;
 use crate::wire::Stamped;
 use pref_protocol::{ClientMessage, ErrorCode, Reason, ServerMessage};
 
+mod limits;
+#[cfg(test)]
+mod tests;
+
 /// A client slow enough that one message takes longer than this is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Rate-limit strikes after which the socket is closed.
-const MAX_STRIKES: u32 = 100;
 
 /// Close codes (RFC 6455 and the application range).
 mod close {
@@ -36,40 +42,6 @@ mod close {
     pub(super) const TOO_BIG: u16 = 1009;
     pub(super) const SEAT_FREED: u16 = 4000;
     pub(super) const TABLE_CLOSED: u16 = 4001;
-}
-
-/// A token bucket: `burst` messages at once, refilled at `rate` per second.
-#[derive(Debug)]
-struct Bucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    last: Instant,
-}
-
-impl Bucket {
-    fn new(limits: &Limits) -> Bucket {
-        let burst = f64::from(limits.message_burst.max(1));
-        Bucket {
-            tokens: burst,
-            rate: f64::from(limits.messages_per_second.max(1)),
-            burst,
-            last: Instant::now(),
-        }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let dt = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 /// Why the loop stopped.
@@ -460,292 +432,5 @@ async fn tenure_ended(tenure: Option<&mut tokio::sync::watch::Receiver<Option<u6
         if tenure.changed().await.is_err() {
             return std::future::pending().await;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::pin::Pin;
-    use std::sync::Arc;
-    use std::task::{Context, Poll};
-
-    use futures_util::stream::BoxStream;
-    use pref_core::Seat;
-    use tokio::sync::{Semaphore, mpsc};
-
-    use super::*;
-    use crate::command::HostRequest;
-    use crate::ids::Secret;
-    use crate::registry::Registry;
-    use crate::store::Store;
-    use crate::table::test_table;
-
-    type BoxSink = Pin<Box<dyn Sink<Message, Error = axum::Error> + Send>>;
-
-    /// A socket in memory whose writes wait for a gate, to hold the socket back.
-    struct Fake {
-        sink: BoxSink,
-        stream: BoxStream<'static, Result<Message, axum::Error>>,
-    }
-
-    impl Sink<Message> for Fake {
-        type Error = axum::Error;
-        fn poll_ready(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-            self.get_mut().sink.as_mut().poll_ready(cx)
-        }
-        fn start_send(self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
-            self.get_mut().sink.as_mut().start_send(item)
-        }
-        fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-            self.get_mut().sink.as_mut().poll_flush(cx)
-        }
-        fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-            self.get_mut().sink.as_mut().poll_close(cx)
-        }
-    }
-
-    impl Stream for Fake {
-        type Item = Result<Message, axum::Error>;
-        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-            self.get_mut().stream.as_mut().poll_next(cx)
-        }
-    }
-
-    /// A socket in memory whose writes wait for the returned gate, and the messages it wrote.
-    fn gated() -> (Fake, Arc<Semaphore>, mpsc::UnboundedReceiver<Message>) {
-        let gate = Arc::new(Semaphore::new(0));
-        let (out_tx, out_rx) = mpsc::unbounded_channel::<Message>();
-        let g = gate.clone();
-        let sink = futures_util::sink::unfold(out_tx, move |tx, msg: Message| {
-            let g = g.clone();
-            async move {
-                g.acquire().await.map_err(axum::Error::new)?.forget();
-                tx.send(msg).map_err(axum::Error::new)?;
-                Ok::<_, axum::Error>(tx)
-            }
-        });
-        let fake = Fake {
-            sink: Box::pin(sink),
-            stream: Box::pin(futures_util::stream::pending()),
-        };
-        (fake, gate, out_rx)
-    }
-
-    /// Each written message in short: `"snapshot 3"`, `"event 4 seat_freed"`, `"lagged"`,
-    /// `"close 4000"`; `dealt` events name the cards they show.
-    async fn written(out: &mut mpsc::UnboundedReceiver<Message>) -> Vec<String> {
-        let mut kinds = Vec::new();
-        while let Some(msg) = out.recv().await {
-            let kind = match msg {
-                Message::Text(t) => {
-                    let v: serde_json::Value = serde_json::from_str(t.as_str()).unwrap();
-                    match v["type"].as_str().unwrap() {
-                        "error" => v["code"].as_str().unwrap().to_owned(),
-                        "event" => format!(
-                            "event {} {}",
-                            v["version"],
-                            v["event"]["kind"].as_str().unwrap_or("stub")
-                        ),
-                        other => format!("{other} {}", v["version"]),
-                    }
-                }
-                Message::Close(frame) => format!("close {}", frame.map_or(0, |f| f.code)),
-                Message::Binary(_) | Message::Ping(_) | Message::Pong(_) => continue,
-            };
-            kinds.push(kind);
-        }
-        kinds
-    }
-
-    /// Takes a seat at `handle` for `name`; its token.
-    async fn claim(handle: &TableHandle, name: &str) -> Secret {
-        let name = name.to_owned();
-        let (_, token) = handle
-            .ask(|reply| Command::Claim {
-                name,
-                seat: None,
-                host: None,
-                reply,
-            })
-            .await
-            .unwrap()
-            .unwrap();
-        token
-    }
-
-    /// Seat 0's socket is held back while its seat is freed and taken by Gleb, who is
-    /// dealt a hand. Whether the socket's queue overflows (`queue` 2) or not, it never writes
-    /// anything after the `seat_freed` item, and the old token can no longer act, chat or
-    /// resync as seat 0.
-    async fn freed_while_held_back(queue: usize) -> Vec<String> {
-        let dir = std::env::temp_dir().join(format!("pref-freed-{}", Secret::random().expose()));
-        let store = Store::open(&dir).await.unwrap();
-        let limits = Limits {
-            queue,
-            ..Limits::default()
-        };
-        let (id, no, host, table) = test_table(&store, &limits).await;
-        let registry = Registry::new(store, limits.clone());
-        registry.spawn(id, no, table);
-        let handle = registry.get(&id).unwrap();
-        let anna = claim(&handle, "Anna").await;
-        let boris = claim(&handle, "Boris").await;
-        let vera = claim(&handle, "Vera").await;
-        let session = handle
-            .ask(|reply| Command::Connect {
-                token: Some(anna),
-                resume: None,
-                reply,
-            })
-            .await
-            .unwrap()
-            .unwrap();
-        let (fake, gate, mut out) = gated();
-        tokio::spawn(run(fake, handle.clone(), session, limits));
-
-        handle
-            .ask(|reply| Command::Leave { token: anna, reply })
-            .await
-            .unwrap()
-            .unwrap();
-        let gleb = claim(&handle, "Gleb").await;
-        assert_ne!(gleb, anna);
-        handle
-            .ask(|reply| Command::Host {
-                token: host,
-                op: HostRequest::Start,
-                reply,
-            })
-            .await
-            .unwrap()
-            .unwrap();
-
-        let old = Caller::seat(Seat(0), anna);
-        let resync = handle
-            .ask(|reply| Command::Resync { caller: old, reply })
-            .await
-            .unwrap();
-        assert!(resync.is_err(), "a freed seat's token resyncs");
-        let chat = handle
-            .ask(|reply| Command::Chat {
-                caller: old,
-                text: "I am Gleb".into(),
-                reply,
-            })
-            .await
-            .unwrap();
-        assert_eq!(chat, Err(TableError::SeatLost));
-        // Seat 1 (left of the dealer, seat 0) and seat 2 pass: seat 0 is to bid (R3).
-        let pass = pref_core::Action::Bid(pref_core::Call::Pass);
-        let act = |seat: u8, token: Secret| {
-            let handle = handle.clone();
-            async move {
-                handle
-                    .ask(|reply| Command::Act {
-                        seat: Seat(seat),
-                        token,
-                        version: 100,
-                        action: pass,
-                        reply,
-                    })
-                    .await
-                    .unwrap()
-            }
-        };
-        for (seat, token) in [(1, boris), (2, vera)] {
-            assert!(act(seat, token).await.is_ok());
-        }
-        assert_eq!(
-            act(0, anna).await.err(),
-            Some(TableError::SeatLost),
-            "a freed seat's token acts"
-        );
-        assert!(act(0, gleb).await.is_ok());
-        let next = handle
-            .ask(|reply| Command::NextDeal {
-                seat: Seat(0),
-                token: anna,
-                version: 100,
-                reply,
-            })
-            .await
-            .unwrap();
-        assert_eq!(next.err(), Some(TableError::SeatLost));
-
-        gate.add_permits(1000);
-        written(&mut out).await
-    }
-
-    #[tokio::test]
-    async fn a_freed_seat_s_socket_stops_at_seat_freed() {
-        // Snapshot at version 3 (three seats taken), then seat_freed at 4; Gleb's seat_taken
-        // (5), started (6) and his dealt hand (7) never reach the old socket.
-        assert_eq!(
-            freed_while_held_back(64).await,
-            ["snapshot 3", "event 4 seat_freed", "close 4000"]
-        );
-    }
-
-    #[tokio::test]
-    async fn a_lagging_socket_whose_seat_was_freed_gets_no_snapshot() {
-        // Its queue overflowed: the seat_freed item is lost with the others, and instead of
-        // the `lagged` snapshot (which would show Gleb's hand) the socket is closed.
-        assert_eq!(freed_while_held_back(2).await, ["snapshot 3", "close 4000"]);
-    }
-
-    #[tokio::test]
-    async fn a_lagging_socket_gets_a_snapshot_not_a_gap() {
-        let dir = std::env::temp_dir().join(format!("pref-lag-{}", Secret::random().expose()));
-        let store = Store::open(&dir).await.unwrap();
-        let limits = Limits {
-            queue: 2,
-            ..Limits::default()
-        };
-        let (id, no, _, table) = test_table(&store, &limits).await;
-        let registry = Registry::new(store, limits.clone());
-        registry.spawn(id, no, table);
-        let handle = registry.get(&id).unwrap();
-        let anna = claim(&handle, "Anna").await;
-        let session = handle
-            .ask(|reply| Command::Connect {
-                token: None,
-                resume: None,
-                reply,
-            })
-            .await
-            .unwrap()
-            .unwrap();
-        let (fake, gate, mut out_rx) = gated();
-        tokio::spawn(run(fake, handle.clone(), session, limits));
-        // The socket is stuck writing its snapshot while ten items go out on a queue of two.
-        for i in 0..10 {
-            let text = format!("line {i}");
-            let caller = Caller::seat(Seat(0), anna);
-            assert_eq!(
-                handle
-                    .ask(|reply| Command::Chat {
-                        caller,
-                        text,
-                        reply
-                    })
-                    .await
-                    .unwrap(),
-                Ok(())
-            );
-        }
-        gate.add_permits(100);
-        let mut kinds = Vec::new();
-        while let Some(Message::Text(t)) = out_rx.recv().await {
-            let v: serde_json::Value = serde_json::from_str(t.as_str()).unwrap();
-            let kind = match v["type"].as_str().unwrap() {
-                "error" => v["code"].as_str().unwrap().to_owned(),
-                other => format!("{other} {}", v["version"]),
-            };
-            kinds.push(kind);
-            if v["type"] == "snapshot" && v["version"] == 11 {
-                break;
-            }
-        }
-        assert_eq!(kinds, ["snapshot 1", "lagged", "snapshot 11"]);
     }
 }

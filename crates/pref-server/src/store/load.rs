@@ -1,0 +1,188 @@
+//! Reading tables back: every unfinished table at start, one table on takeover, a finished
+//! game on demand.
+
+use std::str::FromStr;
+
+use pref_core::{Action, Card, Seat};
+use sqlx::Row;
+
+use super::{Pool, Store, StoreError, Stored};
+use crate::ids::Secret;
+
+/// A table as read back at start.
+#[derive(Debug)]
+pub struct TableRow {
+    /// Row number: the table's label in logs.
+    pub no: i64,
+    /// The table id.
+    pub id: Secret,
+    /// The host token.
+    pub host: Secret,
+    /// The profile request (`{"preset": …, option: value, …}`).
+    pub profile: serde_json::Value,
+    /// Whether spectators take part in the chat.
+    pub spectator_chat: bool,
+    /// Dealer of the first deal.
+    pub first_dealer: u8,
+    /// Lobby or playing.
+    pub state: Stored,
+    /// Occupied seats.
+    pub seats: Vec<SeatRow>,
+    /// Deals in order, each with its actions.
+    pub deals: Vec<DealRow>,
+}
+
+/// An occupied seat as stored.
+#[derive(Debug)]
+pub struct SeatRow {
+    /// The seat.
+    pub seat: u8,
+    /// The player's name.
+    pub name: String,
+    /// The seat token.
+    pub token: Secret,
+    /// The bot's level (`easy`, `normal`, `strong`) when a bot holds the seat.
+    pub bot: Option<String>,
+}
+
+/// A deal as stored.
+#[derive(Debug)]
+pub struct DealRow {
+    /// The shuffled deck.
+    pub deck: [Card; 32],
+    /// Accepted actions in order: the acting player and the action.
+    pub actions: Vec<(Seat, Action)>,
+}
+
+impl Store {
+    /// Every table that is not over, with its seats, decks and actions.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database cannot be read or a row does not parse.
+    pub async fn unfinished(&self) -> Result<Vec<TableRow>, StoreError> {
+        let nos: Vec<i64> = with_pool!(&self.pool, pool => {
+            sqlx::query_scalar("SELECT no FROM tables WHERE state != 'over' ORDER BY no")
+                .fetch_all(pool)
+                .await?
+        });
+        let mut out = Vec::with_capacity(nos.len());
+        for no in nos {
+            out.extend(self.table(no).await?);
+        }
+        Ok(out)
+    }
+
+    /// Table `no` with its seats, decks and actions, unless it is over (or unknown).
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database cannot be read or a row does not parse.
+    pub async fn table(&self, no: i64) -> Result<Option<TableRow>, StoreError> {
+        self.load(no, false).await
+    }
+
+    /// The finished game of table `id`, with every deal, to show its settlement and record
+    /// again after a restart; `None` if there is no such table or it is not over.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database cannot be read or a row does not parse.
+    pub async fn finished(&self, id: &Secret) -> Result<Option<TableRow>, StoreError> {
+        let no: Option<i64> = with_pool!(&self.pool, pool => {
+            sqlx::query_scalar("SELECT no FROM tables WHERE id = $1 AND state = 'over'")
+                .bind(id.expose())
+                .fetch_optional(pool)
+                .await?
+        });
+        match no {
+            Some(no) => self.load(no, true).await,
+            None => Ok(None),
+        }
+    }
+
+    /// Table `no` as stored; a finished one only when `over` is set.
+    async fn load(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
+        let query = if over {
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
+             FROM tables WHERE no = $1 AND state = 'over'"
+        } else {
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
+             FROM tables WHERE no = $1 AND state != 'over'"
+        };
+        with_pool!(&self.pool, pool => {
+            let Some(r) = sqlx::query(query)
+            .bind(no)
+            .fetch_optional(pool)
+            .await?
+            else {
+                return Ok(None);
+            };
+            let damaged = |why: String| StoreError::Damaged { table: no, why };
+            let secret = |s: String| Secret::parse(&s).ok_or_else(|| damaged("bad secret".into()));
+            let id = secret(r.get(1))?;
+            let host = secret(r.get(2))?;
+            let profile =
+                serde_json::from_str(&r.get::<String, _>(3)).map_err(|e| damaged(e.to_string()))?;
+            let state = match r.get::<String, _>(6).as_str() {
+                "lobby" => Stored::Lobby,
+                "over" => Stored::Over,
+                _ => Stored::Playing,
+            };
+            let mut seats = Vec::new();
+            for s in sqlx::query(
+                "SELECT seat, name, token, bot FROM seats WHERE table_no = $1 ORDER BY seat",
+            )
+            .bind(no)
+            .fetch_all(pool)
+            .await?
+            {
+                seats.push(SeatRow {
+                    seat: s.get::<i64, _>(0) as u8,
+                    name: s.get(1),
+                    token: secret(s.get(2))?,
+                    bot: s.get(3),
+                });
+            }
+            let decks = sqlx::query("SELECT deal_no, deck FROM deals WHERE table_no = $1 ORDER BY deal_no")
+                .bind(no)
+                .fetch_all(pool)
+                .await?;
+            // One query for every action of the table, split by deal below.
+            let all_actions = sqlx::query(
+                "SELECT deal_no, player, action FROM actions WHERE table_no = $1 ORDER BY deal_no, seq",
+            )
+            .bind(no)
+            .fetch_all(pool)
+            .await?;
+            let mut deals = Vec::new();
+            for d in decks {
+                let deal_no: i64 = d.get(0);
+                let cards: Result<Vec<Card>, _> = d
+                    .get::<String, _>(1)
+                    .split(' ')
+                    .map(Card::from_str)
+                    .collect();
+                let deck: [Card; 32] = cards
+                    .map_err(|e| damaged(e.to_string()))?
+                    .try_into()
+                    .map_err(|_| damaged("a deck is not 32 cards".into()))?;
+                let mut actions = Vec::new();
+                for a in all_actions.iter().filter(|a| a.get::<i64, _>(0) == deal_no) {
+                    let action: Action = serde_json::from_str(&a.get::<String, _>(2))
+                        .map_err(|e| damaged(e.to_string()))?;
+                    actions.push((Seat(a.get::<i64, _>(1) as u8), action));
+                }
+                deals.push(DealRow { deck, actions });
+            }
+            Ok(Some(TableRow {
+                no,
+                id,
+                host,
+                profile,
+                spectator_chat: r.get(4),
+                first_dealer: r.get::<i64, _>(5) as u8,
+                state,
+                seats,
+                deals,
+            }))
+        })
+    }
+}

@@ -1,0 +1,387 @@
+//! Durable state: tables, seats, each deal's deck and every accepted action, in SQLite (one
+//! process, nothing to set up) or PostgreSQL (several nodes sharing one database).
+//!
+//! The table task writes here and waits for the write before it broadcasts a result, so
+//! whatever a client has seen is on disk. A game is never stored as a snapshot: a restored
+//! table replays its decks and actions through the core, which checks them again on the
+//! way. SQLite runs in WAL mode with `synchronous = FULL`; PostgreSQL's commit waits for its
+//! WAL flush (`synchronous_commit = on`, its default): either way a commit has reached the
+//! disk when the write returns.
+//!
+//! Both backends take the same SQL (`$1`-style parameters, `ON CONFLICT … DO UPDATE`,
+//! `RETURNING`); [`with_pool!`] runs one body against whichever pool is open. The schemas
+//! are sqlx migrations under `migrations/{sqlite,postgres}`, embedded in the binary.
+//! The group-commit writer lives in `group.rs`, the reads that restore a table in `load.rs`.
+//!
+//! Decks and actions, the writes every deal makes, go through one writer task that commits
+//! whatever is queued at once in a single transaction (group commit): every table still
+//! waits until its own row is on disk, but a thousand tables share one `fsync` instead of
+//! queueing a thousand. A row the group cannot take is retried alone, so one bad row
+//! fails only its own write. On PostgreSQL with several nodes the same transaction first
+//! locks the lease rows of its tables (`FOR SHARE`) and writes only the rows whose table
+//! this node still holds at the epoch it was given ([`Leases`]): a node that lost a lease
+//! cannot write another action to that table, and a node taking a lease over waits for a
+//! group already writing to commit before it reads the table back.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::SqlitePool;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use tokio::sync::mpsc;
+
+use crate::ids::Secret;
+use crate::lease::Leases;
+use group::{QUEUE, Queued, group_commit};
+
+/// Which database to open, from the `database` setting or `PREF_DATABASE_URL`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file, created with its directory if missing.
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL (`postgres://user:password@host:port/database`).
+    Postgres(String),
+}
+
+impl Database {
+    /// Reads `sqlite://PATH` or `postgres://…` (`postgresql://…`).
+    ///
+    /// # Errors
+    /// [`StoreError::Url`] for any other scheme.
+    pub fn parse(url: &str) -> Result<Database, StoreError> {
+        let url = url.trim();
+        if let Some(path) = url.strip_prefix("sqlite://") {
+            return Ok(Database::Sqlite(PathBuf::from(path)));
+        }
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(Database::Postgres(url.to_owned()));
+        }
+        Err(StoreError::Url(
+            "a database URL starts with sqlite:// or postgres://",
+        ))
+    }
+
+    /// SQLite in `dir/pref.sqlite3`, the default.
+    #[must_use]
+    pub fn in_dir(dir: &Path) -> Database {
+        Database::Sqlite(dir.join("pref.sqlite3"))
+    }
+}
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The data directory cannot be created.
+    #[error("data directory: {0}")]
+    Dir(#[from] std::io::Error),
+    /// The database setting is not a URL this server can open.
+    #[error("database URL: {0}")]
+    Url(&'static str),
+    /// The group commit failed for this row, or the writer task has stopped.
+    #[error("database: {0}")]
+    Group(String),
+    /// This node no longer holds the table's lease (or its own timer says it may not): the
+    /// write was refused and the table belongs to another node now.
+    #[error("table {table} is no longer held by this node")]
+    NotOwner {
+        /// The table's row number.
+        table: i64,
+    },
+    /// A stored row does not parse (a bug or a hand-edited database).
+    #[error("stored table {table} is damaged: {why}")]
+    Damaged {
+        /// The table's row number.
+        table: i64,
+        /// What does not parse.
+        why: String,
+    },
+}
+
+/// Where a table stands, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Seats are being filled.
+    Lobby,
+    /// Deals are being played.
+    Playing,
+    /// The game is over: restored on demand, to show its settlement and record.
+    Over,
+}
+
+impl Stored {
+    fn as_str(self) -> &'static str {
+        match self {
+            Stored::Lobby => "lobby",
+            Stored::Playing => "playing",
+            Stored::Over => "over",
+        }
+    }
+}
+
+/// The open connection pool, one per backend.
+#[derive(Clone, Debug)]
+enum Pool {
+    /// SQLite with its one connection.
+    Sqlite(SqlitePool),
+    /// PostgreSQL.
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to whichever pool `$store` has open; the body is the same
+/// SQL for both, type-checked once per backend.
+macro_rules! with_pool {
+    ($pool_enum:expr, $pool:ident => $body:expr) => {
+        match $pool_enum {
+            Pool::Sqlite($pool) => $body,
+            Pool::Postgres($pool) => $body,
+        }
+    };
+}
+
+/// The database handle; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: Pool,
+    /// The group-commit writer's queue.
+    hot: mpsc::Sender<Queued>,
+    /// This node's leases, on PostgreSQL (every write is fenced by them); `None` on SQLite,
+    /// where one process owns every table.
+    leases: Option<Arc<Leases>>,
+}
+mod group;
+mod load;
+
+pub use load::{DealRow, SeatRow, TableRow};
+
+/// Brings an SQLite database made before migrations existed up to date: the first
+/// migration's `IF NOT EXISTS` takes its tables as they are, and a database made before
+/// bots could hold seats lacks their column.
+async fn sqlite_legacy(pool: &SqlitePool) -> Result<(), StoreError> {
+    let has_bot: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM pragma_table_info('seats') WHERE name = 'bot'")
+            .fetch_one(pool)
+            .await?;
+    if has_bot == 0 {
+        sqlx::raw_sql("ALTER TABLE seats ADD COLUMN bot TEXT")
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Opens (creating if missing) SQLite in `dir/pref.sqlite3`.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the directory or the database cannot be opened.
+    pub async fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::connect(&Database::in_dir(dir), Duration::from_secs(10)).await
+    }
+
+    /// Opens `db` and brings its schema up to date. On PostgreSQL the store also fences
+    /// every deck and action with this node's leases, of `lease` length.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database cannot be reached, created or migrated.
+    pub async fn connect(db: &Database, lease: Duration) -> Result<Store, StoreError> {
+        let (pool, leases) = match db {
+            Database::Sqlite(file) => {
+                if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)?;
+                }
+                let options = SqliteConnectOptions::new()
+                    .filename(file)
+                    .create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Full)
+                    .foreign_keys(true);
+                // One connection: SQLite lets one writer in at a time, and a second connection
+                // that finds the lock taken sleeps in SQLite's busy handler (up to 100 ms a
+                // try) instead of queueing; sqlx's pool queues waiters fairly and wakes them.
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .connect_with(options)
+                    .await?;
+                sqlx::migrate!("migrations/sqlite").run(&pool).await?;
+                sqlite_legacy(&pool).await?;
+                (Pool::Sqlite(pool), None)
+            }
+            Database::Postgres(url) => {
+                // Table tasks wait on the group commit, not on the pool: a few connections
+                // carry the writer, lease renewals, restores and the lobby's writes.
+                let pool = PgPoolOptions::new()
+                    .max_connections(8)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect(url)
+                    .await?;
+                sqlx::migrate!("migrations/postgres").run(&pool).await?;
+                let leases = Arc::new(Leases::new(lease));
+                // The heartbeat starts now; `cluster.rs` adds the address and keeps it up.
+                crate::lease::register(&pool, &leases, "").await?;
+                (Pool::Postgres(pool), Some(leases))
+            }
+        };
+        let (hot, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(group_commit(pool.clone(), leases.clone(), rx));
+        Ok(Store { pool, hot, leases })
+    }
+
+    /// This node's leases (PostgreSQL only).
+    #[must_use]
+    pub fn leases(&self) -> Option<&Arc<Leases>> {
+        self.leases.as_ref()
+    }
+
+    /// The PostgreSQL pool, for the lease queries.
+    #[must_use]
+    pub fn postgres(&self) -> Option<&PgPool> {
+        match &self.pool {
+            Pool::Postgres(p) => Some(p),
+            Pool::Sqlite(_) => None,
+        }
+    }
+
+    /// Refuses a write to table `no` when this node does not hold it (PostgreSQL only).
+    fn fenced(&self, no: i64) -> Result<(), StoreError> {
+        match &self.leases {
+            Some(l) if l.epoch(no).is_none() => Err(StoreError::NotOwner { table: no }),
+            Some(_) | None => Ok(()),
+        }
+    }
+
+    /// Stores a new table in the lobby; returns its row number. On PostgreSQL the same
+    /// transaction gives this node the table's lease.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`].
+    pub async fn create_table(
+        &self,
+        id: &Secret,
+        host: &Secret,
+        profile: &serde_json::Value,
+        spectator_chat: bool,
+        first_dealer: u8,
+    ) -> Result<i64, StoreError> {
+        let insert =
+            "INSERT INTO tables (id, host_token, profile, spectator_chat, first_dealer, state)
+             VALUES ($1, $2, $3, $4, $5, 'lobby') RETURNING no";
+        let profile = profile.to_string();
+        match (&self.pool, &self.leases) {
+            (Pool::Postgres(pool), Some(leases)) => {
+                let mut tx = pool.begin().await?;
+                let no: i64 = sqlx::query_scalar(insert)
+                    .bind(id.expose())
+                    .bind(host.expose())
+                    .bind(&profile)
+                    .bind(spectator_chat)
+                    .bind(i64::from(first_dealer))
+                    .fetch_one(&mut *tx)
+                    .await?;
+                crate::lease::insert(&mut tx, leases, no).await?;
+                tx.commit().await?;
+                leases.hold(no, 1);
+                Ok(no)
+            }
+            (pool, _) => Ok(with_pool!(pool, pool => {
+                sqlx::query_scalar(insert)
+                    .bind(id.expose())
+                    .bind(host.expose())
+                    .bind(&profile)
+                    .bind(spectator_chat)
+                    .bind(i64::from(first_dealer))
+                    .fetch_one(pool)
+                    .await?
+            })),
+        }
+    }
+
+    /// Replaces the profile of a table in the lobby.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn set_profile(
+        &self,
+        no: i64,
+        profile: &serde_json::Value,
+    ) -> Result<(), StoreError> {
+        self.fenced(no)?;
+        with_pool!(&self.pool, pool => {
+            sqlx::query("UPDATE tables SET profile = $1 WHERE no = $2")
+                .bind(profile.to_string())
+                .bind(no)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Moves a table to `state`.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn set_state(&self, no: i64, state: Stored) -> Result<(), StoreError> {
+        self.fenced(no)?;
+        with_pool!(&self.pool, pool => {
+            sqlx::query("UPDATE tables SET state = $1 WHERE no = $2")
+                .bind(state.as_str())
+                .bind(no)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Gives `seat` to a player, or to a bot of level `bot`.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn put_seat(
+        &self,
+        no: i64,
+        seat: u8,
+        name: &str,
+        token: &Secret,
+        bot: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.fenced(no)?;
+        with_pool!(&self.pool, pool => {
+            sqlx::query(
+                "INSERT INTO seats (table_no, seat, name, token, bot) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (table_no, seat)
+                 DO UPDATE SET name = excluded.name, token = excluded.token, bot = excluded.bot",
+            )
+            .bind(no)
+            .bind(i64::from(seat))
+            .bind(name)
+            .bind(token.expose())
+            .bind(bot)
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// Frees `seat`.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn free_seat(&self, no: i64, seat: u8) -> Result<(), StoreError> {
+        self.fenced(no)?;
+        with_pool!(&self.pool, pool => {
+            sqlx::query("DELETE FROM seats WHERE table_no = $1 AND seat = $2")
+                .bind(no)
+                .bind(i64::from(seat))
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+}
