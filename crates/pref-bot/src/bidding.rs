@@ -1,4 +1,5 @@
-//! The bot's auction and its choices as declarer: the bid, the discard and the contract.
+//! The bot's auction and its choices as declarer: the bid, the discard and the contract, or
+//! a surrender where the table allows one and it costs less than playing (R4.5, `concede.rs`).
 //!
 //! The hand is evaluated as declarer over sampled talons and layouts (the other seats'
 //! hands fitting their calls so far, `infer.rs`); every value is a seat's exact result under
@@ -10,6 +11,7 @@ use pref_core::view::DealKind;
 use pref_core::{Action, ActionList, Bid, Call, CardSet, Contract, DealView, Seat, Strain};
 
 use crate::bot::{AUCTION_TRIES, Bot, Ctx, Level};
+use crate::concede;
 use crate::heuristic;
 use crate::infer;
 use crate::sample::{self, Pile};
@@ -387,11 +389,17 @@ impl Bot {
             }
         }
         let a = Action::Discard(best.map_or(fallback, |b| b.1));
-        if legal.contains(&a) {
+        let a = if legal.contains(&a) {
             a
         } else {
             Action::Discard(fallback)
-        }
+        };
+        // R4.5: the best contract this hand can play, against surrendering now.
+        concede::or_surrender(
+            a,
+            best.map(|b| b.0),
+            concede::surrender_price(ctx, me, legal),
+        )
     }
 
     pub(crate) fn declare(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Action {
@@ -452,7 +460,12 @@ impl Bot {
                 best = Some((v, c));
             }
         }
-        Action::Declare(best.map_or(fallback, |b| b.1))
+        let a = Action::Declare(best.map_or(fallback, |b| b.1));
+        concede::or_surrender(
+            a,
+            best.map(|b| b.0),
+            concede::surrender_price(ctx, me, legal),
+        )
     }
 }
 

@@ -232,7 +232,22 @@ pub(crate) struct Ctx<'a> {
     pub(crate) prices: Prices,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// A decision's inputs for `view` priced by `profile` with no raspasy before, and no
+    /// budget (for the tests of pricing alone).
+    #[cfg(test)]
+    pub(crate) fn priced(view: &'a DealView, profile: &Profile) -> Ctx<'a> {
+        Ctx {
+            view,
+            budget: Budget::nodes(0),
+            clock: Clock { deadline: None },
+            prices: Prices {
+                profile: profile.clone(),
+                raspasy_before: 0,
+            },
+        }
+    }
+
     /// Active seats in seat order: the solver's players 0, 1, 2 (clockwise, R11.1).
     pub(crate) fn active(&self) -> Vec<Seat> {
         let v = self.view;

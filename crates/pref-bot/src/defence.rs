@@ -7,13 +7,14 @@
 //! the rule of thumb he is likely to follow: a whist of mine may turn out to be one of two,
 //! and my pass may leave him whisting alone rather than conceding the contract.
 
-use pref_core::{Action, ActionList, CardSet, Contract, Defence, WhistCall};
+use pref_core::{Action, ActionList, CardSet, Contract, Defence, Seat, WhistCall};
 
 use crate::bot::{AUCTION_TRIES, Bot, Ctx, Level};
+use crate::concede;
 use crate::heuristic;
 use crate::infer;
 use crate::sample::{self, Pile};
-use crate::score::{Whists, mean};
+use crate::score::Whists;
 use crate::solver::{Goal, Position};
 use crate::tables;
 
@@ -33,6 +34,66 @@ pub(crate) fn would_whist(hand: CardSet, contract: Contract) -> bool {
         .filter(|c| c.rank() as u8 >= 6 || Some(c.suit()) == contract.strain().trump())
         .count();
     honours as u8 + contract.level() >= 9
+}
+
+/// The partner's whist answer as one call's value sees it, with the declarer's sampled trick
+/// counts.
+pub(crate) enum Answers<'a> {
+    /// He has answered: every layout under his answer.
+    Known(WhistCall, &'a [u8]),
+    /// He has not: the layouts where his hand would whist, and those where it would pass.
+    Sampled {
+        /// Counts of the layouts where he whists.
+        whisting: Vec<u8>,
+        /// Counts of the layouts where he passes.
+        passing: Vec<u8>,
+    },
+}
+
+/// `me`'s expected result for whist call `call` against the view's contract, by the table's
+/// profile. At R5.3's second decision the partner's pass is known and `Half` is priced as
+/// the withdrawal's outcome (me half, him pass, nothing played); at the first defender's
+/// first call, where `whist_pass_half` lets him withdraw after his partner's pass, his whist
+/// is worth the better of playing alone and withdrawing in the layouts where he is left
+/// alone.
+pub(crate) fn call_value(
+    ctx: &Ctx<'_>,
+    me: Seat,
+    partner: Seat,
+    call: WhistCall,
+    answers: &Answers<'_>,
+) -> Whists {
+    let view = ctx.view;
+    let (Some(d), Some(contract)) = (view.declarer, view.contract) else {
+        return Whists::default();
+    };
+    let current = tables::whists_array(view);
+    let value_with = |mine: WhistCall, answer: WhistCall| {
+        let mut w = current;
+        w[me.index()] = Some(mine);
+        w[partner.index()] = Some(answer);
+        let played = match (mine, answer) {
+            (WhistCall::Whist, _) | (WhistCall::Pass, WhistCall::Whist) => true,
+            (WhistCall::Half | WhistCall::Pass, _) => false,
+        };
+        tables::table(&ctx.prices, me, |t| {
+            tables::game_outcome(view, d, contract, w, t, played)
+        })
+    };
+    match answers {
+        Answers::Known(known, counts) => tables::expect(&value_with(call, *known), counts),
+        Answers::Sampled { whisting, passing } => {
+            let mut alone = tables::expect(&value_with(call, WhistCall::Pass), passing);
+            if call == WhistCall::Whist && concede::may_withdraw(&ctx.prices.profile, contract) {
+                // R5.3: left alone, I may still withdraw to a half-whist.
+                alone = alone.max(value_with(WhistCall::Half, WhistCall::Pass)[0]);
+            }
+            let n = (whisting.len() + passing.len()).max(1) as i64;
+            (tables::expect(&value_with(call, WhistCall::Whist), whisting) * whisting.len() as i64
+                + alone * passing.len() as i64)
+                / n
+        }
+    }
 }
 
 impl Bot {
@@ -138,38 +199,23 @@ impl Bot {
                 calls[0]
             });
         }
-        let current = tables::whists_array(view);
         let counts: Vec<u8> = samples.iter().map(|l| l.tricks).collect();
+        let answers = match tables::whists_array(view)[partner.index()] {
+            Some(known) => Answers::Known(known, &counts),
+            None => {
+                let (with, alone): (Vec<&Layout>, Vec<&Layout>) = samples
+                    .iter()
+                    .partition(|l| would_whist(l.partner, contract));
+                let tricks = |ls: &[&Layout]| ls.iter().map(|l| l.tricks).collect::<Vec<u8>>();
+                Answers::Sampled {
+                    whisting: tricks(&with),
+                    passing: tricks(&alone),
+                }
+            }
+        };
         let mut best: Option<(Whists, WhistCall)> = None;
         for &call in &calls {
-            // My result given the partner's answer (his known one, or each he may give).
-            let value_with = |answer: Option<WhistCall>| {
-                let mut w = current;
-                w[me.index()] = Some(call);
-                w[partner.index()] = answer;
-                let played = match (call, answer) {
-                    (WhistCall::Whist, _) | (WhistCall::Pass, Some(WhistCall::Whist)) => true,
-                    (WhistCall::Half | WhistCall::Pass, _) => false,
-                };
-                tables::table(&ctx.prices, me, |t| {
-                    tables::game_outcome(view, d, contract, w, t, played)
-                })
-            };
-            let v = match current[partner.index()] {
-                Some(known) => tables::expect(&value_with(Some(known)), &counts),
-                None => {
-                    let whisting = value_with(Some(WhistCall::Whist));
-                    let passing = value_with(Some(WhistCall::Pass));
-                    mean(samples.iter().map(|l| {
-                        let t = usize::from(l.tricks.min(10));
-                        if would_whist(l.partner, contract) {
-                            whisting[t]
-                        } else {
-                            passing[t]
-                        }
-                    }))
-                }
-            };
+            let v = call_value(ctx, me, partner, call, &answers);
             if best.is_none_or(|(bv, _)| v > bv) {
                 best = Some((v, call));
             }

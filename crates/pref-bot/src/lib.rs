@@ -7,7 +7,8 @@
 //!   discard and contract, `defence.rs` its whists; `seen.rs` is its memory of the seat's
 //!   events, `infer.rs` reads the auction, `sample.rs` deals the unseen cards, `tables.rs`
 //!   prices trick counts, `heuristic.rs` holds the rules of thumb of the easy level,
-//!   `bot/claim.rs` its claims and answers to claims (R6.7).
+//!   `bot/claim.rs` its claims and answers to claims (R6.7), `concede.rs` prices a surrender
+//!   (R4.5) and a withdrawal to a half-whist (R5.3) against playing on.
 //! - [`score`]: what a finished deal is worth to each seat in whists, by the core's scoring
 //!   for the table's profile (R8, R10).
 //!
@@ -32,6 +33,7 @@
 
 mod bidding;
 pub mod bot;
+mod concede;
 mod defence;
 mod heuristic;
 mod infer;

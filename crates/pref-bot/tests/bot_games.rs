@@ -89,6 +89,21 @@ fn r11_r6_2_bots_finish_four_player_and_must_overtake_deals() {
     run(&overtake, MIXED, 200, 5_000, 5);
 }
 
+/// R4.5, R5.3: bots finish deals at a table with the house rules' exits on (a surrender of
+/// three, the first defender's withdrawal after *whist, pass*), three- and four-handed.
+#[test]
+fn r4_5_r5_3_bots_finish_deals_with_surrender_and_withdrawal() {
+    for base in ["sochi", "sochi4"] {
+        let profile = Profile::from_toml_str(&format!(
+            "preset = \"{base}\"\nsurrender = 3\nwhist_pass_half = true"
+        ))
+        .expect("a profile");
+        let played = run(&profile, MIXED, 150, 5_000, 8);
+        let surrendered = played.iter().filter(|d| d.surrendered()).count();
+        eprintln!("{base}: {surrendered} of 150 deals surrendered");
+    }
+}
+
 #[test]
 fn a_fixed_seed_and_node_budget_give_the_same_game() {
     let a = run(
