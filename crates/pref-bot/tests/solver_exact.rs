@@ -62,6 +62,49 @@ fn r6_4_misere_solver_and_yes_no_query_match_brute_force() {
     check(9, 300, 5, Goals::Misere);
 }
 
+/// Misère (R6.4) with a defender on lead: when in every suit the declarer's i-th lowest card
+/// is below the defenders' i-th lowest (as far as both go), he takes no trick, by brute
+/// force; the solver cuts its search off there and must agree, as it must on the near misses
+/// (one suit where the condition fails) drawn alongside.
+#[test]
+fn r6_4_misere_declarer_under_the_defence_in_every_suit_takes_nothing() {
+    let mut rng = SmallRng::seed_from_u64(21);
+    let mut solver = Solver::with_tt_bits(16);
+    let (mut clean, mut near) = (0, 0);
+    while clean < 300 || near < 300 {
+        let tricks = rng.gen_range(2..=5);
+        let pos = random_position(&mut rng, tricks, Goals::Misere);
+        let declarer = pos.target();
+        if !pos.trick.is_empty() || pos.leader == declarer {
+            continue;
+        }
+        let others = CardSet(pos.hands[(declarer + 1) % 3].0 | pos.hands[(declarer + 2) % 3].0);
+        let failing = Suit::ALL
+            .into_iter()
+            .filter(|&s| {
+                let ranks = |h: CardSet| {
+                    let mut r: Vec<_> = h.iter().filter(|c| c.suit() == s).collect();
+                    r.sort_by_key(|c| c.rank());
+                    r
+                };
+                let (mine, theirs) = (ranks(pos.hands[declarer]), ranks(others));
+                mine.iter().zip(&theirs).any(|(m, t)| m.rank() > t.rank())
+            })
+            .count();
+        match failing {
+            0 if clean < 300 => clean += 1,
+            1 if near < 300 => near += 1,
+            _ => continue,
+        }
+        let expected = brute(&pos);
+        if failing == 0 {
+            assert_eq!(expected, 0, "{pos:?}");
+        }
+        assert_eq!(solver.solve(&pos), Some(expected), "{pos:?}");
+        assert_eq!(solver.at_least(&pos, 1), Some(expected >= 1), "{pos:?}");
+    }
+}
+
 /// Four-player raspasy (R11.3): the dealer's talon cards lead tricks 1 and 2 and can win.
 #[test]
 fn r11_3_solver_matches_brute_force_on_four_player_raspasy() {
