@@ -1170,6 +1170,12 @@ impl Solver {
                             } else {
                                 rank
                             }
+                        } else if self.rules.minimise && self.rules.raspasy.is_none() && friend_wins
+                        {
+                            // Misère, a defender second after his partner's lead: the
+                            // declarer must get under the partner's card, so the defender
+                            // stays under it too, with his highest card.
+                            if beats { -100 - rank } else { rank }
                         } else if friend_wins || (self.rules.minimise && wp == self.rules.target) {
                             -rank
                         } else if beats {
