@@ -1130,6 +1130,8 @@ impl Solver {
             (n.win_key, wp)
         });
         let maxim = self.rules.maximises(player);
+        // Misère, and raspasy from trick 4 on: the target minimises, the winner leads.
+        let misere_play = self.rules.minimise && (self.rules.raspasy.is_none() || n.trick_no >= 3);
         let mut rest = legal;
         while rest != 0 {
             let c = rest.trailing_zeros() as u8;
@@ -1146,7 +1148,9 @@ impl Solver {
                     None => {
                         let h = self.history[player as usize][c as usize].min(1 << 20) as i32;
                         16 * h
-                            + if maxim && !self.rules.minimise {
+                            // A misère defence leads high in a tie: its low cards are
+                            // the ones that force the declarer later.
+                            + if maxim && (!self.rules.minimise || self.rules.raspasy.is_none()) {
                                 rank
                             } else {
                                 -rank
@@ -1158,11 +1162,10 @@ impl Solver {
                         if self.rules.minimise && player == self.rules.target {
                             // Duck under the winner with the highest card that still loses.
                             if beats { -100 - rank } else { rank }
-                        } else if self.rules.minimise
-                            && self.rules.raspasy.is_none()
+                        } else if misere_play
                             && (self.rules.target + 3 - n.leader) % 3 < n.len as u8
                         {
-                            // Misère, the declarer has played: a defender ducks under him
+                            // The declarer has played: a defender ducks under him
                             // when he wins, else dumps his highest card and keeps his low
                             // ones to lead under the declarer later.
                             if wp == self.rules.target {
@@ -1170,9 +1173,8 @@ impl Solver {
                             } else {
                                 rank
                             }
-                        } else if self.rules.minimise && self.rules.raspasy.is_none() && friend_wins
-                        {
-                            // Misère, a defender second after his partner's lead: the
+                        } else if misere_play && friend_wins {
+                            // A defender second after his partner's lead: the
                             // declarer must get under the partner's card, so the defender
                             // stays under it too, with his highest card.
                             if beats { -100 - rank } else { rank }
