@@ -16,8 +16,8 @@
 //! The search is fail-soft alpha-beta, driven by null-window probes (stepping from a first
 //! guess, else a binary search on the value), with a bounded transposition table probed at
 //! trick starts, equivalent-rank reduction, a move order with a history heuristic for
-//! leads, and quick-trick and sure-trump bounds (see `docs/bots.md` for the measurements
-//! behind each).
+//! leads, quick-trick and sure-trump bounds, and misère's cutoffs when the target takes
+//! every trick left or none (see `docs/bots.md` for the measurements behind each).
 
 use std::fmt;
 
@@ -284,6 +284,19 @@ fn above(c: u8) -> u32 {
 
 fn highest(bits: u32) -> u8 {
     31 - bits.leading_zeros() as u8
+}
+
+/// Whether, in one suit's ranks, the i-th lowest card of `mine` is below the i-th lowest
+/// of `others` for every i both reach.
+fn below(mut mine: u8, mut others: u8) -> bool {
+    while mine != 0 && others != 0 {
+        if mine.trailing_zeros() > others.trailing_zeros() {
+            return false;
+        }
+        mine &= mine - 1;
+        others &= others - 1;
+    }
+    true
 }
 
 /// `Node::win` when the four-player dealer's talon card wins the trick (R11.3); also the
@@ -1035,32 +1048,37 @@ impl Solver {
         n.leader == t || n.hands[n.leader as usize] & suits != 0
     }
 
-    /// Misère, and raspasy once its first three tricks are played, at a trick start with
-    /// another player on lead: in every suit the target's i-th lowest card is below the
-    /// others' i-th lowest card, as far as both go. Whatever they lead and follow with, he
-    /// plays his highest card under the trick's top card (void, he discards the top card of
-    /// a suit), and the condition holds again after the trick: the others' cards removed
-    /// from a suit only raise their i-th lowest. So he never wins a trick, never leads, and
-    /// takes none of the tricks left.
+    /// Misère, and raspasy once its first three tricks are played, at a trick start: the
+    /// target takes no trick from here on when
+    ///
+    /// - in every suit his i-th lowest card is below the others' i-th lowest card, as far
+    ///   as both go ("clean"), and
+    /// - another player is on lead, or he is and holds a suit of the others' where even his
+    ///   second lowest card is below their lowest, his third lowest below their second …
+    ///
+    /// With another player on lead, whatever they lead and follow with, he plays his
+    /// highest card under the trick's top card (void, he discards the top card of a suit),
+    /// and every suit is clean again after the trick: the others' cards removed from a suit
+    /// only raise their i-th lowest. On lead, he leads his lowest card of that suit: a
+    /// player still holding the suit must beat it, and the suit is clean after the trick
+    /// whichever of their cards went. So he never wins a trick and takes none.
     fn target_takes_none(&self) -> bool {
         let n = &self.node;
         let t = self.rules.target;
-        if n.leader == t || (self.rules.raspasy.is_some() && n.trick_no < 3) {
+        if self.rules.raspasy.is_some() && n.trick_no < 3 {
             return false;
         }
         let mine = n.hands[t as usize];
         let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
+        let mut lead = n.leader != t;
         for s in 0..4 {
-            let (mut m, mut o) = ((mine >> (s * 8)) as u8, (others >> (s * 8)) as u8);
-            while m != 0 && o != 0 {
-                if m.trailing_zeros() > o.trailing_zeros() {
-                    return false;
-                }
-                m &= m - 1;
-                o &= o - 1;
+            let (m, o) = ((mine >> (s * 8)) as u8, (others >> (s * 8)) as u8);
+            if !below(m, o) {
+                return false;
             }
+            lead = lead || (m != 0 && o != 0 && below(m & (m - 1), o));
         }
-        true
+        lead
     }
 
     /// The value of the last two tricks by plain minimax over the first of them (at most
