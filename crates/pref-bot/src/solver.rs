@@ -16,14 +16,16 @@
 //! The search is fail-soft alpha-beta, driven by null-window probes (stepping from a first
 //! guess, else a binary search on the value), with a bounded transposition table probed at
 //! trick starts, equivalent-rank reduction, a move order with a history heuristic for
-//! leads, and quick-trick and sure-trump bounds (see `docs/bots.md` for the measurements
-//! behind each).
+//! leads, quick-trick and sure-trump bounds, and misère's cutoffs when the target takes
+//! every trick left or none (see `docs/bots.md` for the measurements behind each).
 
 use std::fmt;
 
 use pref_core::{Card, CardSet, Suit};
 
 use crate::tt::Table;
+
+mod misere;
 
 /// What is being played, and whose tricks are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1010,59 +1012,6 @@ impl Solver {
         i32::from(((n.leader as usize + w) % 3) as u8 == self.rules.target)
     }
 
-    /// Misère, and raspasy once its first three tricks are played: every card the target
-    /// holds is above all the others' cards of its suit, and he is on lead or the player on
-    /// lead holds a card of one of his suits. Whatever the target leads wins (no trumps),
-    /// and a lead of his suit makes him win, so he takes every trick left.
-    fn target_takes_all(&self) -> bool {
-        let n = &self.node;
-        let t = self.rules.target;
-        if self.rules.raspasy.is_some() && n.trick_no < 3 {
-            return false;
-        }
-        let mine = n.hands[t as usize];
-        let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
-        let mut suits = 0;
-        for s in 0..4 {
-            let m = mine & suit_bits(s);
-            if m != 0 {
-                if others & suit_bits(s) & above(m.trailing_zeros() as u8) != 0 {
-                    return false;
-                }
-                suits |= suit_bits(s);
-            }
-        }
-        n.leader == t || n.hands[n.leader as usize] & suits != 0
-    }
-
-    /// Misère, and raspasy once its first three tricks are played, at a trick start with
-    /// another player on lead: in every suit the target's i-th lowest card is below the
-    /// others' i-th lowest card, as far as both go. Whatever they lead and follow with, he
-    /// plays his highest card under the trick's top card (void, he discards the top card of
-    /// a suit), and the condition holds again after the trick: the others' cards removed
-    /// from a suit only raise their i-th lowest. So he never wins a trick, never leads, and
-    /// takes none of the tricks left.
-    fn target_takes_none(&self) -> bool {
-        let n = &self.node;
-        let t = self.rules.target;
-        if n.leader == t || (self.rules.raspasy.is_some() && n.trick_no < 3) {
-            return false;
-        }
-        let mine = n.hands[t as usize];
-        let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
-        for s in 0..4 {
-            let (mut m, mut o) = ((mine >> (s * 8)) as u8, (others >> (s * 8)) as u8);
-            while m != 0 && o != 0 {
-                if m.trailing_zeros() > o.trailing_zeros() {
-                    return false;
-                }
-                m &= m - 1;
-                o &= o - 1;
-            }
-        }
-        true
-    }
-
     /// The value of the last two tricks by plain minimax over the first of them (at most
     /// eight ways to play it; the last trick is forced), `depth` cards into it: cheaper
     /// than searching them node by node with the table and move order.
@@ -1130,6 +1079,8 @@ impl Solver {
             (n.win_key, wp)
         });
         let maxim = self.rules.maximises(player);
+        // Misère, and raspasy from trick 4 on: the target minimises, the winner leads.
+        let misere_play = self.rules.minimise && (self.rules.raspasy.is_none() || n.trick_no >= 3);
         let mut rest = legal;
         while rest != 0 {
             let c = rest.trailing_zeros() as u8;
@@ -1146,7 +1097,9 @@ impl Solver {
                     None => {
                         let h = self.history[player as usize][c as usize].min(1 << 20) as i32;
                         16 * h
-                            + if maxim && !self.rules.minimise {
+                            // A misère defence leads high in a tie: its low cards are
+                            // the ones that force the declarer later.
+                            + if maxim && (!self.rules.minimise || self.rules.raspasy.is_none()) {
                                 rank
                             } else {
                                 -rank
@@ -1158,11 +1111,10 @@ impl Solver {
                         if self.rules.minimise && player == self.rules.target {
                             // Duck under the winner with the highest card that still loses.
                             if beats { -100 - rank } else { rank }
-                        } else if self.rules.minimise
-                            && self.rules.raspasy.is_none()
+                        } else if misere_play
                             && (self.rules.target + 3 - n.leader) % 3 < n.len as u8
                         {
-                            // Misère, the declarer has played: a defender ducks under him
+                            // The declarer has played: a defender ducks under him
                             // when he wins, else dumps his highest card and keeps his low
                             // ones to lead under the declarer later.
                             if wp == self.rules.target {
@@ -1170,6 +1122,11 @@ impl Solver {
                             } else {
                                 rank
                             }
+                        } else if misere_play && friend_wins {
+                            // A defender second after his partner's lead: the
+                            // declarer must get under the partner's card, so the defender
+                            // stays under it too, with his highest card.
+                            if beats { -100 - rank } else { rank }
                         } else if friend_wins || (self.rules.minimise && wp == self.rules.target) {
                             -rank
                         } else if beats {

@@ -62,42 +62,52 @@ fn r6_4_misere_solver_and_yes_no_query_match_brute_force() {
     check(9, 300, 5, Goals::Misere);
 }
 
-/// Misère (R6.4) with a defender on lead: when in every suit the declarer's i-th lowest card
-/// is below the defenders' i-th lowest (as far as both go), he takes no trick, by brute
-/// force; the solver cuts its search off there and must agree, as it must on the near misses
-/// (one suit where the condition fails) drawn alongside.
+/// Misère (R6.4), the clean-misère cutoff: when in every suit the declarer's i-th lowest
+/// card is below the defenders' i-th lowest (as far as both go), and a defender is on lead
+/// or the declarer is and holds a suit of theirs where his (i+1)-th lowest is below their
+/// i-th lowest, he takes no trick, by brute force. The solver cuts its search off there and
+/// must agree, as it must on the near misses drawn alongside (one suit fails, or the
+/// declarer leads with no such suit).
 #[test]
 fn r6_4_misere_declarer_under_the_defence_in_every_suit_takes_nothing() {
     let mut rng = SmallRng::seed_from_u64(21);
     let mut solver = Solver::with_tt_bits(16);
-    let (mut clean, mut near) = (0, 0);
-    while clean < 300 || near < 300 {
+    let (mut clean, mut near) = ([0; 2], [0; 2]);
+    while clean.iter().chain(&near).any(|&n| n < 150) {
         let tricks = rng.gen_range(2..=5);
         let pos = random_position(&mut rng, tricks, Goals::Misere);
-        let declarer = pos.target();
-        if !pos.trick.is_empty() || pos.leader == declarer {
+        if !pos.trick.is_empty() {
             continue;
         }
+        let declarer = pos.target();
+        let on_lead = usize::from(pos.leader == declarer);
         let others = CardSet(pos.hands[(declarer + 1) % 3].0 | pos.hands[(declarer + 2) % 3].0);
-        let failing = Suit::ALL
-            .into_iter()
-            .filter(|&s| {
-                let ranks = |h: CardSet| {
-                    let mut r: Vec<_> = h.iter().filter(|c| c.suit() == s).collect();
-                    r.sort_by_key(|c| c.rank());
-                    r
-                };
-                let (mine, theirs) = (ranks(pos.hands[declarer]), ranks(others));
-                mine.iter().zip(&theirs).any(|(m, t)| m.rank() > t.rank())
-            })
-            .count();
-        match failing {
-            0 if clean < 300 => clean += 1,
-            1 if near < 300 => near += 1,
-            _ => continue,
+        let (mut failing, mut lead_suit) = (0, false);
+        for s in Suit::ALL {
+            let ranks = |h: CardSet| {
+                let mut r: Vec<_> = h.iter().filter(|c| c.suit() == s).map(Card::rank).collect();
+                r.sort();
+                r
+            };
+            let (mine, theirs) = (ranks(pos.hands[declarer]), ranks(others));
+            let under = |skip: usize| mine.iter().skip(skip).zip(&theirs).all(|(m, t)| m < t);
+            failing += usize::from(!under(0));
+            lead_suit |= !mine.is_empty() && !theirs.is_empty() && under(1);
         }
+        let takes_none = failing == 0 && (on_lead == 0 || lead_suit);
+        let count = if takes_none {
+            &mut clean[on_lead]
+        } else if failing + usize::from(failing == 0) == 1 {
+            &mut near[on_lead]
+        } else {
+            continue;
+        };
+        if *count >= 150 {
+            continue;
+        }
+        *count += 1;
         let expected = brute(&pos);
-        if failing == 0 {
+        if takes_none {
             assert_eq!(expected, 0, "{pos:?}");
         }
         assert_eq!(solver.solve(&pos), Some(expected), "{pos:?}");

@@ -1,0 +1,86 @@
+//! Misère's cutoffs (and raspasy's from trick 4 on, played by the same rules): positions
+//! where the target, who minimises his tricks, is sure to take every trick left or none,
+//! recognised from the hands alone so the search stops there.
+
+use super::{Solver, above, next_player, suit_bits};
+
+impl Solver {
+    /// The target's cards and the two others' together, when misère's rules apply: always
+    /// in misère, from trick 4 on in raspasy.
+    fn target_and_others(&self) -> Option<(u32, u32)> {
+        let n = &self.node;
+        if self.rules.raspasy.is_some() && n.trick_no < 3 {
+            return None;
+        }
+        let t = self.rules.target;
+        let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
+        Some((n.hands[t as usize], others))
+    }
+
+    /// Misère, and raspasy once its first three tricks are played: every card the target
+    /// holds is above all the others' cards of its suit, and he is on lead or the player on
+    /// lead holds a card of one of his suits. Whatever the target leads wins (no trumps),
+    /// and a lead of his suit makes him win, so he takes every trick left.
+    pub(super) fn target_takes_all(&self) -> bool {
+        let Some((mine, others)) = self.target_and_others() else {
+            return false;
+        };
+        let n = &self.node;
+        let t = self.rules.target;
+        let mut suits = 0;
+        for s in 0..4 {
+            let m = mine & suit_bits(s);
+            if m != 0 {
+                if others & suit_bits(s) & above(m.trailing_zeros() as u8) != 0 {
+                    return false;
+                }
+                suits |= suit_bits(s);
+            }
+        }
+        n.leader == t || n.hands[n.leader as usize] & suits != 0
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, at a trick start: the
+    /// target takes no trick from here on when
+    ///
+    /// - in every suit his i-th lowest card is below the others' i-th lowest card, as far
+    ///   as both go ("clean"), and
+    /// - another player is on lead, or he is and holds a suit of the others' where even his
+    ///   second lowest card is below their lowest, his third lowest below their second …
+    ///
+    /// With another player on lead, whatever they lead and follow with, he plays his
+    /// highest card under the trick's top card (void, he discards the top card of a suit),
+    /// and every suit is clean again after the trick: the others' cards removed from a suit
+    /// only raise their i-th lowest. On lead, he leads his lowest card of that suit: a
+    /// player still holding the suit must beat it, and the suit is clean after the trick
+    /// whichever of their cards went. So he never wins a trick and takes none.
+    pub(super) fn target_takes_none(&self) -> bool {
+        let Some((mine, others)) = self.target_and_others() else {
+            return false;
+        };
+        let n = &self.node;
+        let t = self.rules.target;
+        let mut lead = n.leader != t;
+        for s in 0..4 {
+            let (m, o) = ((mine >> (s * 8)) as u8, (others >> (s * 8)) as u8);
+            if !below(m, o) {
+                return false;
+            }
+            lead = lead || (m != 0 && o != 0 && below(m & (m - 1), o));
+        }
+        lead
+    }
+}
+
+/// Whether, in one suit's ranks, the i-th lowest card of `mine` is below the i-th lowest
+/// of `others` for every i both reach.
+fn below(mut mine: u8, mut others: u8) -> bool {
+    while mine != 0 && others != 0 {
+        if mine.trailing_zeros() > others.trailing_zeros() {
+            return false;
+        }
+        mine &= mine - 1;
+        others &= others - 1;
+    }
+    true
+}
