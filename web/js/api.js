@@ -1,7 +1,7 @@
 // Why: the HTTP side of the protocol (create a table, seats, host actions) in one place,
 // with the server's `{error, message}` answers turned into thrown errors.
 
-async function call(method, path, body, bearer) {
+export async function call(method, path, body, bearer) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (bearer) headers.Authorization = `Bearer ${bearer}`;

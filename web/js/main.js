@@ -1,11 +1,13 @@
 // Why: the entry point. Loads the words, fills the language switch, links the rules guide
 // (and, at a table, that table's rules) in the header, and sends the visitor to the start
-// page (`/`) or to a table (`/t/ID`, `?watch` for a spectator).
+// page (`/`), to a table (`/t/ID`, `?watch` for a spectator) or to a scorekeeping sheet
+// (`/k/ID`).
 
 import { init, LANGS, lang, use, onChange, extend, t } from './i18n.js';
 import { h } from './dom.js';
 import { startPage } from './start.js';
 import { tablePage } from './table.js';
+import { keeperPage } from './keeper.js';
 
 // The header's links are words of the guide.
 extend('guide');
@@ -31,7 +33,8 @@ async function boot() {
   const root = document.getElementById('app');
   const m = /^\/t\/([0-9a-fA-F]+)\/?$/.exec(location.pathname);
   headerLinks(m && m[1]);
-  const redraw = m ? tablePage(root, m[1]) : await startPage(root);
+  const k = /^\/k\/([0-9a-fA-F]+)\/?$/.exec(location.pathname);
+  const redraw = k ? keeperPage(root, k[1]) : m ? tablePage(root, m[1]) : await startPage(root);
   onChange(() => { headerLinks(m && m[1]); redraw(); });
 }
 

@@ -8,6 +8,7 @@ import { linkRow } from './lobby.js';
 import { t } from './i18n.js';
 import { OPTIONS, overrides, readList, show } from './options.js';
 import { saved } from './store.js';
+import { keeperStart } from './keeper-start.js';
 
 const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
@@ -96,7 +97,8 @@ function render(root) {
       h('summary', {}, t('start.options')),
       optionsTable()),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
-    h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))));
+    h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
+  keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
 }
 
 export async function startPage(root) {

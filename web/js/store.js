@@ -12,6 +12,8 @@ export const saved = {
     localStorage.setItem(key(table, 'seat'), JSON.stringify({ seat, token }));
   },
   dropSeat(table) { localStorage.removeItem(key(table, 'seat')); },
+  keeper(sheet) { return localStorage.getItem(key(sheet, 'keeper')); },
+  setKeeper(sheet, token) { localStorage.setItem(key(sheet, 'keeper'), token); },
   host(table) { return localStorage.getItem(key(table, 'host')); },
   setHost(table, token) { localStorage.setItem(key(table, 'host'), token); },
   name() { return localStorage.getItem('pref:name') || ''; },

@@ -14,6 +14,7 @@ use crate::card::{Card, CardSet};
 use crate::deal::{Deal, Events};
 use crate::error::{DealError, RuleError};
 use crate::event::Event;
+use crate::line::Line;
 use crate::outcome::{Outcome, OutcomeKind};
 use crate::profile::{Profile, RaspasySeries};
 use crate::sheet::Sheet;
@@ -60,6 +61,15 @@ impl DealEntry {
             DealEntry::Scored { outcome, .. } => Some(outcome),
         }
     }
+}
+
+/// What one finished deal wrote, as [`Game::scores`] keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealScore {
+    /// The lines in the order written ([`Sheet::record_explained`]).
+    pub lines: Vec<Line>,
+    /// The sheet after the deal.
+    pub sheet: Sheet,
 }
 
 /// Why the game refuses a step.
@@ -130,6 +140,8 @@ pub struct Game {
     raspasy_streak: u32,
     deal: Option<Deal>,
     history: Vec<DealEntry>,
+    /// One entry per finished deal of `history`, in its order.
+    scores: Vec<DealScore>,
 }
 
 impl Game {
@@ -148,6 +160,7 @@ impl Game {
             raspasy_streak: 0,
             deal: None,
             history: Vec::new(),
+            scores: Vec::new(),
         })
     }
 
@@ -354,8 +367,13 @@ impl Game {
 
     /// Writes a finished deal on the sheet and moves on to the next dealer (R1.3).
     fn score(&mut self, outcome: &Outcome) {
-        self.sheet
-            .record(&self.profile, outcome, self.raspasy_streak);
+        let lines = self
+            .sheet
+            .record_explained(&self.profile, outcome, self.raspasy_streak);
+        self.scores.push(DealScore {
+            lines,
+            sheet: self.sheet.clone(),
+        });
         self.raspasy_streak = match outcome.kind {
             OutcomeKind::Raspasy => self.raspasy_streak.saturating_add(1),
             // R8.9, `raspasy_series = "made"`: after a failed deal the count stands.
@@ -372,6 +390,13 @@ impl Game {
             | OutcomeKind::Surrender { .. } => 0,
         };
         self.dealer = self.dealer.next(self.profile.players());
+    }
+
+    /// What each finished deal wrote and the sheet after it, in the order of
+    /// [`Game::history`] (whose last entry may be a deal in progress, with no score yet).
+    #[must_use]
+    pub fn scores(&self) -> &[DealScore] {
+        &self.scores
     }
 
     /// Whether every pool is closed (R9.4).

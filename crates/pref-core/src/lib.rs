@@ -45,6 +45,7 @@ pub mod fair;
 pub mod game;
 mod json;
 mod legal;
+pub mod line;
 pub mod outcome;
 mod play;
 pub mod profile;
@@ -63,8 +64,9 @@ pub use claim::{Answer, Claim, ClaimRoom, ClaimView};
 pub use deal::{Deal, Events};
 pub use error::{DealError, HalfWhistBar, RuleError, Stage, SurrenderBar};
 pub use event::Event;
-pub use game::{DealEntry, Game, GameError};
+pub use game::{DealEntry, DealScore, Game, GameError};
 pub use legal::{ActionIter, ActionList};
+pub use line::{Column, Consoler, Converted, Line, Why};
 pub use outcome::{Outcome, OutcomeKind, PlayedTrick, talon_units};
 pub use profile::{
     DealerWhistConsolation, OptionInfo, PRESETS, Profile, ProfileError, RaspasySeries,

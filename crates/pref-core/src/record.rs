@@ -93,6 +93,17 @@ impl PartialEq for RecordDeal {
 
 impl Eq for RecordDeal {}
 
+impl RecordDeal {
+    /// The deal as a record writes it (`{"outcome": {...}}` or the played form), on its
+    /// own: what a scorekeeper stores per deal and a record lists.
+    #[must_use]
+    pub fn to_json_string(&self) -> String {
+        let mut s = String::new();
+        deal_out(self).write(0, &mut s);
+        s
+    }
+}
+
 /// A whole game (a *pulka*) as a record: profile, players and deals, each deal checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {

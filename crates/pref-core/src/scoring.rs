@@ -9,6 +9,7 @@
 use crate::action::WhistCall;
 use crate::bid::{Contract, Seat};
 use crate::deal::next_active;
+use crate::line::{Column, Consoler, Line, Why};
 use crate::outcome::{Outcome, OutcomeKind};
 use crate::profile::{DealerWhistConsolation, Profile, RaspasyTalon, Responsibility, WhistSplit};
 
@@ -127,15 +128,13 @@ impl Defenders {
     }
 }
 
-/// Everything one deal writes before R9 closes the pool.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Everything one deal writes before R9 closes the pool, as lines in the order the rules
+/// below find them ([`crate::Sheet::record_explained`] puts them in R8.10's order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Entries {
-    /// Mountain entries per seat (R8.2, R8.4, R8.8, R8.9), scaled.
-    pub(crate) mountain: [i64; 4],
-    /// `whists[a][b]`: whists `a` writes on `b`, scaled.
-    pub(crate) whists: [[i64; 4]; 4],
-    /// Pool points earned per seat, still to be closed (R9).
-    pub(crate) pool: [i64; 4],
+    /// Mountain entries (R8.2, R8.4, R8.8, R8.9, R4.5), whists and pool points earned (still
+    /// to be closed, R9), all scaled.
+    pub(crate) lines: Vec<Line>,
 }
 
 impl Entries {
@@ -161,15 +160,26 @@ impl Entries {
             OutcomeKind::Surrender { declarer, bid } => {
                 // R4.5: down `surrender` at the winning bid's value; nothing else at all.
                 let v = i64::from(bid.value());
-                e.mountain[declarer.index()] += i64::from(profile.surrender()) * v * ms;
+                let factor = profile.surrender();
+                e.put(
+                    declarer,
+                    Column::Mountain,
+                    i64::from(factor) * v * ms,
+                    Why::Surrender { bid, factor },
+                );
             }
             OutcomeKind::Misere { declarer } => {
                 // R8.8: no whists, no consolation.
-                let taken = outcome.tricks.map_or(0, |t| i64::from(t[declarer.index()]));
+                let taken = outcome.tricks.map_or(0, |t| t[declarer.index()]);
                 if taken == 0 {
-                    e.pool[declarer.index()] += 10;
+                    e.put(declarer, Column::Pool, 10, Why::MisereMade);
                 } else {
-                    e.mountain[declarer.index()] += 10 * taken * ms;
+                    e.put(
+                        declarer,
+                        Column::Mountain,
+                        10 * i64::from(taken) * ms,
+                        Why::MisereFailed { tricks: taken },
+                    );
                 }
             }
             OutcomeKind::Raspasy => {
@@ -178,6 +188,13 @@ impl Entries {
             }
         }
         e
+    }
+
+    /// Adds one entry; an entry of nothing is not written.
+    fn put(&mut self, seat: Seat, column: Column, amount: i64, why: Why) {
+        if amount != 0 {
+            self.lines.push(Line::new(seat, column, amount, why));
+        }
     }
 
     /// R11.6: the four-player dealer writes `U · v` whists on the declarer, whatever the
@@ -192,7 +209,12 @@ impl Entries {
     ) {
         if let Some(u) = units.filter(|_| profile.talon_bonus() && outcome.players == 4) {
             let v = i64::from(contract.value()) * i64::from(profile.whist_scale());
-            self.whists[outcome.dealer.index()][declarer.index()] += i64::from(u) * v;
+            self.put(
+                outcome.dealer,
+                Column::Whists { on: declarer },
+                i64::from(u) * v,
+                Why::TalonBonus { contract, units: u },
+            );
         }
     }
 
@@ -204,96 +226,130 @@ impl Entries {
         contract: Contract,
         defenders: Defenders,
     ) {
-        let d = declarer.index();
         let v = i64::from(contract.value());
         let ws = i64::from(profile.whist_scale());
+        let on = Column::Whists { on: declarer };
         let Some(tricks) = outcome.tricks.filter(|_| defenders.plays()) else {
             // R8.5, R8.6: no play; the declarer earns the contract.
-            self.pool[d] += v;
             if let Defenders::HalfStands { half } = defenders {
-                self.whists[half.index()][d] += v * i64::from(contract.quota()) / 2 * ws;
+                self.put(declarer, Column::Pool, v, Why::HalfWhistStands { contract });
+                let w = v * i64::from(contract.quota()) / 2 * ws;
+                self.put(half, on, w, Why::HalfWhist { contract });
+            } else {
+                self.put(declarer, Column::Pool, v, Why::Conceded { contract });
             }
             return;
         };
-        let t = |s: Seat| i64::from(tricks[s.index()]);
+        let taken = tricks[declarer.index()];
         // The defenders' tricks (a four-player dealer takes none in a trick contract).
-        let defence = 10 - t(declarer);
-        let undertricks = (i64::from(contract.level()) - t(declarer)).max(0);
-        let failed = undertricks > 0;
-        if failed {
+        let defence = 10 - taken;
+        let undertricks = contract.level().saturating_sub(taken);
+        let unwhisted = defenders == Defenders::Unwhisted;
+        if undertricks > 0 {
             // R8.2: remise and consolation.
-            self.mountain[d] += v * undertricks * i64::from(profile.mountain_scale());
-            self.consolation(profile, outcome, d, defenders, v * undertricks * ws);
+            let u = i64::from(undertricks);
+            let why = Why::Failed {
+                contract,
+                undertricks,
+                unwhisted,
+            };
+            let m = v * u * i64::from(profile.mountain_scale());
+            self.put(declarer, Column::Mountain, m, why);
+            self.consolation(profile, outcome, declarer, contract, undertricks, defenders);
         } else {
-            self.pool[d] += v;
+            let why = Why::Made {
+                contract,
+                unwhisted,
+            };
+            self.put(declarer, Column::Pool, v, why);
         }
         // R8.3: trick whists.
+        let trick_whists = |tricks: u8, split: bool, dealer: bool| Why::TrickWhists {
+            contract,
+            tricks,
+            split,
+            dealer,
+        };
         match defenders {
             Defenders::Both { first, second } => {
-                self.whists[first.index()][d] += v * t(first) * ws;
-                self.whists[second.index()][d] += v * t(second) * ws;
+                for s in [first, second] {
+                    let t = tricks[s.index()];
+                    self.put(s, on, v * i64::from(t) * ws, trick_whists(t, false, false));
+                }
             }
             Defenders::Lone {
                 whister, partner, ..
             } => {
-                let all = v * defence * ws;
-                if failed && profile.whist_split() == WhistSplit::Gentleman {
+                let all = v * i64::from(defence) * ws;
+                if undertricks > 0 && profile.whist_split() == WhistSplit::Gentleman {
                     // `v` is even, so the halves are whole.
-                    self.whists[whister.index()][d] += all / 2;
-                    self.whists[partner.index()][d] += all / 2;
+                    for s in [whister, partner] {
+                        self.put(s, on, all / 2, trick_whists(defence, true, false));
+                    }
                 } else {
-                    self.whists[whister.index()][d] += all;
+                    self.put(whister, on, all, trick_whists(defence, false, false));
                 }
             }
             Defenders::Dealer { dealer } => {
-                self.whists[dealer.index()][d] += v * defence * ws;
+                let all = v * i64::from(defence) * ws;
+                self.put(dealer, on, all, trick_whists(defence, false, true));
             }
             Defenders::Unwhisted | Defenders::Refused | Defenders::HalfStands { .. } => {}
         }
         self.shortfall(profile, contract, defenders, &tricks, defence);
     }
 
-    /// R8.2: each other seat writes `amount` whists on the failed declarer at `d` — a
-    /// four-player dealer only with `dealer_consolation` (R11.2), nobody on an unwhisted ten
-    /// without `checked_ten_consolation`; the returner writes the half-whister's (R8.7), and a
-    /// dealer who took the defence over both defenders' with `dealer_whist_consolation = "all"`
+    /// R8.2: each other seat writes `v·u` whists on the failed declarer — a four-player
+    /// dealer only with `dealer_consolation` (R11.2), nobody on an unwhisted ten without
+    /// `checked_ten_consolation`; the returner writes the half-whister's (R8.7), and a dealer
+    /// who took the defence over both defenders' with `dealer_whist_consolation = "all"`
     /// (R11.4).
     fn consolation(
         &mut self,
         profile: &Profile,
         outcome: &Outcome,
-        d: usize,
+        declarer: Seat,
+        contract: Contract,
+        undertricks: u8,
         defenders: Defenders,
-        amount: i64,
     ) {
         if defenders == Defenders::Unwhisted && !profile.checked_ten_consolation() {
             return;
         }
+        let amount =
+            i64::from(contract.value()) * i64::from(undertricks) * i64::from(profile.whist_scale());
         let four_dealer = (outcome.players == 4).then_some(outcome.dealer);
         for s in (0..outcome.players).map(Seat) {
-            if s.index() == d || (Some(s) == four_dealer && !profile.dealer_consolation()) {
+            if s == declarer || (Some(s) == four_dealer && !profile.dealer_consolation()) {
                 continue;
             }
-            let writer = match defenders {
+            let (writer, by) = match defenders {
                 Defenders::Lone {
                     whister,
                     partner,
                     returned: true,
-                } if s == partner => whister,
+                } if s == partner => (whister, Consoler::Returner),
                 Defenders::Dealer { dealer }
                     if s != dealer
                         && profile.dealer_whist_consolation() == DealerWhistConsolation::All =>
                 {
-                    dealer
+                    (dealer, Consoler::DealerInPlace)
                 }
+                _ if Some(s) == four_dealer => (s, Consoler::Dealer),
                 Defenders::Unwhisted
                 | Defenders::Refused
                 | Defenders::HalfStands { .. }
                 | Defenders::Both { .. }
                 | Defenders::Lone { .. }
-                | Defenders::Dealer { .. } => s,
+                | Defenders::Dealer { .. } => (s, Consoler::Defender),
             };
-            self.whists[writer.index()][d] += amount;
+            let why = Why::Consolation {
+                contract,
+                undertricks,
+                owner: s,
+                by,
+            };
+            self.put(writer, Column::Whists { on: declarer }, amount, why);
         }
     }
 
@@ -304,45 +360,50 @@ impl Entries {
         contract: Contract,
         defenders: Defenders,
         tricks: &[u8; 4],
-        defence: i64,
+        defence: u8,
     ) {
-        let v = i64::from(contract.value());
-        let q = i64::from(contract.quota());
-        let t = |s: Seat| i64::from(tricks[s.index()]);
+        let q = contract.quota() as u8;
         if defence >= q {
             return;
         }
-        let divisor = match profile.whist_responsibility() {
-            Responsibility::Full => 1,
-            Responsibility::Half => 2,
+        let half = profile.whist_responsibility() == Responsibility::Half;
+        let divisor = if half { 2 } else { 1 };
+        let mut charge = |s: Seat, short: u8| {
+            // `v` is even, so a half entry is whole.
+            let m = i64::from(contract.value()) * i64::from(short) / divisor
+                * i64::from(profile.mountain_scale());
+            let why = Why::Shortfall {
+                contract,
+                short,
+                half,
+            };
+            self.put(s, Column::Mountain, m, why);
         };
-        // `v` is even, so a half entry is whole.
-        let entry = |x: i64| v * x / divisor * i64::from(profile.mountain_scale());
         match defenders {
             Defenders::Lone { whister, .. } | Defenders::Dealer { dealer: whister } => {
-                self.mountain[whister.index()] += entry(q - defence);
+                charge(whister, q - defence);
             }
             Defenders::Both { first, second } => match contract.level() {
                 6 => {
                     for s in [first, second] {
-                        let own = (2 - t(s)).max(0);
+                        let own = 2u8.saturating_sub(tricks[s.index()]);
                         // `whist_shortfall_cap`: at most the joint shortfall.
                         let own = if profile.whist_shortfall_cap() {
                             own.min(q - defence)
                         } else {
                             own
                         };
-                        self.mountain[s.index()] += entry(own);
+                        charge(s, own);
                     }
                 }
                 7 => {
                     for s in [first, second] {
-                        if t(s) == 0 {
-                            self.mountain[s.index()] += entry(1);
+                        if tricks[s.index()] == 0 {
+                            charge(s, 1);
                         }
                     }
                 }
-                _ => self.mountain[second.index()] += entry(1),
+                _ => charge(second, 1),
             },
             Defenders::Unwhisted | Defenders::Refused | Defenders::HalfStands { .. } => {}
         }
@@ -352,26 +413,33 @@ impl Entries {
     /// R7.5, that dealer is not scored at all).
     fn raspasy(&mut self, profile: &Profile, outcome: &Outcome, tricks: [u8; 4], streak: u32) {
         let price = profile.raspasy_price_for(streak.saturating_add(1));
-        let ignored = outcome.players == 4 && profile.raspasy_talon() == RaspasyTalon::Ignored;
-        let seats: Vec<usize> = (0..usize::from(outcome.players))
-            .filter(|&s| !(ignored && s == outcome.dealer.index()))
+        let four_dealer = (outcome.players == 4).then_some(outcome.dealer);
+        let ignored = four_dealer.is_some() && profile.raspasy_talon() == RaspasyTalon::Ignored;
+        let seats: Vec<Seat> = (0..outcome.players)
+            .map(Seat)
+            .filter(|&s| !(ignored && Some(s) == four_dealer))
             .collect();
         let amnesty = if profile.raspasy_amnesty() {
-            seats.iter().map(|&s| tricks[s]).min().unwrap_or(0)
+            seats.iter().map(|s| tricks[s.index()]).min().unwrap_or(0)
         } else {
             0
         };
         let bonus = i64::from(profile.zero_bonus_at(price));
         for s in seats {
-            let taken = tricks[s];
-            let charged = i64::from(taken - amnesty);
-            if charged > 0 {
-                self.mountain[s] +=
-                    i64::from(price) * charged * i64::from(profile.mountain_scale());
-            }
+            let taken = tricks[s.index()];
+            let charged = taken - amnesty;
+            let dealer = Some(s) == four_dealer;
+            let m = i64::from(price) * i64::from(charged) * i64::from(profile.mountain_scale());
+            let why = Why::RaspasyTricks {
+                tricks: taken,
+                charged,
+                price,
+                dealer,
+            };
+            self.put(s, Column::Mountain, m, why);
             // Amnesty never creates a zero bonus: only a true zero earns it.
             if taken == 0 {
-                self.pool[s] += bonus;
+                self.put(s, Column::Pool, bonus, Why::RaspasyZero { price, dealer });
             }
         }
     }

@@ -3,6 +3,8 @@
 
 use num_rational::Ratio;
 
+use crate::bid::Seat;
+use crate::line::{Column, Line, Why};
 use crate::profile::Profile;
 use crate::sheet::Sheet;
 
@@ -14,7 +16,7 @@ impl Sheet {
     pub fn settlement(&self, profile: &Profile, agreed: bool) -> Vec<Ratio<i64>> {
         let mut sheet = self.clone();
         if agreed {
-            sheet.charge_open_pools(profile);
+            sheet.open_pool_charges(profile);
         }
         let n = sheet.pool().len();
         let mountain = sheet.mountain();
@@ -29,13 +31,27 @@ impl Sheet {
             .collect()
     }
 
+    /// The lines R10.3 adds to this sheet for an agreed early stop (a settlement's own
+    /// column: the sheet as recorded does not change); empty when every pool is closed.
+    #[must_use]
+    pub fn agreed_stop_lines(&self, profile: &Profile) -> Vec<Line> {
+        self.clone().open_pool_charges(profile)
+    }
+
     /// R10.3: each pool below target adds `(T − pool) · pool_point_whists / 10` to its
     /// owner's mountain (written as whists under `mountain_as_whists`).
-    fn charge_open_pools(&mut self, profile: &Profile) {
+    fn open_pool_charges(&mut self, profile: &Profile) -> Vec<Line> {
         let target = i64::from(profile.pool_target());
         let missing: Vec<i64> = self.pool().iter().map(|&p| (target - p).max(0)).collect();
-        for (s, m) in missing.into_iter().enumerate() {
-            self.add_mountain(profile, s, m * i64::from(profile.pool_point_whists()) / 10);
+        let mut written = Vec::new();
+        for (s, missing) in missing.into_iter().enumerate() {
+            let m = missing * i64::from(profile.pool_point_whists()) / 10;
+            if m != 0 {
+                let seat = Seat(s as u8);
+                let line = Line::new(seat, Column::Mountain, m, Why::OpenPool { missing });
+                self.add_mountain(profile, line, &mut written);
+            }
         }
+        written
     }
 }

@@ -6,6 +6,7 @@
 //! left into mountain points. The settlement (R10) is in `settlement.rs`.
 
 use crate::bid::Seat;
+use crate::line::{Column, Converted, Line, Why};
 use crate::outcome::{Outcome, OutcomeKind};
 use crate::profile::Profile;
 use crate::scoring::Entries;
@@ -86,6 +87,18 @@ impl Sheet {
     /// written by hand); unreadable whist decisions are scored as two passes, and an outcome
     /// for another table size or with a seat off the table is not scored at all.
     pub fn record(&mut self, profile: &Profile, outcome: &Outcome, raspasy_streak: u32) {
+        self.record_explained(profile, outcome, raspasy_streak);
+    }
+
+    /// [`Sheet::record`], returning what it wrote: every line in the order written, each
+    /// already applied with [`Sheet::apply`] (so the old sheet plus the lines is the new
+    /// sheet). Empty when the outcome is not scored.
+    pub fn record_explained(
+        &mut self,
+        profile: &Profile,
+        outcome: &Outcome,
+        raspasy_streak: u32,
+    ) -> Vec<Line> {
         let declarer = match outcome.kind {
             OutcomeKind::Game { declarer, .. }
             | OutcomeKind::Misere { declarer }
@@ -93,23 +106,54 @@ impl Sheet {
             OutcomeKind::Raspasy => outcome.dealer,
         };
         if outcome.players != self.players || outcome.dealer.0.max(declarer.0) >= self.players {
-            return;
+            return Vec::new();
         }
-        let entries = Entries::of(profile, outcome, raspasy_streak);
-        for s in 0..self.n() {
-            self.add_mountain(profile, s, entries.mountain[s]);
+        let entries = Entries::of(profile, outcome, raspasy_streak).lines;
+        let mut written = Vec::with_capacity(entries.len() + 4);
+        for line in entries.iter().filter(|l| l.column == Column::Mountain) {
+            self.add_mountain(profile, *line, &mut written);
         }
-        for (writer, row) in entries.whists.iter().enumerate().take(self.n()) {
-            for (on, &w) in row.iter().enumerate().take(self.n()) {
-                self.whists[writer][on] += w;
-            }
+        for line in entries
+            .iter()
+            .filter(|l| matches!(l.column, Column::Whists { .. }))
+        {
+            self.write(*line, &mut written);
         }
         // R8.10: first hand first; the dealer (last of the round) comes last.
         let mut seat = outcome.dealer.next(self.players);
         for _ in 0..self.n() {
-            self.earn(profile, seat.index(), entries.pool[seat.index()]);
+            for line in entries
+                .iter()
+                .filter(|l| l.column == Column::Pool && l.seat == seat)
+            {
+                self.earn(profile, *line, &mut written);
+            }
             seat = seat.next(self.players);
         }
+        written
+    }
+
+    /// Adds one line to the sheet, as it says; a line for a seat not on the sheet, or whists
+    /// on oneself, change nothing.
+    pub fn apply(&mut self, line: &Line) {
+        let (s, n) = (line.seat.index(), self.n());
+        if s >= n {
+            return;
+        }
+        match line.column {
+            Column::Pool => self.pool[s] += line.amount,
+            Column::Mountain => self.mountain[s] += line.amount,
+            Column::Whists { on } if on.index() < n && on.index() != s => {
+                self.whists[s][on.index()] += line.amount;
+            }
+            Column::Whists { .. } => {}
+        }
+    }
+
+    /// Applies `line` and keeps it in `written`.
+    fn write(&mut self, line: Line, written: &mut Vec<Line>) {
+        self.apply(&line);
+        written.push(line);
     }
 
     /// Whether every pool has reached the target (R9.4).
@@ -119,28 +163,52 @@ impl Sheet {
         self.pool().iter().all(|&p| p >= target)
     }
 
-    /// A mountain entry `m` on seat `s`; under `mountain_as_whists = k` it becomes k·m whists
-    /// by every other player on `s` (a negative entry: k·|m| whists by `s` on every other).
-    pub(crate) fn add_mountain(&mut self, profile: &Profile, s: usize, m: i64) {
-        let k = i64::from(profile.mountain_as_whists());
-        if k == 0 {
-            self.mountain[s] += m;
+    /// A mountain entry (the line's amount `m` on its seat `s`); under
+    /// `mountain_as_whists = k` it becomes k·m whists by every other player on `s` (a
+    /// negative entry: k·|m| whists by `s` on every other).
+    pub(crate) fn add_mountain(&mut self, profile: &Profile, line: Line, written: &mut Vec<Line>) {
+        let k = profile.mountain_as_whists();
+        if line.amount == 0 {
             return;
         }
-        for o in (0..self.n()).filter(|&o| o != s) {
-            if m >= 0 {
-                self.whists[o][s] += k * m;
-            } else {
-                self.whists[s][o] += k * -m;
-            }
+        if k == 0 {
+            self.write(line, written);
+            return;
+        }
+        let (s, m) = (line.seat, line.amount);
+        let converted = Some(Converted {
+            seat: s,
+            mountain: m,
+            factor: k,
+        });
+        for o in (0..self.players).map(Seat).filter(|&o| o != s) {
+            let (writer, on) = if m >= 0 { (o, s) } else { (s, o) };
+            let whists = Line {
+                seat: writer,
+                column: Column::Whists { on },
+                amount: i64::from(k) * m.abs(),
+                why: line.why,
+                converted,
+            };
+            self.write(whists, written);
         }
     }
 
-    /// R9: `points` pool points earned by seat `s`.
-    fn earn(&mut self, profile: &Profile, s: usize, points: i64) {
+    /// R9: the pool points of `line` (earned by its seat `s`).
+    fn earn(&mut self, profile: &Profile, line: Line, written: &mut Vec<Line>) {
+        let (earner, points) = (line.seat, line.amount);
+        let s = earner.index();
         let target = i64::from(profile.pool_target());
         let own = points.min(target - self.pool[s]).max(0);
-        self.pool[s] += own;
+        if own > 0 {
+            self.write(
+                Line {
+                    amount: own,
+                    ..line
+                },
+                written,
+            );
+        }
         let mut rest = points - own;
         if profile.pool_help() {
             while rest > 0 {
@@ -149,16 +217,20 @@ impl Sheet {
                 };
                 // The receiver stays the highest unclosed pool until it closes.
                 let given = rest.min(target - self.pool[r]);
-                self.pool[r] += given;
-                self.whists[s][r] += HELP_WHISTS * given;
+                let why = Why::Help {
+                    earner,
+                    points: given,
+                };
+                self.write(Line::new(Seat(r as u8), Column::Pool, given, why), written);
+                let on = Column::Whists { on: Seat(r as u8) };
+                self.write(Line::new(earner, on, HELP_WHISTS * given, why), written);
                 rest -= given;
             }
         }
         if rest > 0 {
-            self.convert_overflow(profile, s, rest);
+            self.convert_overflow(profile, earner, rest, written);
         }
     }
-
     /// R9.2: the unclosed pool with the highest record; on a tie, the nearest clockwise from
     /// the earner.
     fn help_receiver(&self, earner: usize, target: i64) -> Option<usize> {
@@ -174,17 +246,29 @@ impl Sheet {
 
     /// R9.3: `points` left over become `pool_point_whists / 10` mountain points each, taken
     /// off the earner's mountain; what his mountain cannot absorb goes on each opponent's.
-    fn convert_overflow(&mut self, profile: &Profile, s: usize, points: i64) {
+    fn convert_overflow(
+        &mut self,
+        profile: &Profile,
+        earner: Seat,
+        points: i64,
+        written: &mut Vec<Line>,
+    ) {
         let m = points * i64::from(profile.pool_point_whists()) / 10;
+        let why = Why::Overflow { earner, points };
         if profile.mountain_as_whists() > 0 {
-            self.add_mountain(profile, s, -m);
+            let line = Line::new(earner, Column::Mountain, -m, why);
+            self.add_mountain(profile, line, written);
             return;
         }
-        let off = m.min(self.mountain[s]);
-        self.mountain[s] -= off;
+        let off = m.min(self.mountain[earner.index()]);
+        if off != 0 {
+            self.write(Line::new(earner, Column::Mountain, -off, why), written);
+        }
         let over = m - off;
-        for o in (0..self.n()).filter(|&o| o != s) {
-            self.mountain[o] += over;
+        if over != 0 {
+            for o in (0..self.players).map(Seat).filter(|&o| o != earner) {
+                self.write(Line::new(o, Column::Mountain, over, why), written);
+            }
         }
     }
 }

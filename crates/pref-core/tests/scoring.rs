@@ -5,22 +5,14 @@
 
 mod common;
 
-use common::{game, misere, profile, raspasy};
+use common::{conceded, game, help_example_before, misere, profile, raspasy, record_all};
 use num_rational::Ratio;
 use pref_core::{Outcome, Profile, Seat, Sheet};
 use serde_json::json;
 
 fn scored(p: &Profile, outcomes: &[Outcome]) -> Sheet {
     let mut sheet = Sheet::new(p.players());
-    let mut streak = 0;
-    for o in outcomes {
-        sheet.record(p, o, streak);
-        streak = if o.kind == pref_core::OutcomeKind::Raspasy {
-            streak + 1
-        } else {
-            0
-        };
-    }
+    record_all(&mut sheet, p, outcomes);
     sheet
 }
 
@@ -297,26 +289,11 @@ fn mountain_as_whists_writes_every_mountain_entry_as_whists() {
 }
 
 /// A contract conceded by both defenders (R8.5): the declarer just earns its value.
-fn conceded(declarer: u8, contract: &str) -> Outcome {
-    let w = ["- p p", "p - p", "p p -"][declarer as usize];
-    game(3, 2, declarer, contract, w, &[])
-}
 
 #[test]
 fn example_5_r9_2_help() {
     let p = Profile::sochi();
-    let mut s = scored(
-        &p,
-        &[
-            conceded(0, "10S"),
-            conceded(0, "9S"),
-            conceded(1, "10S"),
-            conceded(1, "8S"),
-            conceded(2, "10S"),
-            conceded(2, "7S"),
-            raspasy(3, 2, &[0, 0, 10]),
-        ],
-    );
+    let mut s = scored(&p, &help_example_before());
     assert_eq!(s.pool(), [19, 17, 14]);
     let whists_before = s.whist_matrix();
     // A makes an 8 (6 points): 1 closes A, 3 go to B, 2 go to C.

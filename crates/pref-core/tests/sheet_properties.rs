@@ -2,13 +2,14 @@
 //! (through the consistency check) and deals played with random legal actions.
 //! R10.1: the settlement sums to exactly zero; R9.3: a mountain is never negative;
 //! R9.2: with help on no pool passes the target; nobody writes whists on himself. Every
-//! preset is mixed with random house-rule options (independent switches).
+//! preset is mixed with random house-rule options (independent switches). The lines that
+//! explain a deal add up to exactly what it wrote (and R10.3's to the agreed settlement).
 #![allow(missing_docs)]
 
 use num_rational::Ratio;
 use pref_core::{
-    Action, Card, Contract, Game, GameError, Outcome, OutcomeKind, PRESETS, Profile, Seat, Strain,
-    WhistCall,
+    Action, Card, Column, Contract, Game, GameError, Line, Outcome, OutcomeKind, PRESETS, Profile,
+    Seat, Sheet, Strain, WhistCall, Why,
 };
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -228,10 +229,12 @@ proptest! {
             let o = outcome(&game, raw);
             let before = game.sheet().clone();
             let dealer = game.dealer();
+            let streak = game.raspasy_streak();
             match game.record_outcome(o) {
                 Ok(()) => {
                     scored += 1;
                     prop_assert_eq!(game.dealer(), dealer.next(game.profile().players()));
+                    check_deal_lines(&game, &before, &o, streak)?;
                 }
                 Err(GameError::GameOver) => {
                     prop_assert!(game.is_over());
@@ -246,6 +249,8 @@ proptest! {
             check_invariants(&game)?;
         }
         prop_assert_eq!(game.history().len(), scored);
+        prop_assert_eq!(game.scores().len(), scored);
+        check_stop_lines(&game)?;
     }
 
     #[test]
@@ -284,4 +289,116 @@ proptest! {
             check_invariants(&game)?;
         }
     }
+}
+
+/// Adds `lines` to `sheet`'s numbers with the test's own arithmetic: (pool, mountain, whists).
+type Totals = (Vec<i64>, Vec<i64>, Vec<Vec<i64>>);
+
+fn totals(sheet: &Sheet) -> Totals {
+    (
+        sheet.pool().to_vec(),
+        sheet.mountain().to_vec(),
+        sheet.whist_matrix(),
+    )
+}
+
+fn add_lines(mut t: Totals, lines: &[Line]) -> Totals {
+    for l in lines {
+        let s = l.seat.index();
+        match l.column {
+            Column::Pool => t.0[s] += l.amount,
+            Column::Mountain => t.1[s] += l.amount,
+            Column::Whists { on } => t.2[s][on.index()] += l.amount,
+        }
+    }
+    t
+}
+
+/// What each line may be, whatever the profile: nothing empty, no whists on oneself, a
+/// mountain reduced only by R9.3, mountain lines only without `mountain_as_whists` and
+/// converted lines only with it, pool points only where the rules give them.
+fn check_line(p: &Profile, l: &Line) -> Result<(), TestCaseError> {
+    prop_assert!(l.amount != 0, "{l:?}");
+    prop_assert!(
+        l.amount > 0 || matches!(l.why, Why::Overflow { .. }),
+        "{l:?}"
+    );
+    if let Column::Whists { on } = l.column {
+        prop_assert!(on != l.seat, "{l:?}");
+    }
+    let k = p.mountain_as_whists();
+    prop_assert!(k == 0 || l.column != Column::Mountain, "{l:?}");
+    prop_assert_eq!(
+        l.converted.is_some(),
+        k > 0
+            && matches!(
+                l.why,
+                Why::Failed { .. }
+                    | Why::Shortfall { .. }
+                    | Why::MisereFailed { .. }
+                    | Why::RaspasyTricks { .. }
+                    | Why::Surrender { .. }
+                    | Why::Overflow { .. }
+            ),
+        "{:?}",
+        l
+    );
+    if let Some(c) = l.converted {
+        prop_assert_eq!(l.amount, i64::from(c.factor) * c.mountain.abs());
+    }
+    if l.column == Column::Pool {
+        prop_assert!(
+            matches!(
+                l.why,
+                Why::Made { .. }
+                    | Why::Conceded { .. }
+                    | Why::HalfWhistStands { .. }
+                    | Why::MisereMade
+                    | Why::RaspasyZero { .. }
+                    | Why::Help { .. }
+            ),
+            "{l:?}"
+        );
+    }
+    let rule = l.rule();
+    prop_assert!(rule.starts_with('R') && rule[1..].split('.').all(|n| n.parse::<u8>().is_ok()));
+    Ok(())
+}
+
+/// The deal `o`, scored after `before` with `record_explained`, gives the game's sheet and
+/// the game's lines for it, and the lines added to `before` with the test's own arithmetic
+/// give that sheet.
+fn check_deal_lines(
+    game: &Game,
+    before: &Sheet,
+    o: &Outcome,
+    streak: u32,
+) -> Result<(), TestCaseError> {
+    let p = game.profile();
+    let mut sheet = before.clone();
+    let lines = sheet.record_explained(p, o, streak);
+    prop_assert_eq!(&sheet, game.sheet());
+    let score = game.scores().last().unwrap();
+    prop_assert_eq!(&score.lines, &lines);
+    prop_assert_eq!(&score.sheet, game.sheet());
+    prop_assert_eq!(add_lines(totals(before), &lines), totals(game.sheet()));
+    for l in &lines {
+        check_line(p, l)?;
+    }
+    Ok(())
+}
+
+/// R10.3's lines, added to the sheet, give the agreed settlement.
+fn check_stop_lines(game: &Game) -> Result<(), TestCaseError> {
+    let (p, sheet) = (game.profile(), game.sheet());
+    let mut stopped = sheet.clone();
+    for l in &sheet.agreed_stop_lines(p) {
+        prop_assert!(
+            matches!(l.why, Why::OpenPool { missing } if missing > 0),
+            "{l:?}"
+        );
+        stopped.apply(l);
+    }
+    prop_assert_eq!(stopped.settlement(p, false), sheet.settlement(p, true));
+    Ok(())
 }

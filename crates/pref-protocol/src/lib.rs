@@ -9,16 +9,23 @@
 //!   [`TurnView`], [`Reason`], [`ErrorCode`].
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`http`]: the bodies of the HTTP requests and answers.
+//! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
+//!   cards).
 //!
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
 
 pub mod client;
 pub mod http;
+pub mod keeper;
 pub mod server;
 pub mod table;
 
 pub use client::ClientMessage;
 pub use http::{ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SeatBot};
+pub use keeper::{
+    CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
+    KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
+};
 pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};

@@ -11,7 +11,8 @@ use std::collections::BTreeSet;
 
 use pref_core::ViewEvent;
 use pref_protocol::{
-    ApiErrorBody, Claim, Claimed, ClientMessage, CreateTable, Created, Item, Left, SeatBot,
+    ApiErrorBody, Claim, Claimed, ClientMessage, CreateKeeper, CreateTable, Created, Item,
+    KeeperCheck, KeeperChecked, KeeperCreated, KeeperDealBody, KeeperOp, KeeperStop, Left, SeatBot,
     ServerMessage, Summary,
 };
 use serde::Serialize;
@@ -132,6 +133,13 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "claimed" => drop(round_trip::<Claimed>(other, &v)),
                     "left" => drop(round_trip::<Left>(other, &v)),
                     "seat-bot" => drop(round_trip::<SeatBot>(other, &v)),
+                    "keeper-create" => drop(round_trip::<CreateKeeper>(other, &v)),
+                    "keeper-created" => drop(round_trip::<KeeperCreated>(other, &v)),
+                    "keeper-op" => drop(round_trip::<KeeperOp>(other, &v)),
+                    "keeper-deal" => drop(round_trip::<KeeperDealBody>(other, &v)),
+                    "keeper-stop" => drop(round_trip::<KeeperStop>(other, &v)),
+                    "keeper-check" => drop(round_trip::<KeeperCheck>(other, &v)),
+                    "keeper-checked" => drop(round_trip::<KeeperChecked>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -213,7 +221,14 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "claim",
             "claimed",
             "left",
-            "seat-bot"
+            "seat-bot",
+            "keeper-create",
+            "keeper-created",
+            "keeper-op",
+            "keeper-deal",
+            "keeper-stop",
+            "keeper-check",
+            "keeper-checked"
         ])
     );
 }

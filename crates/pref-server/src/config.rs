@@ -75,6 +75,14 @@ pub struct Limits {
     pub chat_max_chars: usize,
     /// Most tables open at once.
     pub max_tables: usize,
+    /// Most scorekeeping sheets the database holds.
+    pub max_keepers: usize,
+    /// Most deals on one scorekeeping sheet.
+    pub keeper_max_deals: usize,
+    /// Most changes (entries, corrections, deletions, stops) one sheet keeps.
+    pub keeper_max_changes: usize,
+    /// Largest game record a sheet is imported from, in bytes.
+    pub max_record_bytes: usize,
     /// Shortest time a bot waits before it acts, in milliseconds.
     pub bot_delay_min_ms: u64,
     /// Longest time a bot waits before it acts, in milliseconds.
@@ -107,6 +115,10 @@ impl Default for Limits {
             queue: 256,
             chat_max_chars: 300,
             max_tables: 10_000,
+            max_keepers: 100_000,
+            keeper_max_deals: 500,
+            keeper_max_changes: 2000,
+            max_record_bytes: 262_144,
             bot_delay_min_ms: 700,
             bot_delay_max_ms: 1600,
         }
@@ -245,6 +257,10 @@ impl Config {
             ("PREF_QUEUE", &mut l.queue),
             ("PREF_CHAT_MAX_CHARS", &mut l.chat_max_chars),
             ("PREF_MAX_TABLES", &mut l.max_tables),
+            ("PREF_MAX_KEEPERS", &mut l.max_keepers),
+            ("PREF_KEEPER_MAX_DEALS", &mut l.keeper_max_deals),
+            ("PREF_KEEPER_MAX_CHANGES", &mut l.keeper_max_changes),
+            ("PREF_MAX_RECORD_BYTES", &mut l.max_record_bytes),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

@@ -26,6 +26,10 @@ pub enum ApiError {
     /// A token is missing or wrong; the reason says which.
     #[error("{0}")]
     Forbidden(&'static str),
+    /// A scorekeeper's deal the rules refuse: the record's words, naming the deal, what
+    /// to fix and the rule.
+    #[error("{0}")]
+    BadDeal(String),
     /// The table is not in a state that allows this.
     #[error("{0}")]
     Conflict(String),
@@ -97,6 +101,7 @@ impl ApiError {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Profile(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_profile"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::BadDeal(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_deal"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::Full => (StatusCode::SERVICE_UNAVAILABLE, "full"),
             ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),

@@ -23,6 +23,7 @@ use crate::command::{Command, HostRequest};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::ids::Secret;
+use crate::keeper::Keepers;
 use crate::machine::NewTable;
 use crate::metrics::METRICS;
 use crate::registry::Registry;
@@ -41,6 +42,8 @@ const WRITE_BUFFER_MAX: usize = 64 * 1024;
 pub struct AppState {
     /// The open tables.
     pub tables: Arc<Registry>,
+    /// The open scorekeeping sheets.
+    pub keepers: Arc<Keepers>,
     /// The database.
     pub store: Store,
     /// This node's part in a cluster on PostgreSQL; `None` on SQLite.
@@ -72,6 +75,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))
+        .merge(crate::keeper::http::routes(
+            state.config.limits.max_record_bytes,
+        ))
+        .route_service("/k/{id}", ServeFile::new(web.join("index.html")))
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
         .route_service("/guide", ServeFile::new(web.join("guide.html")))
         .route_service("/t/{id}/rules", ServeFile::new(web.join("guide.html")))
@@ -126,7 +133,7 @@ fn table_id(id: &str) -> Result<Secret, ApiError> {
 }
 
 /// The bearer token of a request.
-fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     let value = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -139,7 +146,7 @@ fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
 }
 
-fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.is_empty() {
         return serde_json::from_str("{}").map_err(|e| ApiError::BadRequest(e.to_string()));
     }

@@ -16,6 +16,8 @@
 //!   viewer; [`http`]: the routes. Only these edges turn the machine's errors into HTTP
 //!   answers or `rejected` messages.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
+//! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
+//!   each deal's outcome, the core scores the sheet, watchers follow it live.
 //! - [`guide`]: the rules guide's data (`/api/guide`): the worked deal replayed, the scoring
 //!   examples and the settlement, all computed by the rules core.
 //!
@@ -30,6 +32,7 @@ pub mod error;
 pub mod guide;
 pub mod http;
 pub mod ids;
+pub mod keeper;
 pub mod lease;
 pub mod machine;
 pub mod metrics;
@@ -141,6 +144,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         }
     });
     let state = http::AppState {
+        keepers: Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone())),
         tables,
         store,
         cluster,

@@ -1,7 +1,7 @@
 //! Builders of outcomes for the scoring tests: the record's outcome form in a line.
 #![allow(missing_docs, dead_code, unreachable_pub)]
 
-use pref_core::{Outcome, OutcomeKind, Profile, Seat, WhistCall};
+use pref_core::{Outcome, OutcomeKind, Profile, Seat, Sheet, WhistCall};
 
 /// Whist decisions from words, one per seat: `-` (null), `w`, `p`, `h`.
 pub fn whist(s: &str) -> [Option<WhistCall>; 4] {
@@ -141,4 +141,38 @@ pub fn refused(d: &mut pref_core::Deal, seat: u8, a: pref_core::Action) -> pref_
     let e = d.apply(Seat(seat), a).unwrap_err();
     assert_eq!(*d, before, "state changed by a refused {a}");
     e
+}
+
+/// Scores `outcomes` in order on `sheet`, counting consecutive raspasy deals as the game does
+/// (`raspasy_series = "any"`); returns the count after the last.
+pub fn record_all(sheet: &mut Sheet, p: &Profile, outcomes: &[Outcome]) -> u32 {
+    let mut streak = 0;
+    for o in outcomes {
+        sheet.record(p, o, streak);
+        streak = if o.kind == OutcomeKind::Raspasy {
+            streak + 1
+        } else {
+            0
+        };
+    }
+    streak
+}
+
+/// A three-player trick contract conceded by two passes (R8.5), C (2) dealing.
+pub fn conceded(declarer: u8, contract: &str) -> Outcome {
+    let w = ["- p p", "p - p", "p p -"][declarer as usize];
+    game(3, 2, declarer, contract, w, &[])
+}
+
+/// The deals before R9.2's example (`docs/rules.md`): pools 19, 17, 14 under Sochi.
+pub fn help_example_before() -> Vec<Outcome> {
+    vec![
+        conceded(0, "10S"),
+        conceded(0, "9S"),
+        conceded(1, "10S"),
+        conceded(1, "8S"),
+        conceded(2, "10S"),
+        conceded(2, "7S"),
+        raspasy(3, 2, &[0, 0, 10]),
+    ]
 }

@@ -1,0 +1,285 @@
+//! The scorekeeper's routes (`docs/protocol.md`, "Scorekeeping"). Handlers check the
+//! request's shape and hand the change to [`Keepers`](super::Keepers); watchers follow a
+//! sheet over server-sent events, one `sheet` event per change with the whole view.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use futures_util::Stream;
+use pref_core::{Profile, Record, RecordDeal};
+use pref_protocol::{
+    CreateKeeper, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDealBody, KeeperNext, KeeperOp,
+    KeeperStop, KeeperView,
+};
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+use super::sheet::{Deals, Header};
+use super::{Keepers, Opened};
+use crate::error::ApiError;
+use crate::http::{AppState, bearer, body};
+use crate::ids::Secret;
+use crate::machine::check_name;
+
+/// How often a watcher's stream looks for changes made on another node (PostgreSQL).
+const RECHECK: Duration = Duration::from_secs(15);
+
+/// The scorekeeper's routes, merged into the server's router.
+pub fn routes(import_limit: usize) -> Router<AppState> {
+    Router::new()
+        .route("/api/keeper", post(create))
+        .route(
+            "/api/keeper/import",
+            post(import).layer(DefaultBodyLimit::max(import_limit)),
+        )
+        .route("/api/keeper/{id}", get(view))
+        .route("/api/keeper/{id}/events", get(events))
+        .route("/api/keeper/{id}/record", get(record))
+        .route("/api/keeper/{id}/check", post(check))
+        .route("/api/keeper/{id}/choices", get(choices))
+        .route("/api/keeper/{id}/deals", post(add))
+        .route(
+            "/api/keeper/{id}/deals/{index}",
+            put(correct).delete(delete),
+        )
+        .route("/api/keeper/{id}/stop", post(stop))
+}
+
+fn sheet_id(id: &str) -> Result<Secret, ApiError> {
+    Secret::parse(id).ok_or(ApiError::NoTable)
+}
+
+fn created(s: &AppState, opened: Opened) -> Response {
+    let id = opened.id.expose();
+    let body = KeeperCreated {
+        link: format!("{}/k/{id}", s.base_url),
+        id,
+        keeper_token: opened.keeper.expose(),
+        sheet: (*opened.view).clone(),
+    };
+    (StatusCode::CREATED, Json(body)).into_response()
+}
+
+async fn create(State(s): State<AppState>, bytes: axum::body::Bytes) -> Result<Response, ApiError> {
+    let req: CreateKeeper = body(&bytes)?;
+    let request = req.profile.unwrap_or_else(|| Value::from("sochi"));
+    let profile = Profile::from_json(&request)?;
+    let players = profile.players();
+    if req.players.len() != usize::from(players) {
+        return Err(ApiError::BadRequest(format!(
+            "{} players named for a table of {players}",
+            req.players.len()
+        )));
+    }
+    let names = req
+        .players
+        .iter()
+        .map(|n| check_name(n).map_err(|e| ApiError::BadRequest(e.to_string())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let first_dealer = req.first_dealer.unwrap_or(0);
+    if first_dealer >= players {
+        return Err(ApiError::BadRequest(format!(
+            "seat {first_dealer} is not at the table"
+        )));
+    }
+    let header = Header {
+        profile: request,
+        names,
+        first_dealer,
+    };
+    let opened = s.keepers.create(header, None).await?;
+    Ok(created(&s, opened))
+}
+
+/// `POST /api/keeper/import`: a `pref-record/1` record in outcome form becomes a sheet that
+/// goes on from its last deal.
+async fn import(State(s): State<AppState>, text: String) -> Result<Response, ApiError> {
+    let (record, _) = Record::read(&text).map_err(|e| ApiError::BadDeal(e.to_string()))?;
+    if let Some(i) = record
+        .deals()
+        .iter()
+        .position(|d| matches!(d, RecordDeal::Played { .. }))
+    {
+        return Err(ApiError::BadRequest(format!(
+            "deal {i}: a scorekeeping sheet holds deals in outcome form, not played card by card"
+        )));
+    }
+    for name in record.players() {
+        check_name(name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    }
+    let doc: Value =
+        serde_json::from_str(&text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let header = Header {
+        profile: doc["profile"].clone(),
+        names: record.players().to_vec(),
+        first_dealer: record.first_dealer().0,
+    };
+    let deals = Deals {
+        outcomes: doc["deals"]
+            .as_array()
+            .map(|ds| ds.iter().map(|d| d["outcome"].clone()).collect())
+            .unwrap_or_default(),
+        agreed: record.agreed_stop(),
+    };
+    let opened = s.keepers.create(header, Some(deals)).await?;
+    Ok(created(&s, opened))
+}
+
+async fn view(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<KeeperView>, ApiError> {
+    let (view, _) = s.keepers.watch(&sheet_id(&id)?).await?;
+    Ok(Json((*view).clone()))
+}
+
+async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = s.keepers.record(&sheet_id(&id)?).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// `GET /api/keeper/{id}/choices?deal=i` query.
+#[derive(Debug, serde::Deserialize)]
+struct ChoicesQuery {
+    /// The deal to correct; the next deal when absent.
+    deal: Option<usize>,
+}
+
+async fn choices(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ChoicesQuery>,
+) -> Result<Json<KeeperNext>, ApiError> {
+    Ok(Json(s.keepers.choices(&sheet_id(&id)?, q.deal).await?))
+}
+
+async fn check(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Json<KeeperChecked>, ApiError> {
+    let req: KeeperCheck = body(&bytes)?;
+    let deal = s
+        .keepers
+        .check(&sheet_id(&id)?, req.index, req.outcome)
+        .await?;
+    Ok(Json(KeeperChecked { deal }))
+}
+
+async fn change(
+    s: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    op: KeeperOp,
+) -> Result<Json<KeeperView>, ApiError> {
+    let id = sheet_id(id)?;
+    let token = bearer(headers)?;
+    let view = s.keepers.change(&id, &token, op).await?;
+    Ok(Json((*view).clone()))
+}
+
+async fn add(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<KeeperView>, ApiError> {
+    let req: KeeperDealBody = body(&bytes)?;
+    change(
+        &s,
+        &id,
+        &headers,
+        KeeperOp::Add {
+            outcome: req.outcome,
+        },
+    )
+    .await
+}
+
+async fn correct(
+    State(s): State<AppState>,
+    Path((id, index)): Path<(String, usize)>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<KeeperView>, ApiError> {
+    let req: KeeperDealBody = body(&bytes)?;
+    let op = KeeperOp::Correct {
+        index,
+        was: Value::Null,
+        outcome: req.outcome,
+    };
+    change(&s, &id, &headers, op).await
+}
+
+async fn delete(
+    State(s): State<AppState>,
+    Path((id, index)): Path<(String, usize)>,
+    headers: HeaderMap,
+) -> Result<Json<KeeperView>, ApiError> {
+    let op = KeeperOp::Delete {
+        index,
+        was: Value::Null,
+    };
+    change(&s, &id, &headers, op).await
+}
+
+async fn stop(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<KeeperView>, ApiError> {
+    let req: KeeperStop = body(&bytes)?;
+    change(&s, &id, &headers, KeeperOp::Stop { agreed: req.agreed }).await
+}
+
+fn sheet_event(view: &KeeperView) -> Event {
+    Event::default()
+        .event("sheet")
+        .data(serde_json::to_string(view).unwrap_or_default())
+}
+
+/// `GET /api/keeper/{id}/events`: the sheet now, then after every change.
+async fn events(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let id = sheet_id(&id)?;
+    let (first, rx) = s.keepers.watch(&id).await?;
+    let keepers = Arc::clone(&s.keepers);
+    let stream = futures_util::stream::unfold(
+        (Some(first), rx, keepers, id),
+        |(first, mut rx, keepers, id)| async move {
+            if let Some(view) = first {
+                return Some((Ok(sheet_event(&view)), (None, rx, keepers, id)));
+            }
+            let view = next_view(&mut rx, &keepers, &id).await?;
+            Some((Ok(sheet_event(&view)), (None, rx, keepers, id)))
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// The next view for a watcher; `None` when the sheet is gone.
+async fn next_view(
+    rx: &mut broadcast::Receiver<Arc<KeeperView>>,
+    keepers: &Keepers,
+    id: &Secret,
+) -> Option<Arc<KeeperView>> {
+    loop {
+        match tokio::time::timeout(RECHECK, rx.recv()).await {
+            Ok(Ok(view)) => return Some(view),
+            Ok(Err(broadcast::error::RecvError::Lagged(_))) => {}
+            Ok(Err(broadcast::error::RecvError::Closed)) => return None,
+            // Changes another node stored reach this node's watchers through the refresh.
+            Err(_) => drop(keepers.watch(id).await),
+        }
+    }
+}

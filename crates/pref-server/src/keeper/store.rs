@@ -1,0 +1,179 @@
+//! The scorekeeper's rows in the server's database (migrations `0020_keeper.sql`): a
+//! sheet's header and its changes, one row each, in the same SQLite or PostgreSQL
+//! database as the tables. A change is written, and its commit has returned, before
+//! anybody is shown the sheet it makes.
+//!
+//! A change's version is part of its primary key, so two nodes (or two requests) that
+//! both try to write version `n` cannot both succeed: the second gets
+//! [`Written::Taken`] and reads the sheet again.
+
+use pref_protocol::KeeperOp;
+use sqlx::Row;
+
+use crate::ids::Secret;
+use crate::store::{Store, StoreError};
+
+/// Runs `$body` with `$pool` bound to the store's open pool, SQLite or PostgreSQL: the SQL
+/// is the same for both.
+macro_rules! on_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match ($store.sqlite(), $store.postgres()) {
+            (Some($pool), _) => $body,
+            (None, Some($pool)) => $body,
+            (None, None) => unreachable!("the store has one pool open"),
+        }
+    };
+}
+
+/// A sheet as stored.
+#[derive(Debug)]
+pub(crate) struct StoredSheet {
+    /// Row number.
+    pub(crate) no: i64,
+    /// The keeper's token.
+    pub(crate) keeper: Secret,
+    /// The header as JSON (`header.rs`).
+    pub(crate) header: String,
+    /// Every change: (version, seconds since 1970, the change as JSON).
+    pub(crate) changes: Vec<(u64, i64, String)>,
+}
+
+/// What became of a write.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// On disk.
+    Done,
+    /// Another writer stored this version first.
+    Taken,
+}
+
+/// How many sheets the database holds (the cap counts them all).
+pub(crate) async fn count(store: &Store) -> Result<i64, StoreError> {
+    let sql = "SELECT COUNT(*) FROM keeper_sheets";
+    Ok(on_pool!(store, pool => sqlx::query_scalar(sql).fetch_one(pool).await?))
+}
+
+/// Stores a new sheet with its first changes (an import's deals), in one transaction;
+/// returns its row number.
+pub(crate) async fn create(
+    store: &Store,
+    id: &Secret,
+    keeper: &Secret,
+    header: &str,
+    created: i64,
+    changes: &[(u64, i64, String)],
+) -> Result<i64, StoreError> {
+    let insert = "INSERT INTO keeper_sheets (id, keeper_token, header, created)
+                  VALUES ($1, $2, $3, $4) RETURNING no";
+    let change = "INSERT INTO keeper_changes (sheet_no, version, at, change)
+                  VALUES ($1, $2, $3, $4)";
+    Ok(on_pool!(store, pool => {
+        let mut tx = pool.begin().await?;
+        let no: i64 = sqlx::query_scalar(insert)
+            .bind(id.expose())
+            .bind(keeper.expose())
+            .bind(header)
+            .bind(created)
+            .fetch_one(&mut *tx)
+            .await?;
+        for (version, at, text) in changes {
+            sqlx::query(change)
+                .bind(no)
+                .bind(version_i64(*version))
+                .bind(*at)
+                .bind(text)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        no
+    }))
+}
+
+/// Appends change `version` to sheet `no`.
+pub(crate) async fn append(
+    store: &Store,
+    no: i64,
+    version: u64,
+    at: i64,
+    change: &str,
+) -> Result<Written, StoreError> {
+    let sql = "INSERT INTO keeper_changes (sheet_no, version, at, change)
+               VALUES ($1, $2, $3, $4) ON CONFLICT (sheet_no, version) DO NOTHING";
+    let rows = on_pool!(store, pool => sqlx::query(sql)
+        .bind(no)
+        .bind(version_i64(version))
+        .bind(at)
+        .bind(change)
+        .execute(pool)
+        .await?
+        .rows_affected());
+    Ok(if rows == 1 {
+        Written::Done
+    } else {
+        Written::Taken
+    })
+}
+
+/// Reads sheet `id` with its changes after version `after` (0 for all); `None` if there is
+/// no such sheet.
+pub(crate) async fn load(
+    store: &Store,
+    id: &Secret,
+    after: u64,
+) -> Result<Option<StoredSheet>, StoreError> {
+    let head = "SELECT no, keeper_token, header FROM keeper_sheets WHERE id = $1";
+    let row: Option<(i64, String, String)> = on_pool!(store, pool => {
+        match sqlx::query(head).bind(id.expose()).fetch_optional(pool).await? {
+            Some(r) => Some((r.try_get("no")?, r.try_get("keeper_token")?, r.try_get("header")?)),
+            None => None,
+        }
+    });
+    let Some((no, token, header)) = row else {
+        return Ok(None);
+    };
+    let keeper = Secret::parse(&token).ok_or_else(|| StoreError::Damaged {
+        table: no,
+        why: "the keeper token does not parse".into(),
+    })?;
+    let changes = changes_after(store, no, after).await?;
+    Ok(Some(StoredSheet {
+        no,
+        keeper,
+        header,
+        changes,
+    }))
+}
+
+/// The changes of sheet `no` after version `after`, in order.
+pub(crate) async fn changes_after(
+    store: &Store,
+    no: i64,
+    after: u64,
+) -> Result<Vec<(u64, i64, String)>, StoreError> {
+    let sql = "SELECT version, at, change FROM keeper_changes
+               WHERE sheet_no = $1 AND version > $2 ORDER BY version";
+    let rows: Vec<(i64, i64, String)> = on_pool!(store, pool => {
+        let rows = sqlx::query(sql)
+            .bind(no)
+            .bind(version_i64(after))
+            .fetch_all(pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("version")?, r.try_get("at")?, r.try_get("change")?)))
+            .collect::<Result<_, sqlx::Error>>()?
+    });
+    Ok(rows
+        .into_iter()
+        .map(|(v, at, text)| (u64::try_from(v).unwrap_or(0), at, text))
+        .collect())
+}
+
+/// A change as stored: its JSON.
+pub(crate) fn change_text(op: &KeeperOp) -> String {
+    serde_json::to_string(op).unwrap_or_default()
+}
+
+fn version_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
