@@ -45,6 +45,8 @@ pub struct Cluster {
     /// One takeover at a time on this node, so that two requests for the same expired
     /// table restore it once.
     taking: Mutex<()>,
+    /// The renewer and the taker, stopped when the node leaves.
+    loops: std::sync::Mutex<Vec<tokio::task::AbortHandle>>,
 }
 
 /// Where a table is served, as seen from this node.
@@ -80,11 +82,35 @@ impl Cluster {
             registry,
             limits,
             taking: Mutex::new(()),
+            loops: std::sync::Mutex::new(Vec::new()),
         });
         let restored = cluster.take_expired().await?;
-        tokio::spawn(Arc::clone(&cluster).renewer());
-        tokio::spawn(Arc::clone(&cluster).taker());
+        let renewer = tokio::spawn(Arc::clone(&cluster).renewer()).abort_handle();
+        let taker = tokio::spawn(Arc::clone(&cluster).taker()).abort_handle();
+        if let Ok(mut loops) = cluster.loops.lock() {
+            loops.extend([renewer, taker]);
+        }
         Ok((cluster, restored))
+    }
+
+    /// Leaves the cluster, for a node shutting down after its tables have stopped: the
+    /// renewer and the taker stop, no lease is held any more, and the heartbeat is marked
+    /// run out in the database, so that any other node takes these tables at once (its
+    /// taker, or a reconnecting client's request).
+    ///
+    /// # Errors
+    /// [`StoreError::Db`] if the heartbeat cannot be ended; the leases then run out at
+    /// their expiry as if the node had died.
+    pub async fn leave(&self) -> Result<usize, StoreError> {
+        if let Ok(mut loops) = self.loops.lock() {
+            for task in loops.drain(..) {
+                task.abort();
+            }
+        }
+        let _guard = self.taking.lock().await;
+        let released = self.leases.release_all().len();
+        lease::end(&self.pool, &self.leases).await?;
+        Ok(released)
     }
 
     /// This node's id.

@@ -21,7 +21,7 @@ use pref_core::{
 use serde_json::{Map, Value, json};
 
 /// The worked deal of `docs/worked-example.md` as a game record.
-pub const WORKED_DEAL: &str = include_str!("../../../tests/records/worked-deal.json");
+pub const WORKED_DEAL: &str = crate::data::WORKED_DEAL_JSON;
 
 /// The presets the guide compares side by side, in its order.
 pub const COMPARED: [&str; 3] = ["sochi", "leningrad", "rostov"];

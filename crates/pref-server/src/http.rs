@@ -27,6 +27,7 @@ use crate::keeper::Keepers;
 use crate::machine::NewTable;
 use crate::metrics::METRICS;
 use crate::registry::Registry;
+use crate::shutdown::Shutdown;
 use crate::socket;
 use crate::store::Store;
 use crate::table::Table;
@@ -52,6 +53,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// `http://host:port`, for invite links.
     pub base_url: String,
+    /// Raised when the node shuts down; every socket watches it.
+    pub shutdown: Shutdown,
 }
 
 /// The whole router.
@@ -109,7 +112,7 @@ async fn metrics() -> impl IntoResponse {
 async fn protocol_doc() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-        include_str!("../../../docs/protocol.md"),
+        crate::data::PROTOCOL_MD,
     )
 }
 
@@ -351,6 +354,7 @@ async fn websocket(
         })
         .await??;
     let limits = s.config.limits.clone();
+    let going = s.shutdown.watch();
     // The socket's own check answers a too-large message with a typed error; the transport
     // limit, with room above it, only stops a flood.
     let hard = limits.max_frame_bytes.saturating_mul(4).max(1024);
@@ -365,5 +369,5 @@ async fn websocket(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(WRITE_BUFFER_MAX)
-        .on_upgrade(move |socket| socket::run(socket, handle, session, limits)))
+        .on_upgrade(move |socket| socket::run(socket, handle, session, limits, going)))
 }

@@ -184,6 +184,19 @@ pub async fn beat(pool: &PgPool, leases: &Leases) -> Result<Beat, sqlx::Error> {
     Ok(Beat::Lapsed(lost))
 }
 
+/// Ends this node's heartbeat now, by the database's clock: every lease naming this node
+/// counts as run out from this moment. The node must have let go of its leases first.
+///
+/// # Errors
+/// The database's error.
+pub async fn end(pool: &PgPool, leases: &Leases) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE nodes SET expires = now() - INTERVAL '1 millisecond' WHERE id = $1")
+        .bind(&leases.node)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
 /// Gives `leases`' node the lease of new table `no` at epoch 1.
 ///
 /// # Errors

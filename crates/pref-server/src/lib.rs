@@ -1,6 +1,8 @@
 //! The Preferans table server: tables by link, seats, spectators, hidden cards, durable state.
 //!
 //! - [`config`]: `config/server.toml` and `PREF_*` overrides.
+//! - [`data`]: the texts the crate carries (the protocol document, the worked deal), kept
+//!   equal to their repository files by a test.
 //! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted).
 //! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
 //!   restores.
@@ -15,6 +17,8 @@
 //!   `pref-protocol` messages; [`socket`]: one WebSocket, projecting every item for its
 //!   viewer; [`http`]: the routes. Only these edges turn the machine's errors into HTTP
 //!   answers or `rejected` messages.
+//! - [`shutdown`]: the flag that stops a node gracefully (SIGTERM/SIGINT): sockets close
+//!   with 1001, tables finish what they hold, leases are let go.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
 //!   each deal's outcome, the core scores the sheet, watchers follow it live.
@@ -28,6 +32,7 @@ pub mod bots;
 pub mod cluster;
 pub mod command;
 pub mod config;
+pub mod data;
 pub mod error;
 pub mod guide;
 pub mod http;
@@ -38,6 +43,7 @@ pub mod machine;
 pub mod metrics;
 pub mod proxy;
 pub mod registry;
+pub mod shutdown;
 pub mod socket;
 pub mod store;
 pub mod table;
@@ -45,6 +51,7 @@ pub mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
@@ -53,6 +60,7 @@ use tokio::task::JoinHandle;
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::registry::Registry;
+use crate::shutdown::{Shutdown, going_away};
 use crate::store::{Database, Store, StoreError};
 use crate::table::Table;
 
@@ -63,8 +71,43 @@ pub struct Running {
     pub addr: SocketAddr,
     /// Tables restored from the database at start.
     pub restored: usize,
-    /// The serving task; it runs until aborted.
+    /// The serving task; it runs until aborted or [`Running::shutdown`].
     pub task: JoinHandle<()>,
+    /// Raised by [`Running::shutdown`].
+    stop: Shutdown,
+    /// The tables served here.
+    tables: Arc<Registry>,
+    /// This node's part in a cluster (PostgreSQL).
+    cluster: Option<Arc<Cluster>>,
+}
+
+/// How long a shutdown waits for open connections to finish before it goes on without them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+impl Running {
+    /// Stops gracefully: no new connection is accepted; every socket finishes the message it
+    /// is handling (an action is committed and acknowledged) and closes with 1001; every
+    /// table finishes what its inbox holds and stops; on PostgreSQL the node leaves the
+    /// cluster, so another node takes its tables at once. Returns once all that is done.
+    pub async fn shutdown(self) {
+        self.stop.begin();
+        let mut task = self.task;
+        let closed = async {
+            let _ = (&mut task).await;
+            self.stop.sockets_closed().await;
+        };
+        if tokio::time::timeout(SHUTDOWN_GRACE, closed).await.is_err() {
+            tracing::warn!("connections still open after the shutdown grace; going on");
+            task.abort();
+        }
+        self.tables.drain_and_stop().await;
+        if let Some(cluster) = &self.cluster {
+            match cluster.leave().await {
+                Ok(released) => tracing::info!(released, "leases let go"),
+                Err(e) => tracing::error!(error = %e, "leases not let go; they will expire"),
+            }
+        }
+    }
 }
 
 /// Why the server could not start.
@@ -143,17 +186,22 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
             tracing::warn!(error = %e, "cannot set TCP_NODELAY");
         }
     });
+    let stop = Shutdown::new();
     let state = http::AppState {
         keepers: Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone())),
-        tables,
+        tables: Arc::clone(&tables),
         store,
-        cluster,
+        cluster: cluster.clone(),
+        shutdown: stop.clone(),
         base_url: format!("http://{addr}"),
         config: Arc::new(config),
     };
     let app = http::router(state);
+    let mut going = stop.watch();
     let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(async move { going_away(&mut going).await });
+        if let Err(e) = served.await {
             tracing::error!(error = %e, "server stopped");
         }
     });
@@ -161,5 +209,8 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         addr,
         restored,
         task,
+        stop,
+        tables,
+        cluster,
     })
 }

@@ -158,6 +158,23 @@ impl Registry {
         }
     }
 
+    /// Lets every table finish what its inbox already holds (an action being written is
+    /// committed and told), then stops every table task; for a node shutting down.
+    pub async fn drain_and_stop(&self) {
+        let handles: Vec<(Secret, TableHandle)> = self
+            .map
+            .read()
+            .map(|m| m.iter().map(|(id, h)| (*id, h.clone())).collect())
+            .unwrap_or_default();
+        for (_, handle) in &handles {
+            // Answered after everything queued before it: the inbox is in order.
+            let _ = handle.ask(Command::Summary).await;
+        }
+        for (id, _) in &handles {
+            self.remove(id);
+        }
+    }
+
     /// Starts `table`'s task under supervision and registers it as `id`.
     pub fn spawn(self: &Arc<Registry>, id: Secret, no: i64, table: Table) {
         let (tx, rx) = mpsc::channel(INBOX);

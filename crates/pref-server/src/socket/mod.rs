@@ -16,6 +16,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use pref_core::Viewer;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 
 use self::limits::{Bucket, MAX_STRIKES};
@@ -25,6 +26,7 @@ use crate::config::Limits;
 use crate::machine::TableError;
 use crate::metrics::METRICS;
 use crate::registry::TableHandle;
+use crate::shutdown::going_away;
 use crate::wire::Stamped;
 use pref_protocol::{ClientMessage, ErrorCode, Reason, ServerMessage};
 
@@ -297,9 +299,16 @@ where
     }
 }
 
-/// Serves one socket until it closes. `seat` presence is reported to the table.
-pub async fn run<S>(ws: S, table: TableHandle, session: Session, limits: Limits)
-where
+/// Serves one socket until it closes. `seat` presence is reported to the table. Once
+/// `going` is raised (the node shuts down) the socket finishes the message it is handling
+/// and closes with 1001, so that the client reconnects.
+pub async fn run<S>(
+    ws: S,
+    table: TableHandle,
+    session: Session,
+    limits: Limits,
+    mut going: watch::Receiver<bool>,
+) where
     S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     METRICS.connections(1);
@@ -322,7 +331,8 @@ where
         session,
         sent: 0,
     };
-    let stop = serve(&mut conn, &limits).await;
+    let stop = serve(&mut conn, &limits, &mut going).await;
+    drop(going);
     if let Stop::Close(code, reason) = stop {
         let frame = CloseFrame {
             code,
@@ -342,7 +352,7 @@ where
     METRICS.connections(-1);
 }
 
-async fn serve<S>(conn: &mut Conn<S>, limits: &Limits) -> Stop
+async fn serve<S>(conn: &mut Conn<S>, limits: &Limits, going: &mut watch::Receiver<bool>) -> Stop
 where
     S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
@@ -389,6 +399,8 @@ where
                     Message::Ping(_) | Message::Pong(_) => Ok(()),
                 }
             }
+            // After the client's own messages, so one already sent is answered first.
+            () = going_away(going) => return Stop::Close(close::GOING_AWAY, "the server is shutting down"),
             item = conn.session.rx.recv() => match item {
                 Ok(item) => conn.item(&item).await,
                 Err(RecvError::Lagged(_)) if conn.freed_at().is_some() => Err(SEAT_FREED),

@@ -13,6 +13,7 @@ use super::*;
 use crate::command::HostRequest;
 use crate::ids::Secret;
 use crate::registry::Registry;
+use crate::shutdown::Shutdown;
 use crate::store::Store;
 use crate::table::test_table;
 
@@ -137,7 +138,8 @@ async fn freed_while_held_back(queue: usize) -> Vec<String> {
         .unwrap()
         .unwrap();
     let (fake, gate, mut out) = gated();
-    tokio::spawn(run(fake, handle.clone(), session, limits));
+    let going = Shutdown::new();
+    tokio::spawn(run(fake, handle.clone(), session, limits, going.watch()));
 
     handle
         .ask(|reply| Command::Leave { token: anna, reply })
@@ -252,7 +254,8 @@ async fn a_lagging_socket_gets_a_snapshot_not_a_gap() {
         .unwrap()
         .unwrap();
     let (fake, gate, mut out_rx) = gated();
-    tokio::spawn(run(fake, handle.clone(), session, limits));
+    let going = Shutdown::new();
+    tokio::spawn(run(fake, handle.clone(), session, limits, going.watch()));
     // The socket is stuck writing its snapshot while ten items go out on a queue of two.
     for i in 0..10 {
         let text = format!("line {i}");

@@ -249,6 +249,15 @@ impl Store {
         }
     }
 
+    /// The SQLite pool, for the scorekeeper's own tables (`keeper/store.rs`).
+    #[must_use]
+    pub fn sqlite(&self) -> Option<&SqlitePool> {
+        match &self.pool {
+            Pool::Sqlite(p) => Some(p),
+            Pool::Postgres(_) => None,
+        }
+    }
+
     /// Refuses a write to table `no` when this node does not hold it (PostgreSQL only).
     fn fenced(&self, no: i64) -> Result<(), StoreError> {
         match &self.leases {
