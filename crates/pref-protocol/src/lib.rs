@@ -19,6 +19,8 @@ pub mod server;
 pub mod table;
 
 pub use client::ClientMessage;
-pub use http::{ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SeatBot};
+pub use http::{
+    ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SaveProfile, SavedProfile, SeatBot,
+};
 pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};

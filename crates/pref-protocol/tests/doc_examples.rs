@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 
 use pref_core::ViewEvent;
 use pref_protocol::{
-    ApiErrorBody, Claim, Claimed, ClientMessage, CreateTable, Created, Item, Left, SeatBot,
-    ServerMessage, Summary,
+    ApiErrorBody, Claim, Claimed, ClientMessage, CreateTable, Created, Item, Left, SaveProfile,
+    SavedProfile, SeatBot, ServerMessage, Summary,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -132,6 +132,8 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "claimed" => drop(round_trip::<Claimed>(other, &v)),
                     "left" => drop(round_trip::<Left>(other, &v)),
                     "seat-bot" => drop(round_trip::<SeatBot>(other, &v)),
+                    "save-profile" => drop(round_trip::<SaveProfile>(other, &v)),
+                    "saved-profile" => drop(round_trip::<SavedProfile>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -213,7 +215,9 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "claim",
             "claimed",
             "left",
-            "seat-bot"
+            "seat-bot",
+            "save-profile",
+            "saved-profile"
         ])
     );
 }

@@ -75,6 +75,8 @@ pub struct Limits {
     pub chat_max_chars: usize,
     /// Most tables open at once.
     pub max_tables: usize,
+    /// Most profiles saved by hosts (`/api/profiles`).
+    pub max_profiles: usize,
     /// Shortest time a bot waits before it acts, in milliseconds.
     pub bot_delay_min_ms: u64,
     /// Longest time a bot waits before it acts, in milliseconds.
@@ -107,6 +109,7 @@ impl Default for Limits {
             queue: 256,
             chat_max_chars: 300,
             max_tables: 10_000,
+            max_profiles: 100_000,
             bot_delay_min_ms: 700,
             bot_delay_max_ms: 1600,
         }
@@ -245,6 +248,7 @@ impl Config {
             ("PREF_QUEUE", &mut l.queue),
             ("PREF_CHAT_MAX_CHARS", &mut l.chat_max_chars),
             ("PREF_MAX_TABLES", &mut l.max_tables),
+            ("PREF_MAX_PROFILES", &mut l.max_profiles),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

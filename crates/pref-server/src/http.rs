@@ -62,6 +62,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/presets", get(presets))
         .route("/api/guide", get(guide))
         .route("/api/tables", post(create_table))
+        .route("/api/profiles", post(crate::saved::create))
+        .route("/api/profiles/{id}", get(crate::saved::fetch))
         .route("/api/tables/{id}", get(summary))
         .route("/api/tables/{id}/seats", post(claim_seat))
         .route("/api/tables/{id}/leave", post(leave))
@@ -139,7 +141,7 @@ fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
 }
 
-fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
     if bytes.is_empty() {
         return serde_json::from_str("{}").map_err(|e| ApiError::BadRequest(e.to_string()));
     }

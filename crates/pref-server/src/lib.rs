@@ -35,6 +35,7 @@ pub mod machine;
 pub mod metrics;
 pub mod proxy;
 pub mod registry;
+pub mod saved;
 pub mod socket;
 pub mod store;
 pub mod table;
