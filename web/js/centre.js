@@ -46,7 +46,7 @@ function talonBonus(d) {
   if (!b) return null;
   const text = b.whists === undefined || b.whists === null
     ? t('deal.talon_bonus_units', { units: b.units })
-    : t('deal.talon_bonus', { units: b.units, whists: b.whists });
+    : t('deal.talon_bonus', { units: b.units, amount: b.whists });
   return h('span', { class: 'talon-bonus', id: 'talon-bonus' }, text);
 }
 
