@@ -75,7 +75,8 @@ fn r11_6_the_talon_bonus_shows_from_the_turned_talon_to_the_named_contract() {
             whists: None
         })
     );
-    act(&mut d, 0, Action::Discard(discard(&d)));
+    let two = discard(&d);
+    act(&mut d, 0, Action::Discard(two));
     act(&mut d, 0, Action::Declare(six_spades()));
     // v(6) = 2: the dealer writes 3 · 2 = 6 whists on the declarer.
     let named = TalonBonus {
@@ -103,7 +104,8 @@ fn r11_6_the_whists_follow_the_whist_scale_and_the_units_the_talon() {
     let p = profile("whist_scale = 2");
     let mut d = deal(&p, ["AD", "KD"]);
     auction(&mut d, Bid::LOWEST);
-    act(&mut d, 0, Action::Discard(discard(&d)));
+    let two = discard(&d);
+    act(&mut d, 0, Action::Discard(two));
     act(
         &mut d,
         0,
