@@ -27,6 +27,8 @@ export const api = {
   start: (id, host) => call('POST', `/api/tables/${id}/start`, undefined, host),
   end: (id, host) => call('POST', `/api/tables/${id}/end`, undefined, host),
   bot: (id, seat, level, host) => call('POST', `/api/tables/${id}/seats/${seat}/bot`, { level }, host),
+  saveProfile: (name, profile) => call('POST', '/api/profiles', { name, profile }),
+  profile: (id) => call('GET', `/api/profiles/${encodeURIComponent(id)}`),
   remove: (id, seat, host) => call('POST', `/api/tables/${id}/seats/${seat}/remove`, undefined, host),
 };
 

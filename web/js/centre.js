@@ -36,7 +36,18 @@ function talon(state) {
   if (d.stage === 'play' && d.kind !== 'raspasy') return null;
   return h('div', { class: 'talon', 'aria-label': t('deal.talon') },
     h('span', { class: 'label' }, t('deal.talon')),
-    d.talon.map((c) => (c ? face(c, { cls: 'small' }) : back('small'))));
+    d.talon.map((c) => (c ? face(c, { cls: 'small' }) : back('small'))),
+    talonBonus(d));
+}
+
+/** R11.6: what the four-handed dealer writes for the talon, as the server computed it. */
+function talonBonus(d) {
+  const b = d.talon_bonus;
+  if (!b) return null;
+  const text = b.whists === undefined || b.whists === null
+    ? t('deal.talon_bonus_units', { units: b.units })
+    : t('deal.talon_bonus', { units: b.units, amount: b.whists });
+  return h('span', { class: 'talon-bonus', id: 'talon-bonus' }, text);
 }
 
 function trick(state) {

@@ -1,22 +1,24 @@
-// Why: the start page. The host picks a preset, sees every option with a plain explanation
-// and the preset's value, overrides what the table agreed, creates the table and gets the
-// invite and spectator links to hand out.
+// Why: the start page. The host picks a preset, sees the options in closed folds by subject
+// (whist, raspasy, four players …) with what differs from the preset named above them, opens
+// a fold to read each option's plain explanation and the preset's value, overrides what the
+// table agreed, creates the table and gets the invite and spectator links to hand out.
 
 import { api, links } from './api.js';
 import { h, toast } from './dom.js';
 import { linkRow } from './lobby.js';
 import { t } from './i18n.js';
-import { OPTIONS, overrides, readList, show } from './options.js';
+import { GROUPS, OPTIONS, inGroup, overrides, readList, show } from './options.js';
+import { fromLink, saveForm, savedCard } from './profiles.js';
 import { saved } from './store.js';
 import { keeperStart } from './keeper-start.js';
 
 const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
-const form = { preset: 'sochi', profile: null, spectatorChat: false, created: null };
+const form = { preset: 'sochi', profile: null, spectatorChat: false, created: null, open: new Set(), saved: null, useSaved: false };
 
 function control(key, spec) {
   const value = form.profile[key];
-  const set = (v) => { form.profile[key] = v; };
+  const set = (v) => { form.profile[key] = v; showDifferences(); };
   const id = `opt-${key}`;
   if (spec.choices) {
     return h('select', { id, name: key, onchange: (e) => set(typeof value === 'number' ? Number(e.target.value) : e.target.value) },
@@ -48,13 +50,45 @@ function valueText(key, value, spec) {
   return show(value);
 }
 
-function optionsTable() {
-  const base = presets[form.preset];
-  return h('div', { class: 'options' }, OPTIONS.map(([key, spec]) => h('div', { class: 'option' },
+function option(key, spec, base) {
+  return h('div', { class: 'option', id: `row-${key}` },
     h('label', { for: `opt-${key}`, class: 'opt-name' }, t(`opt.${key}`)),
     h('div', { class: 'opt-control' }, control(key, spec)),
     h('p', { class: 'opt-help' }, t(`opt.${key}.help`), ' ',
-      h('span', { class: 'opt-default' }, t('start.default', { value: valueText(key, base[key], spec) }))))));
+      h('span', { class: 'opt-default' }, t('start.default', { value: valueText(key, base[key], spec) }))));
+}
+
+/** The options grouped in folds, each closed until opened, under a line naming what differs
+ * from the preset; the folds count their own differences. */
+function optionsTable() {
+  const base = presets[form.preset];
+  return h('div', { class: 'options' },
+    h('p', { class: 'opt-diff', id: 'opt-diff' }),
+    GROUPS.map((group) => h('details', {
+      class: 'opt-group', id: `group-${group}`, open: form.open.has(group),
+      ontoggle: (e) => { if (e.target.open) form.open.add(group); else form.open.delete(group); },
+    },
+    h('summary', {}, t(`start.group.${group}`), ' ', h('span', { class: 'opt-count', id: `count-${group}` })),
+    h('p', { class: 'opt-group-help' }, t(`start.group.${group}.help`)),
+    inGroup(group).map(([key, spec]) => option(key, spec, base)))));
+}
+
+/** Names the options that differ from the preset, marks their rows and counts them per fold. */
+function showDifferences() {
+  const line = document.getElementById('opt-diff');
+  if (!line) return;
+  const changed = Object.keys(overrides(form.profile, presets[form.preset]));
+  const preset = t(`preset.${form.preset}`);
+  line.textContent = changed.length
+    ? t('start.differences', { preset, list: changed.map((k) => t(`opt.${k}`)).join(', ') })
+    : t('start.no_differences', { preset });
+  for (const [key] of OPTIONS) {
+    document.getElementById(`row-${key}`)?.classList.toggle('changed', changed.includes(key));
+  }
+  for (const group of GROUPS) {
+    const n = inGroup(group).filter(([k]) => changed.includes(k)).length;
+    document.getElementById(`count-${group}`).textContent = n ? t('start.changed', { n }) : '';
+  }
 }
 
 function createdPanel(root) {
@@ -68,9 +102,21 @@ function createdPanel(root) {
     h('p', {}, h('a', { class: 'button primary', href: `/t/${id}`, id: 'go-table' }, t('start.go'))));
 }
 
+/** The profile request for the options chosen: the preset and what differs from it. */
+function request() {
+  return { preset: form.preset, ...overrides(form.profile, presets[form.preset]) };
+}
+
+/** Chooses saved profile `p` (from a link or just saved): its preset and its options. */
+function useSaved(p) {
+  form.saved = p;
+  form.useSaved = true;
+  form.preset = p.preset;
+  form.profile = structuredClone(p.resolved);
+}
+
 async function create(root) {
-  const base = presets[form.preset];
-  const profile = { preset: form.preset, ...overrides(form.profile, base) };
+  const profile = request();
   try {
     const res = await api.create(profile, form.spectatorChat);
     saved.setHost(res.id, res.host_token);
@@ -88,22 +134,35 @@ function render(root) {
     h('h1', {}, t('start.title')),
     h('p', { class: 'lead' }, t('start.lead')),
     h('h2', {}, t('start.preset')),
-    h('div', { class: 'presets', role: 'radiogroup' }, PRESET_ORDER.filter((n) => presets[n]).map((name) =>
-      h('label', { class: `preset ${name === form.preset ? 'on' : ''}` },
-        h('input', { type: 'radio', name: 'preset', value: name, checked: name === form.preset,
-          onchange: () => { form.preset = name; form.profile = structuredClone(presets[name]); render(root); } }),
-        h('b', {}, t(`preset.${name}`)), h('span', {}, t(`preset.${name}.help`))))),
-    h('details', { class: 'rules', open: true },
-      h('summary', {}, t('start.options')),
-      optionsTable()),
+    h('div', { class: 'presets', role: 'radiogroup' },
+      form.saved && savedCard(form.saved, form.useSaved, () => { useSaved(form.saved); render(root); }),
+      PRESET_ORDER.filter((n) => presets[n]).map((name) => {
+        const on = !form.useSaved && name === form.preset;
+        return h('label', { class: `preset ${on ? 'on' : ''}` },
+          h('input', { type: 'radio', name: 'preset', value: name, checked: on,
+            onchange: () => { form.useSaved = false; form.preset = name; form.profile = structuredClone(presets[name]); render(root); } }),
+          h('b', {}, t(`preset.${name}`)), h('span', {}, t(`preset.${name}.help`)));
+      })),
+    h('h2', {}, t('start.options')),
+    optionsTable(),
+    saveForm(request, (p) => {
+      useSaved(p);
+      history.replaceState(null, '', `/?profile=${p.id}`);
+      render(root);
+    }, form.useSaved && form.saved),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
+  showDifferences();
 }
 
 export async function startPage(root) {
   if (!presets) presets = await api.presets();
-  if (!form.profile) form.profile = structuredClone(presets[form.preset]);
+  if (!form.profile) {
+    const linked = await fromLink();
+    if (linked) useSaved(linked);
+    else form.profile = structuredClone(presets[form.preset]);
+  }
   render(root);
   return () => render(root);
 }

@@ -28,6 +28,8 @@ pub(crate) struct Rules {
     pub(crate) surrender: u8,
     /// The highest winning level a surrender is allowed at (R4.5).
     pub(crate) surrender_max_level: u8,
+    /// Multiplies the whists of a contract's value: the talon bonus shown in a view (R11.6).
+    pub(crate) whist_scale: u32,
 }
 
 impl Rules {
@@ -68,6 +70,7 @@ impl Rules {
             bits,
             surrender: p.surrender(),
             surrender_max_level: p.surrender_max_level(),
+            whist_scale: p.whist_scale(),
         }
     }
 

@@ -74,4 +74,4 @@ pub use profile::{
 };
 pub use record::{Location, Reason, Record, RecordDeal, RecordError};
 pub use sheet::Sheet;
-pub use view::{DealView, ViewEvent, Viewer};
+pub use view::{DealView, TalonBonus, ViewEvent, Viewer};

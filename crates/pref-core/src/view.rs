@@ -15,10 +15,10 @@ use crate::action::{Defence, WhistCall};
 use crate::bid::{Bid, Call, Contract, Seat};
 use crate::card::{Card, CardSet};
 use crate::claim::{Answer, Claim, ClaimView};
-use crate::deal::{Deal, Kind};
+use crate::deal::{Deal, Kind, Rules};
 use crate::error::Stage;
 use crate::event::Event;
-use crate::outcome::PlayedTrick;
+use crate::outcome::{PlayedTrick, talon_units};
 
 /// Who is looking: a seat's player or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -160,6 +160,21 @@ pub struct DealView {
     /// The claim waiting for answers, or the one all accepted (R6.7); the claimer's hand is
     /// in `open_hands`.
     pub claim: Option<ClaimView>,
+    /// What the four-handed dealer writes for the talon (R11.6), from the moment the talon of
+    /// a trick contract is turned at a table with `talon_bonus`; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub talon_bonus: Option<TalonBonus>,
+}
+
+/// The four-handed dealer's talon bonus as the talon shows it (R11.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TalonBonus {
+    /// The talon's units `U`: 3 for two aces, 2 for the ace and king of one suit, 1 for one
+    /// ace otherwise or a marriage, 0 otherwise.
+    pub units: u8,
+    /// The whists the dealer writes on the declarer, `U · v · whist_scale`, once the
+    /// contract is named.
+    pub whists: Option<u32>,
 }
 
 impl DealView {
@@ -195,6 +210,7 @@ impl DealView {
             tricks_taken: _,
             revealed,
             claim: _,
+            talon_bonus: _,
         } = self;
         let mut cs = hand.unwrap_or_default().or(discard.unwrap_or_default());
         for h in open_hands.iter().flatten() {
@@ -333,7 +349,25 @@ impl Deal {
                 discard: self.discard,
             }),
             claim: self.pending_claim().or_else(|| self.accepted_claim()),
+            talon_bonus: self.talon_bonus(),
         }
+    }
+
+    /// R11.6: the talon's units once the talon of a trick contract is turned at a table with
+    /// the talon bonus, and the whists they make once the contract is named. None on a
+    /// surrender, which the bonus never follows.
+    fn talon_bonus(&self) -> Option<TalonBonus> {
+        let shown = self.kind == Kind::Game && self.talon_shown >= 2 && !self.surrendered;
+        if !(shown && self.rules.has(Rules::TALON_BONUS)) {
+            return None;
+        }
+        let units = talon_units(self.talon);
+        Some(TalonBonus {
+            units,
+            whists: self
+                .contract
+                .map(|c| u32::from(units) * c.value() * self.rules.whist_scale),
+        })
     }
 }
 

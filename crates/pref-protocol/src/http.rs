@@ -76,3 +76,32 @@ pub struct ApiErrorBody {
     /// In plain words.
     pub message: String,
 }
+
+/// `POST /api/profiles`: a host saves his club's rules under a name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveProfile {
+    /// The name the start page shows (1 to 60 characters).
+    pub name: String,
+    /// A preset name or `{"preset": …, option: value}`, as for a table.
+    pub profile: serde_json::Value,
+}
+
+/// A saved profile: the answer to `POST /api/profiles` and `GET /api/profiles/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedProfile {
+    /// The profile's id: 32 hex digits.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// The preset it starts from.
+    pub preset: String,
+    /// `{"preset": …}` with the options that differ from that preset: what a table's
+    /// `profile` takes.
+    pub profile: serde_json::Value,
+    /// Every option with its value.
+    pub resolved: serde_json::Value,
+    /// The start page with this profile chosen, to share.
+    pub link: String,
+}

@@ -22,7 +22,9 @@ pub mod server;
 pub mod table;
 
 pub use client::ClientMessage;
-pub use http::{ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SeatBot};
+pub use http::{
+    ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SaveProfile, SavedProfile, SeatBot,
+};
 pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,

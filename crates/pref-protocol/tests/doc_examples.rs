@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 use pref_core::ViewEvent;
 use pref_protocol::{
     ApiErrorBody, Claim, Claimed, ClientMessage, CreateKeeper, CreateTable, Created, Item,
-    KeeperCheck, KeeperChecked, KeeperCreated, KeeperDealBody, KeeperOp, KeeperStop, Left, SeatBot,
-    ServerMessage, Summary,
+    KeeperCheck, KeeperChecked, KeeperCreated, KeeperDealBody, KeeperOp, KeeperStop, Left,
+    SaveProfile, SavedProfile, SeatBot, ServerMessage, Summary,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -140,6 +140,8 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "keeper-stop" => drop(round_trip::<KeeperStop>(other, &v)),
                     "keeper-check" => drop(round_trip::<KeeperCheck>(other, &v)),
                     "keeper-checked" => drop(round_trip::<KeeperChecked>(other, &v)),
+                    "save-profile" => drop(round_trip::<SaveProfile>(other, &v)),
+                    "saved-profile" => drop(round_trip::<SavedProfile>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -228,7 +230,9 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "keeper-deal",
             "keeper-stop",
             "keeper-check",
-            "keeper-checked"
+            "keeper-checked",
+            "save-profile",
+            "saved-profile"
         ])
     );
 }

@@ -83,6 +83,8 @@ pub struct Limits {
     pub keeper_max_changes: usize,
     /// Largest game record a sheet is imported from, in bytes.
     pub max_record_bytes: usize,
+    /// Most profiles saved by hosts (`/api/profiles`).
+    pub max_profiles: usize,
     /// Shortest time a bot waits before it acts, in milliseconds.
     pub bot_delay_min_ms: u64,
     /// Longest time a bot waits before it acts, in milliseconds.
@@ -119,6 +121,7 @@ impl Default for Limits {
             keeper_max_deals: 500,
             keeper_max_changes: 2000,
             max_record_bytes: 262_144,
+            max_profiles: 100_000,
             bot_delay_min_ms: 700,
             bot_delay_max_ms: 1600,
         }
@@ -261,6 +264,7 @@ impl Config {
             ("PREF_KEEPER_MAX_DEALS", &mut l.keeper_max_deals),
             ("PREF_KEEPER_MAX_CHANGES", &mut l.keeper_max_changes),
             ("PREF_MAX_RECORD_BYTES", &mut l.max_record_bytes),
+            ("PREF_MAX_PROFILES", &mut l.max_profiles),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

@@ -17,6 +17,9 @@ pub enum ApiError {
     /// No table has this id (or it is over and gone).
     #[error("no such table")]
     NoTable,
+    /// No saved profile has this id.
+    #[error("no such saved profile")]
+    NoProfile,
     /// The request body or a parameter is wrong.
     #[error("{0}")]
     BadRequest(String),
@@ -98,6 +101,7 @@ impl ApiError {
     pub fn code(&self) -> (StatusCode, &'static str) {
         match self {
             ApiError::NoTable => (StatusCode::NOT_FOUND, "no_table"),
+            ApiError::NoProfile => (StatusCode::NOT_FOUND, "no_profile"),
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Profile(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_profile"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),

@@ -68,6 +68,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/presets", get(presets))
         .route("/api/guide", get(guide))
         .route("/api/tables", post(create_table))
+        .route("/api/profiles", post(crate::saved::create))
+        .route("/api/profiles/{id}", get(crate::saved::fetch))
         .route("/api/tables/{id}", get(summary))
         .route("/api/tables/{id}/seats", post(claim_seat))
         .route("/api/tables/{id}/leave", post(leave))

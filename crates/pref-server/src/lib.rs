@@ -44,6 +44,7 @@ pub mod metrics;
 pub mod proxy;
 pub mod registry;
 pub mod shutdown;
+pub mod saved;
 pub mod socket;
 pub mod store;
 pub mod table;

@@ -128,7 +128,7 @@ impl Stored {
 
 /// The open connection pool, one per backend.
 #[derive(Clone, Debug)]
-enum Pool {
+pub(crate) enum Pool {
     /// SQLite with its one connection.
     Sqlite(SqlitePool),
     /// PostgreSQL.
@@ -145,6 +145,7 @@ macro_rules! with_pool {
         }
     };
 }
+pub(crate) use with_pool;
 
 /// The database handle; cheap to clone.
 #[derive(Clone, Debug)]
@@ -232,6 +233,11 @@ impl Store {
         let (hot, rx) = mpsc::channel(QUEUE);
         tokio::spawn(group_commit(pool.clone(), leases.clone(), rx));
         Ok(Store { pool, hot, leases })
+    }
+
+    /// The connection pool, for the stores of other rows (`saved.rs`).
+    pub(crate) fn pool(&self) -> &Pool {
+        &self.pool
     }
 
     /// This node's leases (PostgreSQL only).

@@ -1,0 +1,8 @@
+-- Profiles a host saved under a name, shared by link (docs/protocol.md, `/api/profiles`).
+-- `profile` is the request a table takes: `{"preset": …}` with the options that differ.
+CREATE TABLE profiles (
+    no BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    profile TEXT NOT NULL
+);

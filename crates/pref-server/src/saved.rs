@@ -1,0 +1,213 @@
+//! Saved profiles: a host sets his club's rules once, under a name, and shares them by link
+//! (`/?profile=ID` opens the start page with them chosen). `POST /api/profiles` saves one and
+//! `GET /api/profiles/{id}` reads it back (`docs/protocol.md`).
+//!
+//! A profile is checked by the core like a table's before it is stored, and stored in its
+//! canonical form: `{"preset": …}` with only the options that differ from that preset, the
+//! request a table takes. The rows live in their own `profiles` table, in SQLite or
+//! PostgreSQL alike; how many may be saved is a setting (`limits.max_profiles`), as the number
+//! of tables is.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use pref_core::{Profile, ProfileError};
+use pref_protocol::{SaveProfile, SavedProfile};
+use serde_json::{Map, Value};
+use sqlx::Row;
+
+use crate::error::ApiError;
+use crate::http::AppState;
+use crate::ids::Secret;
+use crate::store::{Pool, Store, StoreError, with_pool};
+
+/// Longest name of a saved profile, in characters.
+pub const NAME_MAX_CHARS: usize = 60;
+
+/// The saved profiles' rows in the server's database.
+impl Store {
+    /// How many profiles are saved.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database refuses.
+    pub async fn profile_count(&self) -> Result<i64, StoreError> {
+        Ok(with_pool!(self.pool(), pool => {
+            sqlx::query_scalar("SELECT COUNT(*) FROM profiles").fetch_one(pool).await?
+        }))
+    }
+
+    /// Saves a checked profile request under `name` with id `id`.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database refuses.
+    pub async fn save_profile(
+        &self,
+        id: &Secret,
+        name: &str,
+        profile: &Value,
+    ) -> Result<(), StoreError> {
+        let insert = "INSERT INTO profiles (id, name, profile) VALUES ($1, $2, $3)";
+        let profile = profile.to_string();
+        with_pool!(self.pool(), pool => {
+            sqlx::query(insert)
+                .bind(id.expose())
+                .bind(name)
+                .bind(&profile)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// The saved profile `id`: its name and request, or `None`.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database refuses or the stored request does not parse.
+    pub async fn saved_profile(&self, id: &Secret) -> Result<Option<(String, Value)>, StoreError> {
+        let select = "SELECT name, profile FROM profiles WHERE id = $1";
+        let row = with_pool!(self.pool(), pool => {
+            sqlx::query(select)
+                .bind(id.expose())
+                .fetch_optional(pool)
+                .await?
+                .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)))
+        });
+        let Some((name, text)) = row else {
+            return Ok(None);
+        };
+        let profile = serde_json::from_str(&text).map_err(|e| StoreError::Damaged {
+            table: 0,
+            why: format!("saved profile: {e}"),
+        })?;
+        Ok(Some((name, profile)))
+    }
+}
+
+/// A name as a host may save it: trimmed, 1 to [`NAME_MAX_CHARS`] characters, no control
+/// characters.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] saying what is wrong.
+pub fn check_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > NAME_MAX_CHARS || name.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(format!(
+            "a profile's name is 1 to {NAME_MAX_CHARS} characters, none of them control characters"
+        )));
+    }
+    Ok(name.to_owned())
+}
+
+/// The preset a profile request starts from, and the request in canonical form.
+///
+/// # Errors
+/// [`ProfileError`] naming the key, as for a table's profile.
+pub fn canonical(request: &Value) -> Result<(String, Profile, Value), ProfileError> {
+    let profile = Profile::from_json(request)?;
+    let preset = match request {
+        Value::String(name) => name.clone(),
+        Value::Object(map) => map
+            .get("preset")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        _ => String::new(),
+    };
+    let base =
+        Profile::preset(&preset).ok_or_else(|| ProfileError::UnknownPreset(preset.clone()))?;
+    let mut map = Map::new();
+    map.insert("preset".to_owned(), Value::String(preset.clone()));
+    map.extend(profile.overrides_from(&base));
+    Ok((preset, profile, Value::Object(map)))
+}
+
+fn answer(
+    s: &AppState,
+    id: &Secret,
+    name: String,
+    request: &Value,
+) -> Result<SavedProfile, ApiError> {
+    let (preset, profile, request) = canonical(request)?;
+    let id = id.expose();
+    Ok(SavedProfile {
+        link: format!("{}/?profile={id}", s.base_url),
+        id,
+        name,
+        preset,
+        profile: request,
+        resolved: profile.to_json(),
+    })
+}
+
+/// `POST /api/profiles`.
+pub(crate) async fn create(
+    State(s): State<AppState>,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let req: SaveProfile = crate::http::body(&bytes)?;
+    let name = check_name(&req.name)?;
+    let (_, _, request) = canonical(&req.profile)?;
+    let max = i64::try_from(s.config.limits.max_profiles).unwrap_or(i64::MAX);
+    if s.store.profile_count().await? >= max {
+        return Err(ApiError::Full);
+    }
+    let id = Secret::random();
+    s.store.save_profile(&id, &name, &request).await?;
+    tracing::info!("profile saved");
+    let saved = answer(&s, &id, name, &request)?;
+    Ok((StatusCode::CREATED, Json(saved)).into_response())
+}
+
+/// `GET /api/profiles/{id}`.
+pub(crate) async fn fetch(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<SavedProfile>, ApiError> {
+    let id = Secret::parse(&id).ok_or(ApiError::NoProfile)?;
+    let (name, request) = s
+        .store
+        .saved_profile(&id)
+        .await?
+        .ok_or(ApiError::NoProfile)?;
+    Ok(Json(answer(&s, &id, name, &request)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_form_keeps_only_the_differences() {
+        let (preset, _, request) =
+            canonical(&json!({"preset": "leningrad", "surrender": 3, "whist_scale": 2}))
+                .expect("valid");
+        assert_eq!(preset, "leningrad");
+        // Leningrad's whist_scale is 2 already.
+        assert_eq!(request, json!({"preset": "leningrad", "surrender": 3}));
+        let (preset, _, request) = canonical(&json!("rostov")).expect("valid");
+        assert_eq!(
+            (preset.as_str(), request),
+            ("rostov", json!({"preset": "rostov"}))
+        );
+    }
+
+    #[test]
+    fn bad_profiles_name_the_key() {
+        let e = canonical(&json!({"preset": "sochi", "surrender": 4})).expect_err("bad value");
+        assert!(e.to_string().contains("surrender"), "{e}");
+        let e = canonical(&json!({"preset": "sochi", "no_such": 1})).expect_err("bad key");
+        assert!(e.to_string().contains("no_such"), "{e}");
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert_eq!(check_name("  Club 7 ").expect("fine"), "Club 7");
+        assert!(check_name("   ").is_err());
+        assert!(check_name(&"x".repeat(NAME_MAX_CHARS + 1)).is_err());
+        assert!(check_name("a\u{7}b").is_err());
+        assert!(check_name(&"я".repeat(NAME_MAX_CHARS)).is_ok());
+    }
+}
