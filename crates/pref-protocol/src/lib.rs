@@ -7,6 +7,7 @@
 //!   [`Settlement`], [`BotLevel`].
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
 //!   [`TurnView`], [`Reason`], [`ErrorCode`].
+//! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why.
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //!
@@ -15,10 +16,12 @@
 
 pub mod client;
 pub mod http;
+pub mod score;
 pub mod server;
 pub mod table;
 
 pub use client::ClientMessage;
 pub use http::{ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SeatBot};
+pub use score::{DealKind, LineView, OutcomeView, ScoreEntry};
 pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};
