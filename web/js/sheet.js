@@ -2,11 +2,13 @@
 // with the pool nearest the centre, the mountain around it and the whists on each opponent
 // along the edge, the pool target in the central circle. Values come from the server's sheet;
 // as on paper, each cell keeps the running totals it has shown ("2.4.6"). At the end of the
-// game the settlement table follows.
+// game the settlement table follows (with an agreed stop's R10.3 charges as their own column),
+// then the deal-by-deal score log.
 
 import { h, svg } from './dom.js';
 import { t } from './i18n.js';
 import { positions } from './seats.js';
+import { scoreLog, ruleLink, stopLines } from './scorelog.js';
 
 const W = 600;
 const H = 440;
@@ -138,10 +140,24 @@ function ratio(text) {
   return d ? n / d : n;
 }
 
+/** The R10.3 charge of seat `s` at an agreed stop, with its formula, from the server's lines. */
+function stopCell(state, lines, s) {
+  const l = lines.find((x) => (x.converted ? x.converted.seat : x.seat) === s);
+  if (!l) return h('td', { class: 'stop' }, '0');
+  const m = l.converted ? l.converted.mountain : l.amount;
+  const formula = t('sheet.stop_formula', {
+    target: state.table.profile.pool_target, pool: state.table.sheet.pool[s], missing: l.missing,
+    ppw: state.table.profile.pool_point_whists, m,
+  });
+  const whists = l.converted ? t('sheet.stop_whists', { n: l.amount }) : null;
+  return h('td', { class: 'stop' }, h('b', {}, `+${m}`), h('div', { class: 'formula' }, formula), whists && h('div', { class: 'formula' }, whists));
+}
+
 function settlementTable(state) {
   const data = sheetData(state);
   if (!data.settlement) return null;
   const n = state.table.players;
+  const stop = (state.table.settlement && state.table.settlement.stop) || [];
   const rows = [];
   for (let s = 0; s < n; s++) {
     const wrote = data.whists[s].reduce((a, b) => a + b, 0);
@@ -149,13 +165,18 @@ function settlementTable(state) {
     const r = ratio(data.settlement[s]);
     rows.push(h('tr', {},
       h('th', { scope: 'row' }, (state.table.seats[s] && state.table.seats[s].name) || ''),
-      h('td', {}, data.pool[s]), h('td', {}, data.mountain[s]), h('td', {}, wrote), h('td', {}, on),
+      h('td', {}, data.pool[s]), h('td', {}, data.mountain[s]), stop.length ? stopCell(state, stop, s) : null,
+      h('td', {}, wrote), h('td', {}, on),
       h('td', { class: r >= 0 ? 'plus' : 'minus' }, (r > 0 ? '+' : '') + (Math.round(r * 100) / 100))));
   }
-  return h('table', { class: 'settlement', id: 'settlement' },
-    h('caption', {}, t('sheet.settlement')),
-    h('thead', {}, h('tr', {}, h('th', {}, ''), ['pool', 'mountain', 'wrote', 'received', 'result'].map((k) => h('th', { scope: 'col' }, t(`sheet.${k}`))))),
-    h('tbody', {}, rows));
+  const cols = ['pool', 'mountain', stop.length ? 'stop' : null, 'wrote', 'received', 'result'].filter(Boolean);
+  return h('div', { class: 'settlement-holder' },
+    h('table', { class: 'settlement', id: 'settlement' },
+      h('caption', {}, t('sheet.settlement')),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), cols.map((k) => h('th', { scope: 'col' }, k === 'stop' ? [t('sheet.stop'), ' ', ruleLink('R10.3')] : t(`sheet.${k}`))))),
+      h('tbody', {}, rows)),
+    stop.length ? h('p', { class: 'legend' }, t('sheet.stop_note')) : null,
+    stop.length ? stopLines(state, stop) : null);
 }
 
 /** The game record, where the server hands it out: at the end, or after each deal when
@@ -169,12 +190,14 @@ function recordLink(state) {
   }, t('sheet.record')));
 }
 
-/** The sheet panel: pulka, legend, settlement when the game is over, the record. */
+/** The sheet panel: pulka, legend, settlement when the game is over, the score log, the
+ * record. */
 export function sheetPanel(state) {
   return h('section', { class: 'sheet', id: 'sheet' },
     h('h2', {}, t('sheet.title')),
     pulka(state),
     h('p', { class: 'legend' }, t('sheet.legend')),
     settlementTable(state),
+    scoreLog(state),
     recordLink(state));
 }

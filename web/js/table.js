@@ -35,11 +35,12 @@ function applyPublic(state, e) {
     case 'started': state.table.phase = 'between_deals'; break;
     case 'deal_finished':
       state.table.sheet = e.sheet;
+      if (e.score && !state.scoreLog.some((x) => x.deal_no === e.score.deal_no)) state.scoreLog.push(e.score);
       state.table.deals_finished = e.deal_no + 1;
       state.table.phase = e.game_over ? 'over' : 'between_deals';
       break;
     case 'game_over':
-      state.table.settlement = { agreed: e.agreed, balance: e.balance };
+      state.table.settlement = { agreed: e.agreed, balance: e.balance, stop: e.stop || [] };
       state.table.phase = 'over';
       break;
     default: break;
@@ -114,6 +115,7 @@ export function tablePage(root, id) {
   const state = {
     root, id, seat: null, token: mine ? mine.token : null, snap: null, table: null, chat: [],
     status: 'connecting', busy: false, selected: new Set(), showLast: false, sheetHistory: new Map(), focusCard: null,
+    scoreLog: [],
   };
   state.redraw = () => { if (state.snap) render(state); };
   state.afterRender = () => keyboard.after(state);
@@ -153,6 +155,7 @@ export function tablePage(root, id) {
         state.syncing = false;
         state.snap = snap;
         state.table = snap.table;
+        state.scoreLog = snap.score_log || [];
         state.seat = snap.you && typeof snap.you === 'object' ? snap.you.seat : null;
         if (!snap.deal || snap.deal.stage !== 'discard') state.selected.clear();
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;

@@ -7,6 +7,7 @@
 //!   [`Settlement`], [`BotLevel`].
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
 //!   [`TurnView`], [`Reason`], [`ErrorCode`].
+//! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why.
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
@@ -18,6 +19,7 @@
 pub mod client;
 pub mod http;
 pub mod keeper;
+pub mod score;
 pub mod server;
 pub mod table;
 
@@ -29,5 +31,6 @@ pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
+pub use score::{DealKind, LineView, OutcomeView, ScoreEntry};
 pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};

@@ -3,6 +3,7 @@
 use pref_core::{Action, DealView, Seat, ViewEvent, Viewer};
 use serde::{Deserialize, Serialize};
 
+use crate::score::ScoreEntry;
 use crate::table::{BotLevel, Settlement, SheetView, Summary};
 
 /// Whose turn it is, and for the player to act the legal actions.
@@ -34,6 +35,9 @@ pub struct Snapshot {
     pub deal: Option<DealView>,
     /// The turn.
     pub turn: TurnView,
+    /// Every finished deal: what it wrote and the running totals (the same for every viewer).
+    #[serde(default)]
+    pub score_log: Vec<ScoreEntry>,
 }
 
 /// Who wrote a chat line.
@@ -97,6 +101,8 @@ pub enum Public {
         sheet: SheetView,
         /// Whether this deal closed the last pool.
         game_over: bool,
+        /// The deal's entry in the score log: what it wrote, line by line, and why.
+        score: Box<ScoreEntry>,
     },
     /// The game is over.
     GameOver(Settlement),

@@ -3,6 +3,8 @@
 use pref_core::Sheet;
 use serde::{Deserialize, Serialize};
 
+use crate::score::LineView;
+
 /// Where a table stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -120,4 +122,8 @@ pub struct Settlement {
     pub agreed: bool,
     /// Each seat's balance in whists, exact (`"35/3"` where it is not whole); sums to zero.
     pub balance: Vec<String>,
+    /// An agreed stop's R10.3 adjustment: the lines charging each pool below target, which
+    /// the balance counts and the sheet does not show (absent when nothing is charged).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stop: Vec<LineView>,
 }

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use pref_core::{Card, Profile, Seat, Viewer};
-use pref_protocol::{BotLevel, Snapshot};
+use pref_protocol::{BotLevel, ScoreEntry, Snapshot};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, watch};
@@ -475,6 +475,7 @@ impl Table {
             deal_no: shown.map(|(n, _)| n),
             deal: shown.map(|(_, d)| d.view(viewer)),
             turn: self.machine.turn().view(viewer),
+            score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
         }
     }
 

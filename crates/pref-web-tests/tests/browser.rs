@@ -9,6 +9,10 @@
 //!   overflows 390 px; the host ends the game and everybody sees the settlement; screenshots
 //!   of each screen go to `target/screenshots/`.
 //!   The phone-sized player also reads the start page at 390×844 and switches it to Russian.
+//! - `the_host_plays_a_deal_against_bots`: the host seats two bots and plays a deal; "What the
+//!   deal wrote" shows a sentence per sheet entry with its rule linked into the guide, and a
+//!   phone-sized spectator reading it in Russian and the host after a reload show the same
+//!   running totals.
 //!
 //! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `scripts/install-browser`)
 //! the tests print why and pass, except under `CI=true`, where they fail.
@@ -426,6 +430,74 @@ async fn seat_bot(c: &Client, seat: u8, level: &str) {
     .await;
 }
 
+/// The score log's lines and running totals, as text: `[sentences, totals cells]`.
+const SCORE_LOG: &str = "const log = document.querySelector('#score-log'); if (!log) return null; \
+    return [[...log.querySelectorAll('.log-line')].map(e => e.textContent), \
+            [...log.querySelectorAll('.log-totals td')].map(e => e.textContent)]";
+
+/// "What the deal wrote" after the first deal: one sentence per line with its rule linked
+/// into the guide, and a spectator (watching in Russian) and the player after a reload show
+/// the same running totals, taken from the server's log.
+async fn score_log_is_the_same_for_a_spectator(driver: &mut Driver, host: &Client, invite: &str) {
+    let player = until(host, "the score log", SCORE_LOG).await;
+    let sentences = player[0].as_array().expect("sentences");
+    assert!(!sentences.is_empty(), "the deal's lines are written out");
+    assert!(
+        sentences.iter().all(|s| s
+            .as_str()
+            .is_some_and(|s| s.contains(": ") && s.contains(", R") && s.ends_with(')'))),
+        "each sentence names a seat and a rule: {sentences:?}"
+    );
+    let links = js(
+        host,
+        "return [...document.querySelectorAll('#score-log .log-line a.rule')].map(a => a.getAttribute('href'))",
+    )
+    .await;
+    assert!(
+        links.as_array().is_some_and(|l| !l.is_empty()
+            && l.iter()
+                .all(|h| h.as_str().is_some_and(|h| h.starts_with("/guide#s-")))),
+        "rule ids link into the guide: {links}"
+    );
+    let spectator = driver.browser(true).await;
+    spectator
+        .goto(&format!("{invite}?watch"))
+        .await
+        .expect("watch link");
+    until(&spectator, "the spectator's score log", SCORE_LOG).await;
+    spectator
+        .find(Locator::Css("#lang"))
+        .await
+        .expect("language picker")
+        .select_by_value("ru")
+        .await
+        .expect("Russian");
+    let watched = until(
+        &spectator,
+        "the log in Russian",
+        "return document.documentElement.lang === 'ru' && document.querySelector('#score-log h3')?.textContent",
+    )
+    .await;
+    assert_eq!(watched, json!("Что записала сдача"));
+    let watched = js(&spectator, SCORE_LOG).await;
+    assert_eq!(
+        watched[1], player[1],
+        "the same running totals for a player and a spectator"
+    );
+    assert_eq!(watched[0].as_array().map(Vec::len), Some(sentences.len()));
+    shot(&spectator, "43-score-log-spectator-ru-phone").await;
+    host.refresh().await.expect("reload");
+    let again = until(host, "the score log after a reload", SCORE_LOG).await;
+    assert_eq!(again, player, "the same log after a reload");
+    js(
+        host,
+        "document.querySelector('#score-log')?.scrollIntoView()",
+    )
+    .await;
+    shot(host, "44-score-log-player").await;
+    let _ = spectator.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_host_plays_a_deal_against_bots() {
     if browser_missing() {
@@ -492,6 +564,7 @@ async fn the_host_plays_a_deal_against_bots() {
         }
     }
     shot(&host, "41-deal-over-with-bots").await;
+    score_log_is_the_same_for_a_spectator(&mut driver, &host, &invite).await;
     // Between deals the host swaps the easy bot for a normal one and deals again.
     click(&host, "#seat-admin button[data-remove='2']").await;
     until(

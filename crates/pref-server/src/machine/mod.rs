@@ -8,7 +8,7 @@
 //! comes in with the op, so the machine is deterministic.
 
 use pref_core::{Action, Card, Game, GameError, Profile, RuleError, Seat, Viewer};
-use pref_protocol::{BotLevel, Public, Settlement, SheetView, Speaker};
+use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetView, Speaker};
 
 use crate::ids::Secret;
 use crate::wire::News;
@@ -64,10 +64,17 @@ pub struct NewTable {
 }
 
 /// The protocol's settlement of balances.
-fn settlement<T: ToString>(agreed: bool, balance: &[T]) -> Settlement {
+/// The protocol's settlement of balances; an agreed stop (R10.3) of `game` carries the
+/// lines charging its open pools.
+fn settlement<T: ToString>(agreed: bool, balance: &[T], game: Option<&Game>) -> Settlement {
+    let stop = match game {
+        Some(g) if agreed => LineView::all(&g.sheet().agreed_stop_lines(g.profile())),
+        Some(_) | None => Vec::new(),
+    };
     Settlement {
         agreed,
         balance: balance.iter().map(ToString::to_string).collect(),
+        stop,
     }
 }
 
@@ -402,7 +409,7 @@ impl Machine {
                     .as_ref()
                     .map(|g| g.agreed_settlement())
                     .unwrap_or_default();
-                let settlement = settlement(true, &balance);
+                let settlement = settlement(true, &balance, game.as_deref());
                 change.writes.push(Write::Over);
                 self.stage = Stage::Over {
                     game,
@@ -527,19 +534,27 @@ impl Machine {
             let _ = finished.act(seat, action);
             let over = next.settlement();
             let sheet = SheetView::of(next.sheet());
+            let score = next
+                .scores()
+                .len()
+                .checked_sub(1)
+                .and_then(|last| ScoreEntry::of(&next, last))
+                .map(Box::new)
+                .ok_or_else(|| internal("a finished deal has no score"))?;
             self.publish(
                 change,
                 News::Public(Public::DealFinished {
                     deal_no,
                     sheet,
                     game_over: over.is_some(),
+                    score,
                 }),
             );
             let last = Some(Box::new(finished));
             let deals = deal_no + 1;
             match over {
                 Some(balance) => {
-                    let settlement = settlement(false, &balance);
+                    let settlement = settlement(false, &balance, Some(&next));
                     change.writes.push(Write::Over);
                     self.stage = Stage::Over {
                         game: Some(next),

@@ -34,7 +34,7 @@ impl Machine {
                 game: None,
                 last: None,
                 deals: 0,
-                settlement: settlement::<String>(true, &[]),
+                settlement: settlement::<String>(true, &[], None),
             };
             return Ok(m);
         }
@@ -63,20 +63,22 @@ impl Machine {
         // A crash between the last action and the state change leaves a finished game
         // stored as playing; the replay knows better.
         m.stage = if let Some(balance) = game.settlement() {
+            let settlement = settlement(false, &balance, Some(&game));
             Stage::Over {
                 game: Some(game),
                 last,
                 deals,
-                settlement: settlement(false, &balance),
+                settlement,
             }
         } else if over {
             // Over without a closed pool: the host ended it by agreement (R10.3).
             let balance = game.agreed_settlement();
+            let settlement = settlement(true, &balance, Some(&game));
             Stage::Over {
                 game: Some(game),
                 last,
                 deals,
-                settlement: settlement(true, &balance),
+                settlement,
             }
         } else if game.deal().is_some() {
             Stage::Playing {

@@ -1,0 +1,158 @@
+//! The score log: what each finished deal wrote on the sheet, line by line with the rule
+//! that wrote it, and the running totals after it. The server builds it from the game
+//! (the core's [`pref_core::Game::scores`]); it holds no card, so every viewer gets the same
+//! log, in a snapshot and, one entry at a time, in `deal_finished`.
+
+use pref_core::{Contract, Defence, Game, Line, Outcome, OutcomeKind, WhistCall};
+use serde::{Deserialize, Serialize};
+
+use crate::table::SheetView;
+
+/// One line a deal wrote, with its rule id: the core's [`Line`] (seat, column, amount,
+/// reason and its numbers, flattened) and `rule`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineView {
+    /// The line.
+    #[serde(flatten)]
+    pub line: Line,
+    /// The rule that wrote it (`"R8.3"`), an anchor of the guide.
+    pub rule: String,
+}
+
+impl LineView {
+    /// The lines as sent.
+    #[must_use]
+    pub fn all(lines: &[Line]) -> Vec<LineView> {
+        lines
+            .iter()
+            .map(|&line| LineView {
+                line,
+                rule: line.rule().to_owned(),
+            })
+            .collect()
+    }
+}
+
+/// The kind of a finished deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DealKind {
+    /// A trick contract: played, conceded, or ended by a standing half-whist.
+    Game,
+    /// The declarer surrendered (R4.5).
+    Surrender,
+    /// Misère.
+    Misere,
+    /// All passed.
+    Raspasy,
+}
+
+/// A finished deal in short, as the record's outcome form writes it (no card).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeView {
+    /// The kind of deal.
+    pub kind: DealKind,
+    /// The declarer (not on raspasy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declarer: Option<u8>,
+    /// The named contract of a trick contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Contract>,
+    /// The surrendered winning bid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bid: Option<Contract>,
+    /// Each seat's final whist decision (`null` for the declarer, a dealer who stayed out,
+    /// everybody on an unwhisted ten).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whist: Option<Vec<Option<WhistCall>>>,
+    /// Open or closed, when one whister played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defence: Option<Defence>,
+    /// Tricks per seat, when the deal was played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tricks: Option<Vec<u8>>,
+}
+
+impl OutcomeView {
+    /// The outcome in short.
+    #[must_use]
+    pub fn of(o: &Outcome) -> OutcomeView {
+        let seats = usize::from(o.players);
+        let mut v = OutcomeView {
+            kind: DealKind::Raspasy,
+            declarer: None,
+            contract: None,
+            bid: None,
+            whist: None,
+            defence: None,
+            tricks: o.tricks.map(|t| t[..seats].to_vec()),
+        };
+        match o.kind {
+            OutcomeKind::Game {
+                declarer,
+                contract,
+                whist,
+                defence,
+                ..
+            } => {
+                v.kind = DealKind::Game;
+                v.declarer = Some(declarer.0);
+                v.contract = Some(contract);
+                v.whist = Some(whist[..seats].to_vec());
+                v.defence = defence;
+            }
+            OutcomeKind::Surrender { declarer, bid } => {
+                v.kind = DealKind::Surrender;
+                v.declarer = Some(declarer.0);
+                v.bid = Some(bid);
+            }
+            OutcomeKind::Misere { declarer } => {
+                v.kind = DealKind::Misere;
+                v.declarer = Some(declarer.0);
+            }
+            OutcomeKind::Raspasy => {}
+        }
+        v
+    }
+}
+
+/// One finished deal in the score log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreEntry {
+    /// The deal's number (0-based).
+    pub deal_no: u32,
+    /// Its dealer.
+    pub dealer: u8,
+    /// What happened, in short.
+    pub outcome: OutcomeView,
+    /// What it wrote, in the order written (R8.10, then R9).
+    pub lines: Vec<LineView>,
+    /// The sheet after it: the running totals.
+    pub sheet: SheetView,
+}
+
+impl ScoreEntry {
+    /// Every finished deal of `game`, first to last.
+    #[must_use]
+    pub fn log(game: &Game) -> Vec<ScoreEntry> {
+        (0..game.scores().len())
+            .filter_map(|i| ScoreEntry::of(game, i))
+            .collect()
+    }
+
+    /// The finished deal `deal_no` of `game`, if it is finished.
+    #[must_use]
+    pub fn of(game: &Game, deal_no: usize) -> Option<ScoreEntry> {
+        let score = game.scores().get(deal_no)?;
+        let deal = game.history().get(deal_no)?;
+        Some(ScoreEntry {
+            deal_no: u32::try_from(deal_no).ok()?,
+            dealer: deal.dealer().0,
+            outcome: OutcomeView::of(deal.outcome()?),
+            lines: LineView::all(&score.lines),
+            sheet: SheetView::of(&score.sheet),
+        })
+    }
+}
