@@ -7,6 +7,7 @@
 import { h, svg } from './dom.js';
 import { t } from './i18n.js';
 import { positions } from './seats.js';
+import { analysisLink } from './analysis-link.js';
 
 const W = 600;
 const H = 440;
@@ -176,5 +177,6 @@ export function sheetPanel(state) {
     pulka(state),
     h('p', { class: 'legend' }, t('sheet.legend')),
     settlementTable(state),
-    recordLink(state));
+    recordLink(state),
+    analysisLink(state));
 }
