@@ -9,6 +9,7 @@ import { h, svg } from './dom.js';
 import { t } from './i18n.js';
 import { positions } from './seats.js';
 import { scoreLog, ruleLink, stopLines } from './scorelog.js';
+import { analysisLink } from './analysis-link.js';
 
 const W = 600;
 const H = 440;
@@ -199,5 +200,6 @@ export function sheetPanel(state) {
     h('p', { class: 'legend' }, t('sheet.legend')),
     settlementTable(state),
     scoreLog(state),
-    recordLink(state));
+    recordLink(state),
+    analysisLink(state));
 }

@@ -81,8 +81,9 @@ impl BotHandle {
     }
 }
 
-/// Bots thinking at once, across all tables: one per core.
-fn thinkers() -> &'static Semaphore {
+/// Bots thinking at once, across all tables: one per core. The analyses of finished deals
+/// (`analysis.rs`) take the same permits, so solver work of both kinds stays within it.
+pub(crate) fn thinkers() -> &'static Semaphore {
     static THINKERS: OnceLock<Semaphore> = OnceLock::new();
     THINKERS.get_or_init(|| {
         Semaphore::new(std::thread::available_parallelism().map_or(1, std::num::NonZero::get))

@@ -9,7 +9,7 @@ use pref_protocol::{BotLevel, Snapshot, Summary};
 use tokio::sync::{broadcast, oneshot, watch};
 
 use crate::ids::Secret;
-use crate::machine::{RecordError, TableError};
+use crate::machine::{DealHidden, RecordError, TableError};
 use crate::wire::Stamped;
 
 /// What a connecting socket starts with.
@@ -98,6 +98,14 @@ pub enum Command {
     Summary(oneshot::Sender<Summary>),
     /// The game record (`pref-record/1`) as far as everybody may see it.
     Record(oneshot::Sender<Result<String, RecordError>>),
+    /// The record for the analysis of finished deal `deal`, once its cards may be seen
+    /// by every viewer.
+    DealRecord {
+        /// The deal, from 0.
+        deal: usize,
+        /// The record, or why its cards are still hidden.
+        reply: oneshot::Sender<Result<Box<pref_core::Record>, DealHidden>>,
+    },
     /// Take a seat (`host` is required once the game has started).
     Claim {
         /// The player's name.

@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use pref_protocol::ApiErrorBody;
 
-use crate::machine::{RecordError, TableError};
+use crate::machine::{DealHidden, RecordError, TableError};
 use crate::metrics::METRICS;
 use crate::store::StoreError;
 use pref_core::ProfileError;
@@ -36,6 +36,12 @@ pub enum ApiError {
     /// The table is not in a state that allows this.
     #[error("{0}")]
     Conflict(String),
+    /// The request body is larger than the route takes.
+    #[error("{0}")]
+    TooLarge(String),
+    /// Too many requests of this kind; the message says when to try again.
+    #[error("{0}")]
+    RateLimited(String),
     /// The server is at its table limit.
     #[error("the server is full; try again later")]
     Full,
@@ -95,6 +101,19 @@ impl From<RecordError> for ApiError {
     }
 }
 
+/// A deal whose cards are not yet seen by all: a conflict (it will be analysable later),
+/// whose message names no card.
+impl From<DealHidden> for ApiError {
+    fn from(e: DealHidden) -> ApiError {
+        match e {
+            DealHidden::NotStarted | DealHidden::NotFinished { .. } | DealHidden::Hidden => {
+                ApiError::Conflict(e.to_string())
+            }
+            DealHidden::Internal(detail) => ApiError::Internal(detail),
+        }
+    }
+}
+
 impl ApiError {
     /// The status code and the short code clients switch on.
     #[must_use]
@@ -107,6 +126,8 @@ impl ApiError {
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::BadDeal(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_deal"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Full => (StatusCode::SERVICE_UNAVAILABLE, "full"),
             ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),

@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
+use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
@@ -18,6 +19,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
+use crate::analysis::{Analyses, MAX_RECORD_BYTES};
 use crate::cluster::{self, Cluster};
 use crate::command::{Command, HostRequest};
 use crate::config::Config;
@@ -55,6 +57,8 @@ pub struct AppState {
     pub base_url: String,
     /// Raised when the node shuts down; every socket watches it.
     pub shutdown: Shutdown,
+    /// Analyses of finished deals and uploaded records.
+    pub analyses: Arc<Analyses>,
 }
 
 /// The whole router.
@@ -84,9 +88,19 @@ pub fn router(state: AppState) -> Router {
             state.config.limits.max_record_bytes,
         ))
         .route_service("/k/{id}", ServeFile::new(web.join("index.html")))
+        .route("/api/tables/{id}/deals/{deal}/analysis", get(deal_analysis))
+        .route(
+            "/api/analysis",
+            post(record_analysis).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)),
+        )
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
         .route_service("/guide", ServeFile::new(web.join("guide.html")))
         .route_service("/t/{id}/rules", ServeFile::new(web.join("guide.html")))
+        .route_service(
+            "/t/{id}/analysis/{deal}",
+            ServeFile::new(web.join("analysis.html")),
+        )
+        .route_service("/analysis", ServeFile::new(web.join("analysis.html")))
         .fallback_service(ServeDir::new(web))
         .layer(DefaultBodyLimit::max(body_limit))
         // A table served by another node is forwarded there before any handler runs.
@@ -215,6 +229,66 @@ async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Res
     let handle = s.tables.open(&table_id(&id)?).await?;
     let text = handle.ask(Command::Record).await??;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// The analysis of a finished deal, once its cards may be seen by every viewer (the same
+/// for a seat and a spectator, so no token is asked for).
+async fn deal_analysis(
+    State(s): State<AppState>,
+    Path((id, deal)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let id = table_id(&id)?;
+    let deal = deal_number(Some(&deal))?;
+    let handle = s.tables.open(&id).await?;
+    let record = handle
+        .ask(|reply| Command::DealRecord { deal, reply })
+        .await??;
+    let text = s.analyses.table_deal(id, deal, *record).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        text.to_string(),
+    )
+        .into_response())
+}
+
+/// A deal's number from the path or the query, from 0 (the first when absent).
+fn deal_number(text: Option<&str>) -> Result<usize, ApiError> {
+    text.map_or(Ok(0), |t| {
+        t.parse()
+            .map_err(|_| ApiError::BadRequest(format!("the deal number {t:?} is not a number")))
+    })
+}
+
+/// The analysis of one deal of an uploaded `pref-record/1`.
+async fn record_analysis(
+    State(s): State<AppState>,
+    RawQuery(query): RawQuery,
+    bytes: Result<axum::body::Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let bytes = bytes.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(format!(
+            "a record is read up to {} KiB",
+            MAX_RECORD_BYTES / 1024
+        )),
+        _ => ApiError::BadRequest(e.body_text()),
+    })?;
+    let mut deal = None;
+    for pair in query.as_deref().unwrap_or_default().split('&') {
+        match pair.split_once('=') {
+            Some(("deal", n)) => deal = Some(n),
+            _ if pair.is_empty() => {}
+            _ => {
+                return Err(ApiError::BadRequest(format!(
+                    "unknown query parameter {pair:?}; only deal=N is read"
+                )));
+            }
+        }
+    }
+    let deal = deal_number(deal)?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
+    let doc = s.analyses.upload(text, deal).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], doc).into_response())
 }
 
 async fn claim_seat(

@@ -28,6 +28,7 @@
 //! [`start`] opens the database, binds, restores every unfinished table by replaying it (on
 //! PostgreSQL: every table whose lease has expired) and serves; the binary (`src/main.rs`) only reads the settings and calls it.
 
+pub mod analysis;
 pub mod bots;
 pub mod cluster;
 pub mod command;
@@ -195,6 +196,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         cluster: cluster.clone(),
         shutdown: stop.clone(),
         base_url: format!("http://{addr}"),
+        analyses: Arc::default(),
         config: Arc::new(config),
     };
     let app = http::router(state);

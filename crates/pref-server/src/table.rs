@@ -341,6 +341,9 @@ impl Table {
             Command::Record(reply) => {
                 let _ = reply.send(self.machine.record());
             }
+            Command::DealRecord { deal, reply } => {
+                let _ = reply.send(self.machine.deal_record(deal).map(Box::new));
+            }
             Command::Claim {
                 name,
                 seat,

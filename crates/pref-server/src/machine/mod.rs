@@ -13,6 +13,8 @@ use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetVie
 use crate::ids::Secret;
 use crate::wire::News;
 
+#[cfg(test)]
+mod deal_record_tests;
 mod op;
 #[cfg(test)]
 mod tests;
@@ -21,8 +23,8 @@ mod restore;
 mod view;
 
 pub use op::{
-    Change, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat, TableError, Write,
-    check_name,
+    Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
+    TableError, Write, check_name,
 };
 
 /// One table's rules and state.

@@ -380,3 +380,27 @@ pub enum RecordError {
     #[error("{0}")]
     Internal(String),
 }
+
+/// Why a finished deal cannot be analysed for a viewer yet: the answer names no card.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DealHidden {
+    /// The game has not started.
+    #[error("the game has not started")]
+    NotStarted,
+    /// The deal is in progress or not dealt yet.
+    #[error("deal {deal} is not finished ({finished} deals are)")]
+    NotFinished {
+        /// The deal asked for, from 0.
+        deal: usize,
+        /// How many deals are finished.
+        finished: usize,
+    },
+    /// Hands stay hidden until the end at this table.
+    #[error(
+        "this table keeps hands hidden (reveal_after_deal = false): deals can be analysed once the game is over"
+    )]
+    Hidden,
+    /// The core could not write the record.
+    #[error("{0}")]
+    Internal(String),
+}

@@ -1,9 +1,11 @@
-//! Bringing a stored table back, and its record: the two places the machine meets the
-//! game's whole history.
+//! Bringing a stored table back, its record and the record of one finished deal for its
+//! analysis: the places the machine meets the game's whole history.
 
 use pref_core::{Game, Record};
 
-use super::{Machine, NewTable, Occupant, RecordError, Stage, StoredDeal, StoredSeat, settlement};
+use super::{
+    DealHidden, Machine, NewTable, Occupant, RecordError, Stage, StoredDeal, StoredSeat, settlement,
+};
 
 impl Machine {
     /// Rebuilds a stored table by replaying its decks and actions through the core; `over`
@@ -103,12 +105,7 @@ impl Machine {
         if !over && !self.profile.reveal_after_deal() {
             return Err(RecordError::Hidden);
         }
-        let names: Vec<String> = (0..self.players())
-            .map(|s| match self.occupant(s) {
-                Some(o) => o.name.clone(),
-                None => format!("seat {s}"),
-            })
-            .collect();
+        let names = self.names();
         let agreed = match &self.stage {
             Stage::Over { settlement, .. } => settlement.agreed,
             Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => false,
@@ -117,5 +114,39 @@ impl Machine {
             .map_err(|e| RecordError::Internal(e.to_string()))?
             .with_agreed_stop(agreed);
         Ok(record.to_json_string())
+    }
+
+    /// The record (as [`Machine::record`] writes it) for the analysis of finished deal
+    /// `deal`, once every card of it may be seen by every viewer: at the end of the deal
+    /// where `reveal_after_deal` shows the hands to everybody, otherwise once the game is
+    /// over. Whoever asks, seat or spectator, the answer is the same: a seat sees no more of
+    /// a finished deal than a spectator does until the hands are shown to all.
+    ///
+    /// # Errors
+    /// [`DealHidden`]: the game has not started, the deal is not finished (or not dealt),
+    /// or its hands are still hidden.
+    pub fn deal_record(&self, deal: usize) -> Result<Record, DealHidden> {
+        let game = self.game().ok_or(DealHidden::NotStarted)?;
+        // The deal in progress is already in the history (its actions are kept as they
+        // come); only the ones before it are finished.
+        let finished = game.history().len() - usize::from(game.deal().is_some());
+        if deal >= finished {
+            return Err(DealHidden::NotFinished { deal, finished });
+        }
+        let over = matches!(self.stage, Stage::Over { .. });
+        if !over && !self.profile.reveal_after_deal() {
+            return Err(DealHidden::Hidden);
+        }
+        Record::from_game(game, &self.names()).map_err(|e| DealHidden::Internal(e.to_string()))
+    }
+
+    /// The players' names as the record gives them (`seat N` for an empty seat).
+    fn names(&self) -> Vec<String> {
+        (0..self.players())
+            .map(|s| match self.occupant(s) {
+                Some(o) => o.name.clone(),
+                None => format!("seat {s}"),
+            })
+            .collect()
     }
 }

@@ -1,0 +1,187 @@
+// Why: the deal analysis page (web/analysis.html). `/t/ID/analysis/N` shows finished deal N
+// of a table, `/analysis` a deal of a record file opened from disk. The server's exact solver
+// computes everything (GET /api/tables/ID/deals/N/analysis, POST /api/analysis: the
+// `pref-analysis/1` document of docs/analysis.md); this page only steps through it trick by
+// trick with the table's card components: each card's value before and after it, the
+// mistakes with what they cost and the best cards in their place, the par and each seat's
+// best contract. The hands drawn are the record's hands as dealt.
+
+import { init, LANGS, lang, use, onChange, t } from './i18n.js';
+import { h, toast } from './dom.js';
+import { face, sortHand, bidLabel, suitIcon } from './cards.js';
+
+const view = { id: null, deal: 0, deals: 0, record: null, text: null, doc: null, step: 0, error: null };
+
+async function json(res) {
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error((data && data.message) || `HTTP ${res.status}`);
+  return data;
+}
+
+/** Loads deal `view.deal` from the table or the opened file. */
+async function load() {
+  view.doc = null;
+  view.error = null;
+  view.step = 0;
+  try {
+    if (view.id) {
+      if (!view.record) view.record = await fetch(`/api/tables/${view.id}/record`).then(json);
+      view.deals = view.record.deals.length;
+      view.doc = await fetch(`/api/tables/${view.id}/deals/${view.deal}/analysis`).then(json);
+    } else if (view.text) {
+      view.doc = await fetch(`/api/analysis?deal=${view.deal}`, { method: 'POST', body: view.text }).then(json);
+    }
+  } catch (e) {
+    view.error = e.message;
+  }
+  draw();
+}
+
+const who = (seat) => (view.doc ? view.doc.players[seat] : '');
+
+function dealPicker() {
+  const select = h('select', { id: 'an-deal', 'aria-label': t('an.deal_pick') },
+    Array.from({ length: view.deals }, (_, i) => h('option', { value: i, selected: i === view.deal }, t('an.deal', { n: i + 1 }))));
+  select.addEventListener('change', () => {
+    view.deal = Number(select.value);
+    if (view.id) history.replaceState(null, '', `/t/${view.id}/analysis/${view.deal}`);
+    load();
+  });
+  return select;
+}
+
+function filePicker() {
+  const input = h('input', { type: 'file', id: 'an-file', accept: '.json,application/json' });
+  input.addEventListener('change', async () => {
+    const file = input.files[0];
+    if (!file) return;
+    view.text = await file.text();
+    try {
+      view.record = JSON.parse(view.text);
+      view.deals = Array.isArray(view.record.deals) ? view.record.deals.length : 0;
+    } catch {
+      view.record = null;
+      view.deals = 0;
+    }
+    view.deal = 0;
+    load();
+  });
+  return h('label', { class: 'an-open' }, t('an.open'), ' ', input);
+}
+
+function par(d) {
+  const p = d.par;
+  if (!p) return null;
+  let text;
+  if (d.kind === 'game') text = t('an.par.game', { who: who(p.declarer), tricks: p.tricks, defence: p.defence });
+  else if (d.kind === 'misere') text = t('an.par.misere', { who: who(p.declarer), tricks: p.tricks });
+  else text = t('an.par.raspasy', { list: p.tricks.map((n, s) => (n === null ? null : `${who(s)} ${n}`)).filter(Boolean).join(', ') });
+  return h('p', { id: 'an-par' }, text);
+}
+
+function headline(d) {
+  const taken = d.tricks ? d.tricks.join('–') : '—';
+  if (d.kind === 'game' || d.kind === 'surrender') {
+    return h('p', { id: 'an-head' }, t('an.played', { who: who(d.declarer), tricks: taken }), ' ', bidLabel(d.contract || d.bid));
+  }
+  if (d.kind === 'misere') return h('p', { id: 'an-head' }, t('an.played', { who: who(d.declarer), tricks: taken }), ' ', bidLabel('misere'));
+  return h('p', { id: 'an-head' }, t('an.raspasy', { tricks: taken }));
+}
+
+const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
+
+function auction(d) {
+  return h('ul', { class: 'an-auction', id: 'an-auction' }, d.auction.map((a) => h('li', { dataset: { seat: a.seat, best: a.best ? a.best.bid : '' } },
+    a.best ? [t('an.could', { who: who(a.seat) }), ' ', bidLabel(a.best.bid)] : t('an.none', { who: who(a.seat) }),
+    h('span', { class: 'an-strains' }, ' (', STRAINS.map((s, i) => [i ? ', ' : '', s === 'NT' ? t('call.nt') : suitIcon(s, 'pip'), ` ${a.strains[s].tricks}`]), ')'))));
+}
+
+/** The cards played before step `step` (tricks 0 … step − 2) and during it (trick step − 1). */
+function playedBy(d, step) {
+  const before = new Set(d.cards.filter((c) => c.trick < step - 1).map((c) => c.card));
+  const now = new Set(d.cards.filter((c) => c.trick === step - 1).map((c) => c.card));
+  return { before, now };
+}
+
+function hands(d, step) {
+  const deal = view.record && view.record.deals[view.deal];
+  if (!deal || !deal.hands) return null;
+  const { before, now } = playedBy(d, step);
+  const card = (c) => {
+    const el = face(c, { cls: 'small' });
+    if (before.has(c)) el.classList.add('played');
+    if (now.has(c)) el.classList.add('now');
+    return el;
+  };
+  return h('div', { class: 'an-hands', id: 'an-hands' },
+    deal.hands.map((hand, seat) => h('div', { class: 'an-seat', dataset: { seat } }, h('b', {}, who(seat)),
+      h('div', { class: 'hand' }, sortHand(hand).map(card)))),
+    deal.talon ? h('div', { class: 'an-seat' }, h('b', {}, t('an.talon')), h('div', { class: 'hand' }, deal.talon.map(card))) : null);
+}
+
+function cardRow(c) {
+  const mistake = c.cost > 0;
+  return h('li', { class: `an-card${mistake ? ' mistake' : ''}`, dataset: { card: c.card, before: c.before, after: c.after, cost: c.cost } },
+    h('b', {}, c.by === c.seat ? who(c.seat) : t('an.for', { who: who(c.by), seat: who(c.seat) })),
+    face(c.card, { cls: 'small' }),
+    h('span', { class: 'an-value' }, t('an.value', { before: c.before, after: c.after })),
+    mistake ? h('span', { class: 'an-cost' }, t('an.cost', { n: c.cost })) : h('span', { class: 'an-ok' }, '✓'),
+    mistake ? h('span', { class: 'an-best' }, t('an.best'), ' ', c.best.map((b) => face(b, { cls: 'small' }))) : null,
+    h('span', { class: 'an-values' }, t('an.values', { who: who(c.counted) }), ' ',
+      c.values.map((v, i) => `${i ? ', ' : ''}${v.card} ${v.value}`).join('')));
+}
+
+function steps(d) {
+  const tricks = d.cards.length ? d.cards[d.cards.length - 1].trick + 1 : 0;
+  const go = (i) => { view.step = Math.max(0, Math.min(tricks, i)); draw(); };
+  const controls = h('div', { class: 'an-controls' },
+    h('button', { type: 'button', id: 'an-prev', disabled: view.step === 0, onclick: () => go(view.step - 1) }, `◀ ${t('an.prev')}`),
+    h('button', { type: 'button', id: 'an-next', disabled: view.step === tricks, onclick: () => go(view.step + 1) }, `${t('an.next')} ▶`),
+    h('span', { id: 'an-step' }, view.step === 0 ? t('an.dealt') : t('an.trick', { no: view.step, total: tricks })));
+  const cards = d.cards.filter((c) => c.trick === view.step - 1);
+  return h('section', { id: 'an-steps', dataset: { step: view.step } }, controls, hands(d, view.step),
+    view.step > 0 ? h('ol', { class: 'an-trick', id: 'an-trick' }, cards.map(cardRow)) : null);
+}
+
+function dealView(d) {
+  if (!d.analysable) return h('p', { id: 'an-reason' }, t('an.unavailable', { reason: d.reason }));
+  return h('div', { id: 'an-deal-view', dataset: { deal: d.deal } },
+    headline(d), par(d),
+    h('p', { id: 'an-mistakes' }, t('an.mistakes', { n: d.mistakes })),
+    h('h2', {}, t('an.auction')), auction(d),
+    h('h2', {}, t('an.play')), steps(d));
+}
+
+function draw() {
+  document.title = t('an.title');
+  const links = document.getElementById('top-links');
+  links.replaceChildren(...[view.id && h('a', { href: `/t/${view.id}`, id: 'table-link' }, t('an.back')),
+    h('a', { href: '/analysis', id: 'open-link' }, t('an.open_page'))].filter(Boolean));
+  const d = view.doc && view.doc.deals[0];
+  document.getElementById('app').replaceChildren(
+    h('h1', {}, t('an.title')),
+    h('p', { class: 'lead' }, t('an.lead')),
+    h('div', { class: 'an-controls' }, view.id ? null : filePicker(), view.deals > 1 ? dealPicker() : null),
+    view.error ? h('p', { class: 'error', id: 'an-error', role: 'alert' }, view.error) : null,
+    d ? dealView(d) : null);
+  document.body.dataset.ready = view.doc || view.error || !view.id ? 'true' : 'false';
+}
+
+async function boot() {
+  await init();
+  const select = document.getElementById('lang');
+  select.replaceChildren(...Object.entries(LANGS).map(([code, name]) => h('option', { value: code, selected: code === lang() }, name)));
+  select.addEventListener('change', () => use(select.value));
+  onChange(draw);
+  const m = /^\/t\/([0-9a-fA-F]+)\/analysis\/(\d+)\/?$/.exec(location.pathname);
+  if (m) {
+    view.id = m[1];
+    view.deal = Number(m[2]);
+    await load();
+  } else {
+    draw();
+  }
+  if (view.error) toast(view.error);
+}
+
+boot();
