@@ -6,7 +6,7 @@
 //! - [`table`]: what everybody may see of a table: [`Phase`], [`Summary`], [`SheetView`],
 //!   [`Settlement`], [`BotLevel`].
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
-//!   [`TurnView`], [`Reason`], [`ErrorCode`].
+//!   [`TurnView`] with its [`DealStatus`], [`Reason`], [`ErrorCode`].
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //!
@@ -20,5 +20,7 @@ pub mod table;
 
 pub use client::ClientMessage;
 pub use http::{ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SeatBot};
-pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
+pub use server::{
+    DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView,
+};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};
