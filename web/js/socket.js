@@ -1,7 +1,10 @@
 // Why: one WebSocket to a table, kept alive. It remembers the last version and epoch so a
 // dropped connection resumes with `?since=&epoch=` (the server replays what was missed or sends
 // a snapshot), retries with a growing delay, reports "connected / reconnecting" for the screen,
-// and matches acks and rejections to the actions that asked for them.
+// and matches acks and rejections to the actions that asked for them. A snapshot comes only on
+// connect, after `lagged`, after a stale action, or when asked for (a gap in the versions, an
+// item the page could not follow); each is handed over with its cause, and items that arrive
+// while one is awaited are dropped, since the snapshot covers them.
 
 export class TableSocket {
   constructor(tableId, token, handlers) {
@@ -32,7 +35,7 @@ export class TableSocket {
     this.h.status(this.version === null ? 'connecting' : 'reconnecting');
     const ws = new WebSocket(this.url());
     this.ws = ws;
-    ws.onopen = () => { this.retry = 0; this.opened = true; this.h.status('online'); };
+    ws.onopen = () => { this.retry = 0; this.opened = true; this.awaiting = 'connect'; this.h.status('online'); };
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
@@ -53,13 +56,23 @@ export class TableSocket {
 
   receive(msg) {
     switch (msg.type) {
-      case 'snapshot':
+      case 'snapshot': {
+        const cause = this.awaiting || 'unasked';
+        this.awaiting = null;
         this.version = msg.version;
         this.epoch = msg.epoch;
-        this.h.snapshot(msg);
+        this.h.snapshot(msg, cause);
         break;
+      }
       case 'event':
         if (this.version !== null && msg.version <= this.version) return;
+        // A resumed connection's first items may come instead of a snapshot.
+        if (this.awaiting === 'connect' && this.version !== null && msg.version === this.version + 1) this.awaiting = null;
+        if (this.awaiting) return;
+        if (this.version === null || msg.version !== this.version + 1) {
+          this.resync('gap');
+          return;
+        }
         this.version = msg.version;
         this.h.event(msg);
         break;
@@ -67,10 +80,12 @@ export class TableSocket {
       case 'rejected': {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
+        if (msg.reason === 'stale_version') this.awaiting = 'stale';
         if (p) (msg.type === 'ack' ? p.resolve(msg) : p.reject(Object.assign(new Error(msg.message), msg)));
         break;
       }
       case 'error':
+        if (msg.code === 'lagged') this.awaiting = 'lagged';
         this.h.error(msg);
         break;
       default:
@@ -101,7 +116,12 @@ export class TableSocket {
   act(action) { return this.request('action', { action }); }
   nextDeal() { return this.request('next_deal'); }
   chat(text) { return this.send({ type: 'chat', text }); }
-  resync() { return this.send({ type: 'resync' }); }
+  /** Asks for a snapshot (`cause`: `gap` or `unfollowable`) and drops items until it comes. */
+  resync(cause) {
+    if (this.awaiting) return true;
+    this.awaiting = cause;
+    return this.send({ type: 'resync' });
+  }
 
   close() {
     this.closed = true;

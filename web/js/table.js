@@ -1,7 +1,8 @@
-// Why: the table page's controller. It owns the one state object (the last snapshot, the
-// table summary kept current by table news, chat lines, the viewer's seat and selections),
-// connects the socket, asks for a fresh snapshot after every change of the deal, and redraws.
-// It knows no rule: what may be done comes from the legal actions in the snapshot.
+// Why: the table page's controller. It owns the one state object (the picture: the last
+// snapshot kept current by every item since, through `follow.js`; chat lines, the viewer's
+// seat and selections), connects the socket, and redraws. It knows no rule: what may be done
+// comes from the legal actions the last turn carried. It counts the snapshots it received by
+// cause (`window.prefSnapshots`, `data-snapshots`), so a test can see that actions cost none.
 
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
@@ -14,38 +15,11 @@ import { controls, legalSets } from './controls.js';
 import { sheetPanel } from './sheet.js';
 import { chatPanel } from './chat.js';
 import { keyboard } from './keys.js';
+import { follow, Unfollowable } from './follow.js';
 
-function speaker(state, from) {
-  if (from && typeof from === 'object' && 'seat' in from) {
-    const s = state.table.seats[from.seat];
-    return (s && s.name) || t('seat.n', { n: from.seat + 1 });
-  }
-  return t('chat.spectator');
-}
-
-/** Applies table news that carries no card to the kept summary. */
-function applyPublic(state, e) {
-  const seats = state.table.seats;
-  switch (e.kind) {
-    case 'seat_taken': seats[e.seat] = { ...seats[e.seat], name: e.name, bot: e.bot ?? null, connected: !!e.bot }; break;
-    case 'seat_freed': seats[e.seat] = { ...seats[e.seat], name: null, bot: null, connected: false }; break;
-    case 'presence': seats[e.seat] = { ...seats[e.seat], connected: e.connected }; break;
-    case 'chat': state.chat.push({ from: speaker(state, e.from), text: e.text }); break;
-    case 'profile_changed': state.table.profile = e.profile; break;
-    case 'started': state.table.phase = 'between_deals'; break;
-    case 'deal_finished':
-      state.table.sheet = e.sheet;
-      if (e.score && !state.scoreLog.some((x) => x.deal_no === e.score.deal_no)) state.scoreLog.push(e.score);
-      state.table.deals_finished = e.deal_no + 1;
-      state.table.phase = e.game_over ? 'over' : 'between_deals';
-      break;
-    case 'game_over':
-      state.table.settlement = { agreed: e.agreed, balance: e.balance, stop: e.stop || [] };
-      state.table.phase = 'over';
-      break;
-    default: break;
-  }
-}
+/** Snapshots received by cause, for the page and its tests. */
+const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
+window.prefSnapshots = snapshots;
 
 function status(state, s) {
   state.status = s;
@@ -83,7 +57,7 @@ function render(state) {
   const mine = d && state.seat !== null && d.to_act === state.seat && (state.snap.turn.legal || []).length > 0;
   Object.assign(document.body.dataset, {
     phase: tb.phase, stage: d ? d.stage : '', myturn: mine && !state.busy && !state.syncing ? 'true' : 'false', seat: state.seat ?? 'spectator',
-    version: state.snap.version, toact: d && d.stage !== 'finished' && d.to_act !== null ? d.to_act : '',
+    version: state.snap.version, snapshots: Object.values(snapshots).reduce((a, b) => a + b, 0), toact: d && d.stage !== 'finished' && d.to_act !== null ? d.to_act : '',
   });
   const main = [];
   if (tb.phase === 'lobby') {
@@ -118,6 +92,10 @@ export function tablePage(root, id) {
     scoreLog: [],
   };
   state.redraw = () => { if (state.snap) render(state); };
+  // The kept picture, for tests that compare it with a fresh snapshot.
+  window.prefPicture = () => state.snap && JSON.stringify({
+    version: state.snap.version, table: state.table, deal_no: state.snap.deal_no, deal: state.snap.deal, turn: state.snap.turn,
+  });
   state.afterRender = () => keyboard.after(state);
   state.act = async (action) => {
     state.busy = true;
@@ -151,7 +129,8 @@ export function tablePage(root, id) {
     if (state.socket) state.socket.close();
     state.socket = new TableSocket(id, state.token, {
       status: (s) => { status(state, s); if (state.snap) state.redraw(); },
-      snapshot: (snap) => {
+      snapshot: (snap, cause) => {
+        snapshots[cause] += 1;
         state.syncing = false;
         state.snap = snap;
         state.table = snap.table;
@@ -162,13 +141,15 @@ export function tablePage(root, id) {
         render(state);
       },
       event: (msg) => {
-        if (msg.event && msg.event.kind !== 'deal') applyPublic(state, msg.event);
-        // A deal or the game changed: the picture, the legal actions and the sheet come
-        // whole in a snapshot.
-        const phaseNews = msg.event && ['started', 'game_over'].includes(msg.event.kind);
-        if (msg.turn !== undefined || phaseNews) {
-          state.syncing = state.socket.resync();
+        if (state.syncing) return;
+        try {
+          follow(state, msg, t);
+        } catch (e) {
+          if (!(e instanceof Unfollowable)) throw e;
+          console.warn('resync:', e.message);
+          state.syncing = state.socket.resync('unfollowable');
         }
+        if (state.snap.deal && state.snap.deal.stage !== 'discard') state.selected.clear();
         state.redraw();
       },
       error: (e) => { if (e.code !== 'lagged') toast(e.message); },

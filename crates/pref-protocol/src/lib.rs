@@ -6,7 +6,7 @@
 //! - [`table`]: what everybody may see of a table: [`Phase`], [`Summary`], [`SheetView`],
 //!   [`Settlement`], [`BotLevel`].
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
-//!   [`TurnView`], [`Reason`], [`ErrorCode`].
+//!   [`TurnView`] with its [`DealStatus`], [`Reason`], [`ErrorCode`].
 //! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why.
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`http`]: the bodies of the HTTP requests and answers.
@@ -32,5 +32,7 @@ pub use keeper::{
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
 pub use score::{DealKind, LineView, OutcomeView, ScoreEntry};
-pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
+pub use server::{
+    DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView,
+};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};

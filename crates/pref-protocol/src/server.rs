@@ -1,6 +1,9 @@
 //! What the server sends on a table's WebSocket: [`ServerMessage`] and its parts.
 
-use pref_core::{Action, DealView, Seat, ViewEvent, Viewer};
+use pref_core::view::{DealKind, StandingBid};
+use pref_core::{
+    Action, ClaimView, Contract, DealView, Defence, Seat, Stage, ViewEvent, Viewer, WhistCall,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::score::ScoreEntry;
@@ -14,6 +17,67 @@ pub struct TurnView {
     pub to_act: Option<Seat>,
     /// The viewer's legal actions; empty unless the viewer is to act.
     pub legal: Vec<Action>,
+    /// The shown deal's public state after the action, on an event's turn (never in a
+    /// snapshot, whose `deal` holds it): what the rules decided that the events do not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<DealStatus>,
+}
+
+/// The public part of a deal's picture that follows from the rules rather than from the
+/// events alone: the stage, whose turn, the whist decisions as they stand, who plays which
+/// hand, how many cards each seat holds. It holds no card, so it is the same for every
+/// viewer; a client that applies the events' cards and then this has the deal's picture.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DealStatus {
+    /// Where the deal stands.
+    pub stage: Stage,
+    /// What kind of deal it is.
+    pub kind: DealKind,
+    /// First hand.
+    pub first_hand: Seat,
+    /// The seat whose action or card is next.
+    pub turn: Option<Seat>,
+    /// Cards each seat holds, index = seat.
+    pub hand_sizes: Vec<u8>,
+    /// The standing bid.
+    pub highest: Option<StandingBid>,
+    /// The declarer of a game or misère.
+    pub declarer: Option<Seat>,
+    /// The named contract.
+    pub contract: Option<Contract>,
+    /// Whether the declarer surrendered (R4.5).
+    pub surrendered: bool,
+    /// Whist decisions as they stand, index = seat.
+    pub whist: Vec<Option<WhistCall>>,
+    /// Open or closed defence.
+    pub defence: Option<Defence>,
+    /// Who plays each seat's cards.
+    pub controllers: Vec<Seat>,
+    /// The pending claim, or the one all accepted (R6.7).
+    pub claim: Option<ClaimView>,
+}
+
+impl DealStatus {
+    /// The public part of `view` (any viewer's: these fields are the same for all).
+    #[must_use]
+    pub fn of(view: &DealView) -> DealStatus {
+        DealStatus {
+            stage: view.stage,
+            kind: view.kind,
+            first_hand: view.first_hand,
+            turn: view.turn,
+            hand_sizes: view.hand_sizes.clone(),
+            highest: view.highest,
+            declarer: view.declarer,
+            contract: view.contract,
+            surrendered: view.surrendered,
+            whist: view.whist.clone(),
+            defence: view.defence,
+            controllers: view.controllers.clone(),
+            claim: view.claim.clone(),
+        }
+    }
 }
 
 /// The full picture for one viewer: sent first, after a gap, and on request.

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use pref_core::{Card, Profile, Seat, Viewer};
-use pref_protocol::{BotLevel, ScoreEntry, Snapshot};
+use pref_protocol::{BotLevel, ScoreEntry, Snapshot, TurnView};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, watch};
@@ -477,7 +477,11 @@ impl Table {
             table: self.machine.summary(),
             deal_no: shown.map(|(n, _)| n),
             deal: shown.map(|(_, d)| d.view(viewer)),
-            turn: self.machine.turn().view(viewer),
+            // The snapshot's `deal` holds the public state the turn of an event carries.
+            turn: TurnView {
+                deal: None,
+                ..self.machine.turn().view(viewer)
+            },
             score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
         }
     }

@@ -6,7 +6,7 @@
 
 use pref_core::{Action, Event, Seat, Viewer};
 use pref_protocol::server::DealTag;
-use pref_protocol::{Item, Public, TurnView};
+use pref_protocol::{DealStatus, Item, Public, TurnView};
 
 /// What the table broadcasts internally. Holds full deal events: never serialized.
 #[derive(Clone, Debug)]
@@ -48,6 +48,8 @@ pub struct Turn {
     pub to_act: Option<Seat>,
     /// That player's legal actions.
     pub legal: Vec<Action>,
+    /// The shown deal's public state, for the turn an event carries.
+    pub deal: Option<DealStatus>,
 }
 
 impl Turn {
@@ -60,6 +62,7 @@ impl Turn {
                 Some(s) if viewer == Viewer::Seat(s) => self.legal.clone(),
                 Some(_) | None => Vec::new(),
             },
+            deal: self.deal.clone(),
         }
     }
 }

@@ -1,6 +1,6 @@
-//! The browser-test harness shared by `tests/browser.rs` and `tests/guide.rs`: Debian's
+//! The browser-test harness shared by the tests in `tests/`: Debian's
 //! Chromium driven over WebDriver (chromedriver, through `fantoccini`), a server in the test
-//! process, and the small waits and clicks the tests are written in.
+//! process, and the small waits, clicks and table steps the tests are written in.
 //!
 //! chromedriver runs in its own process group; the group and every Chromium started with a
 //! test's profile directories are killed when the [`Driver`] is dropped, passed or failed.
@@ -356,4 +356,119 @@ pub async fn click(c: &Client, css: &str) {
             Err(e) => panic!("click {css}: {e}"),
         }
     }
+}
+
+/// One step of a player whose turn it is, chosen to visit every kind of decision: the first
+/// caller bids the lowest bid and the others pass; the declarer discards his first two cards
+/// and names the lowest game; the first defender whists, the second passes; the lone whister
+/// plays open; cards are the first legal ones.
+///
+/// # Panics
+/// If the page has no control for the stage.
+pub async fn step(c: &Client, stage: &str, bid_made: &mut bool, whists: &mut u32) {
+    match stage {
+        "auction" => {
+            if *bid_made {
+                click(c, "#bidbox button.pass").await;
+            } else {
+                *bid_made = true;
+                click(c, "#bidbox .grid button[data-action=bid]:not([disabled])").await;
+            }
+        }
+        "discard" => {
+            let cards = c
+                .find_all(Locator::Css(".hand.own .card.legal"))
+                .await
+                .expect("cards");
+            cards[0].click().await.expect("pick");
+            c.find_all(Locator::Css(".hand.own .card.legal"))
+                .await
+                .expect("cards")[1]
+                .click()
+                .await
+                .expect("pick");
+            click(c, "#discard-ok:not([disabled])").await;
+        }
+        "declare" => click(c, "#declare button").await,
+        "whist" => {
+            *whists += 1;
+            let choice = if *whists == 1 { "whist" } else { "pass" };
+            click(c, &format!("#whist button.whist-{choice}")).await;
+        }
+        "defence" => click(c, "#defence button.defence-open").await,
+        // The last playable card: in an overlapped hand it lies on top.
+        "play" => click(c, ".hand .card.legal:not(:has(~ .card.legal))").await,
+        other => panic!("a turn at stage {other:?}"),
+    }
+}
+
+/// Opens the start page and waits for every option to be listed (the house rules of
+/// docs/options.md, the surrender among them).
+///
+/// # Panics
+/// When the page does not get there within the wait.
+pub async fn open_start_page(c: &Client, base: &str) {
+    c.goto(base).await.expect("start page");
+    until(
+        c,
+        "the options",
+        "return document.querySelectorAll('.option').length >= 30 && !!document.querySelector('select#opt-surrender')",
+    )
+    .await;
+}
+
+/// Creates a table from the start page with its defaults; returns the invite link.
+///
+/// # Panics
+/// When the page does not get there within the wait.
+pub async fn create_table(c: &Client) -> String {
+    click(c, "#create").await;
+    let invite = until(
+        c,
+        "the invite link",
+        "return document.querySelector('#link-invite')?.value",
+    )
+    .await;
+    invite.as_str().expect("link").to_owned()
+}
+
+/// Takes a seat by the invite link under `name`.
+///
+/// # Panics
+/// When the page does not get there within the wait.
+pub async fn sit(c: &Client, invite: &str, name: &str) {
+    c.goto(invite).await.expect("invite opens");
+    until(c, "the lobby", "return !!document.querySelector('#name')").await;
+    let input = c.find(Locator::Css("#name")).await.expect("name field");
+    input.clear().await.expect("clear");
+    input.send_keys(name).await.expect("type name");
+    click(c, "button[data-take]").await;
+    until(
+        c,
+        "a seat",
+        "return document.body.dataset.seat && document.body.dataset.seat !== 'spectator'",
+    )
+    .await;
+}
+
+/// Picks `level` in the host's bot panel and seats a bot in `seat`.
+///
+/// # Panics
+/// When the page does not get there within the wait.
+pub async fn seat_bot(c: &Client, seat: u8, level: &str) {
+    c.find(Locator::Css("#bot-level"))
+        .await
+        .expect("the level picker")
+        .select_by_value(level)
+        .await
+        .expect("a level");
+    click(c, &format!("button[data-bot='{seat}']")).await;
+    until(
+        c,
+        "the bot in its seat",
+        &format!(
+            "return [...document.querySelectorAll('#seat-admin li')][{seat}]?.querySelector('.badge.bot')"
+        ),
+    )
+    .await;
 }

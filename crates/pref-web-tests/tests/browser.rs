@@ -22,7 +22,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
-use pref_web_tests::{Driver, browser_missing, click, js, out_dir, server_with, until};
+use pref_web_tests::{
+    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, seat_bot,
+    server_with, sit, step, until,
+};
 use serde_json::{Value, json};
 
 fn screenshots_dir() -> PathBuf {
@@ -109,87 +112,6 @@ async fn no_horizontal_overflow(c: &Client, screen: &str) {
         v["scroll"].as_u64() <= Some(390) && v["out"].as_array().is_some_and(Vec::is_empty),
         "{screen}: content wider than the phone: {v}"
     );
-}
-
-/// Opens the start page and waits for every option to be listed (the house rules of
-/// docs/options.md, the surrender among them).
-async fn open_start_page(c: &Client, base: &str) {
-    c.goto(base).await.expect("start page");
-    until(
-        c,
-        "the options",
-        "return document.querySelectorAll('.option').length >= 30 && !!document.querySelector('select#opt-surrender')",
-    )
-    .await;
-}
-
-/// Creates a table from the start page with its defaults; returns the invite link.
-async fn create_table(c: &Client) -> String {
-    click(c, "#create").await;
-    let invite = until(
-        c,
-        "the invite link",
-        "return document.querySelector('#link-invite')?.value",
-    )
-    .await;
-    invite.as_str().expect("link").to_owned()
-}
-
-/// Takes a seat by the invite link under `name`.
-async fn sit(c: &Client, invite: &str, name: &str) {
-    c.goto(invite).await.expect("invite opens");
-    until(c, "the lobby", "return !!document.querySelector('#name')").await;
-    let input = c.find(Locator::Css("#name")).await.expect("name field");
-    input.clear().await.expect("clear");
-    input.send_keys(name).await.expect("type name");
-    click(c, "button[data-take]").await;
-    until(
-        c,
-        "a seat",
-        "return document.body.dataset.seat && document.body.dataset.seat !== 'spectator'",
-    )
-    .await;
-}
-
-/// One step of a player whose turn it is, chosen to visit every kind of decision: the first
-/// caller bids the lowest bid and the others pass; the declarer discards his first two cards
-/// and names the lowest game; the first defender whists, the second passes; the lone whister
-/// plays open; cards are the first legal ones.
-async fn step(c: &Client, stage: &str, bid_made: &mut bool, whists: &mut u32) {
-    match stage {
-        "auction" => {
-            if *bid_made {
-                click(c, "#bidbox button.pass").await;
-            } else {
-                *bid_made = true;
-                click(c, "#bidbox .grid button[data-action=bid]:not([disabled])").await;
-            }
-        }
-        "discard" => {
-            let cards = c
-                .find_all(Locator::Css(".hand.own .card.legal"))
-                .await
-                .expect("cards");
-            cards[0].click().await.expect("pick");
-            c.find_all(Locator::Css(".hand.own .card.legal"))
-                .await
-                .expect("cards")[1]
-                .click()
-                .await
-                .expect("pick");
-            click(c, "#discard-ok:not([disabled])").await;
-        }
-        "declare" => click(c, "#declare button").await,
-        "whist" => {
-            *whists += 1;
-            let choice = if *whists == 1 { "whist" } else { "pass" };
-            click(c, &format!("#whist button.whist-{choice}")).await;
-        }
-        "defence" => click(c, "#defence button.defence-open").await,
-        // The last playable card: in an overlapped hand it lies on top.
-        "play" => click(c, ".hand .card.legal:not(:has(~ .card.legal))").await,
-        other => panic!("a turn at stage {other:?}"),
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -409,25 +331,6 @@ async fn a_full_deal_in_three_browsers() {
         let _ = c.close().await;
     }
     eprintln!("a full deal in three browsers: {:?}", started.elapsed());
-}
-
-/// Picks `level` in the host's bot panel and seats a bot in `seat`.
-async fn seat_bot(c: &Client, seat: u8, level: &str) {
-    c.find(Locator::Css("#bot-level"))
-        .await
-        .expect("the level picker")
-        .select_by_value(level)
-        .await
-        .expect("a level");
-    click(c, &format!("button[data-bot='{seat}']")).await;
-    until(
-        c,
-        "the bot in its seat",
-        &format!(
-            "return [...document.querySelectorAll('#seat-admin li')][{seat}]?.querySelector('.badge.bot')"
-        ),
-    )
-    .await;
 }
 
 /// The score log's lines and running totals, as text: `[sentences, totals cells]`.

@@ -1,8 +1,8 @@
 //! What everybody may see of the table, read off the machine: phase, summary, the deal
 //! shown, and whose turn it is.
 
-use pref_core::Deal;
-use pref_protocol::{Phase, SeatInfo, SheetView, Summary};
+use pref_core::{Deal, Viewer};
+use pref_protocol::{DealStatus, Phase, SeatInfo, SheetView, Summary};
 
 use super::{Machine, Stage};
 use crate::wire::Turn;
@@ -70,9 +70,19 @@ impl Machine {
         }
     }
 
-    /// Whose turn it is and that player's legal actions.
+    /// Whose turn it is, that player's legal actions, and the shown deal's public state.
     #[must_use]
     pub fn turn(&self) -> Turn {
+        let deal = self
+            .shown_deal()
+            .map(|(_, d)| DealStatus::of(&d.view(Viewer::Spectator)));
+        Turn {
+            deal,
+            ..self.to_act()
+        }
+    }
+
+    fn to_act(&self) -> Turn {
         match &self.stage {
             Stage::Playing { game, .. } => match game.deal() {
                 Some(deal) => {
@@ -82,6 +92,7 @@ impl Machine {
                         legal: to_act
                             .map(|p| deal.legal_actions_for(p).into_iter().collect())
                             .unwrap_or_default(),
+                        deal: None,
                     }
                 }
                 None => Turn::default(),
