@@ -11,7 +11,8 @@
 
 use pref_core::{Contract, Game, Profile, Record, RecordDeal, Seat, Strain};
 use pref_protocol::{
-    KeeperChange, KeeperDeal, KeeperLine, KeeperNext, KeeperOp, KeeperView, Settlement, SheetView,
+    KeeperChange, KeeperDeal, KeeperLine, KeeperNext, KeeperOp, KeeperView, LineView, Settlement,
+    SheetView,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -191,9 +192,10 @@ pub(crate) fn view(
     let game = &scored.game;
     let profile = game.profile();
     let settlement = if game.is_over() {
-        game.settlement().map(|b| settlement(false, &b))
+        game.settlement().map(|b| settlement(false, &b, Vec::new()))
     } else if deals.agreed {
-        Some(settlement(true, &game.agreed_settlement()))
+        let stop = LineView::all(&game.sheet().agreed_stop_lines(profile));
+        Some(settlement(true, &game.agreed_settlement(), stop))
     } else {
         None
     };
@@ -211,10 +213,12 @@ pub(crate) fn view(
     }
 }
 
-fn settlement<T: ToString>(agreed: bool, balance: &[T]) -> Settlement {
+/// The settlement as the online tables send it; `stop` holds an agreed stop's R10.3 charges.
+fn settlement<T: ToString>(agreed: bool, balance: &[T], stop: Vec<LineView>) -> Settlement {
     Settlement {
         agreed,
         balance: balance.iter().map(ToString::to_string).collect(),
+        stop,
     }
 }
 
