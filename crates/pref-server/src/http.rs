@@ -182,7 +182,7 @@ async fn create_table(
     if s.tables.len() >= s.config.limits.max_tables {
         return Err(ApiError::Full);
     }
-    let id = Secret::random();
+    let id = Secret::table_id();
     let host = Secret::random();
     let first_dealer = Seat(OsRng.gen_range(0..profile.players()));
     let no = s

@@ -1,4 +1,7 @@
 //! Table ids and tokens: 128 random bits from the operating system, shown as 32 hex digits.
+//! A new table's id is a random (version 4) UUID made by the `uuid` crate, written in its
+//! 32-digit form; its hyphenated form names the same table, and the ids of tables made
+//! before (128 random bits, not UUIDs) keep working.
 //!
 //! A [`Secret`] compares in constant time and prints as `Secret(…)` in `Debug`, so a token can
 //! neither be guessed by timing nor leak into a log line by accident. Table ids are secrets
@@ -9,6 +12,7 @@ use std::fmt;
 use rand::RngCore;
 use rand::rngs::OsRng;
 use subtle::ConstantTimeEq;
+use uuid::Uuid;
 
 /// 128 random bits: a table id, a host token or a seat token.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,9 +27,19 @@ impl Secret {
         Secret(b)
     }
 
-    /// Reads 32 hex digits; anything else is `None`.
+    /// A fresh table id: a random (version 4) UUID, from the operating system's CSPRNG.
+    #[must_use]
+    pub fn table_id() -> Secret {
+        Secret(Uuid::new_v4().into_bytes())
+    }
+
+    /// Reads 32 hex digits, or a hyphenated UUID (`8-4-4-4-12` hex digits); anything else
+    /// is `None`.
     #[must_use]
     pub fn parse(s: &str) -> Option<Secret> {
+        if s.len() == 36 {
+            return Uuid::try_parse(s).ok().map(|u| Secret(u.into_bytes()));
+        }
         let s = s.as_bytes();
         if s.len() != 32 {
             return None;
@@ -72,5 +86,27 @@ mod tests {
         assert_eq!(format!("{s:?}"), "Secret(…)");
         assert!(Secret::parse("xyz").is_none());
         assert!(Secret::parse(&"g".repeat(32)).is_none());
+    }
+
+    #[test]
+    fn table_ids_are_uuid_v4_and_read_in_both_forms() {
+        let id = Secret::table_id();
+        let uuid = Uuid::from_bytes(id.0);
+        assert_eq!(uuid.get_version(), Some(uuid::Version::Random));
+        assert_eq!(uuid.get_variant(), uuid::Variant::RFC4122);
+        assert_eq!(id.expose(), uuid.simple().to_string());
+        let hyphenated = uuid.hyphenated().to_string();
+        assert!(Secret::parse(&hyphenated).unwrap().matches(&id));
+        assert!(Secret::parse(&id.expose()).unwrap().matches(&id));
+        // An id made before (version nibble 0: not a UUID v4) still reads in both forms.
+        let old = Secret::parse("0123456789abcdef0123456789abcdef").unwrap();
+        assert_eq!(old.expose(), "0123456789abcdef0123456789abcdef");
+        assert!(
+            Secret::parse("01234567-89ab-cdef-0123-456789abcdef")
+                .unwrap()
+                .matches(&old)
+        );
+        assert!(Secret::parse("01234567-89ab-cdef-0123-456789abcdeg").is_none());
+        assert!(Secret::parse("0123456789abcdef0123456789abcdefabcd").is_none());
     }
 }
