@@ -1,7 +1,11 @@
 //! One socket of the load: a random-legal player or a spectator.
 //!
-//! Every socket checks that the versions it receives are gap-free and in order. A player
-//! to act waits its think time, picks one of the legal actions the server sent, and marks
+//! Every socket checks that the versions it receives are gap-free and in order, and asks for
+//! a snapshot as the browser does ([`Follow`]): on a gap only, or, imitating the browser
+//! before it followed events, after every item carrying a turn. A snapshot nobody asked for
+//! (other than after `lagged`) is an error. A player to act waits its think time, picks one
+//! of the legal actions the server sent (in the turn of the item, or of the snapshot it
+//! asked for), and marks
 //! the table's [`Probe`] with the moment it sent; each viewer of the table, on receiving
 //! the item that ends the action's batch (the one carrying the next `turn`), counts itself
 //! in, and the last one records the latency. Actions at a table are strictly sequential, so
@@ -14,7 +18,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use pref_core::Action;
-use pref_protocol::{ClientMessage, Item, Public, ServerMessage, TurnView};
+use pref_protocol::{ClientMessage, ErrorCode, Item, Public, ServerMessage, TurnView};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::net::{TcpSocket, TcpStream};
@@ -25,6 +29,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::report::Stats;
+use crate::resync::{Cause, Follow};
 
 /// A socket to the server.
 pub(crate) type Ws = WebSocketStream<TcpStream>;
@@ -170,6 +175,8 @@ pub(crate) struct Link {
     pub(crate) stage: watch::Receiver<Stage>,
     /// Mean wait before acting.
     pub(crate) think: Duration,
+    /// Which client to imitate.
+    pub(crate) follow: Follow,
 }
 
 /// One socket's loop.
@@ -194,6 +201,16 @@ pub(crate) struct Client {
     intent: Option<(Instant, Intent)>,
     /// Messages sent, for ids.
     count: u64,
+    /// Which client to imitate.
+    follow: Follow,
+    /// The snapshot awaited after `lagged` or a gap; items are dropped until it comes.
+    awaiting: Option<Cause>,
+    /// Snapshots asked for after a turn and not yet received.
+    asked: u32,
+    /// The version of the last snapshot: items at or below it are covered by it.
+    covered: u64,
+    /// The version this player last acted at: a turn no newer is the one it answered.
+    acted_at: Option<u64>,
 }
 
 impl Client {
@@ -210,6 +227,11 @@ impl Client {
             version,
             intent: None,
             count: 0,
+            follow: link.follow,
+            awaiting: None,
+            asked: 0,
+            covered: version,
+            acted_at: None,
         }
     }
 
@@ -242,7 +264,11 @@ impl Client {
                     }
                 }
                 msg = self.ws.next() => match msg {
-                    Some(Ok(Message::Text(text))) => self.message(text.as_str()),
+                    Some(Ok(Message::Text(text))) => {
+                        if self.message(text.as_str()) && !self.resync().await {
+                            break;
+                        }
+                    }
                     Some(Ok(Message::Close(frame))) => {
                         self.closed(format!("closed by the server: {frame:?}"));
                         break;
@@ -291,6 +317,7 @@ impl Client {
             }
         };
         self.probe.sending(self.version);
+        self.acted_at = Some(self.version);
         self.stats.sent.fetch_add(1, Ordering::Relaxed);
         if let Err(e) = self.ws.send(Message::Text(text.into())).await {
             self.stats.error(format!("send: {e}"));
@@ -299,22 +326,52 @@ impl Client {
         true
     }
 
-    fn message(&mut self, text: &str) {
+    /// Asks for a snapshot.
+    async fn resync(&mut self) -> bool {
+        let text = match serde_json::to_string(&ClientMessage::Resync) {
+            Ok(t) => t,
+            Err(e) => {
+                self.stats.error(format!("unwritable message: {e}"));
+                return false;
+            }
+        };
+        if let Err(e) = self.ws.send(Message::Text(text.into())).await {
+            self.stats.error(format!("send: {e}"));
+            return false;
+        }
+        true
+    }
+
+    /// Handles one message; says whether to ask for a snapshot.
+    fn message(&mut self, text: &str) -> bool {
         let stats = Arc::clone(&self.stats);
         stats.received.fetch_add(1, Ordering::Relaxed);
         let msg: ServerMessage = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
                 stats.error(format!("unreadable message ({e}): {text}"));
-                return;
+                return false;
             }
         };
         match msg {
             ServerMessage::Snapshot(snapshot) => {
-                // Only the first message of a socket is a snapshot in a clean run.
+                let cause = match self.awaiting.take() {
+                    Some(c) => c,
+                    None if self.asked > 0 => {
+                        self.asked -= 1;
+                        Cause::Turn
+                    }
+                    None => {
+                        stats.error(format!("seat {:?}: a snapshot nobody asked for", self.seat));
+                        Cause::Unasked
+                    }
+                };
                 stats.resyncs.fetch_add(1, Ordering::Relaxed);
-                self.version = snapshot.version;
-                self.turn(Some(&snapshot.turn));
+                stats.causes.count(cause);
+                self.version = self.version.max(snapshot.version);
+                self.covered = snapshot.version;
+                self.turn(Some(&snapshot.turn), snapshot.version);
+                false
             }
             ServerMessage::Event {
                 version: v,
@@ -322,44 +379,83 @@ impl Client {
                 turn,
             } => {
                 if v <= self.version {
-                    stats.out_of_order.fetch_add(1, Ordering::Relaxed);
-                    return;
+                    // A snapshot is current at its version: items up to it that were
+                    // already queued behind it are covered, not out of order.
+                    if v > self.covered {
+                        stats.out_of_order.fetch_add(1, Ordering::Relaxed);
+                    }
+                    return false;
+                }
+                if self.awaiting.is_some() {
+                    return false;
                 }
                 if v > self.version + 1 {
                     stats
                         .lost
                         .fetch_add(v - self.version - 1, Ordering::Relaxed);
+                    self.awaiting = Some(Cause::Gap);
+                    return true;
                 }
                 self.version = v;
+                let mut phase_news = false;
                 match event {
                     // Seat 0's socket counts each deal once and starts the next.
                     Some(Item::Public(Public::DealFinished { .. })) if self.seat == Some(0) => {
                         stats.deals.fetch_add(1, Ordering::Relaxed);
                         self.plan(Intent::NextDeal);
                     }
-                    Some(Item::Public(Public::GameOver(_))) if self.seat == Some(0) => {
-                        stats.games_over.fetch_add(1, Ordering::Relaxed);
-                        self.intent = None;
+                    Some(Item::Public(Public::GameOver(_))) => {
+                        phase_news = true;
+                        if self.seat == Some(0) {
+                            stats.games_over.fetch_add(1, Ordering::Relaxed);
+                            self.intent = None;
+                        }
                     }
+                    Some(Item::Public(Public::Started { .. })) => phase_news = true,
                     Some(_) | None => {}
                 }
                 if turn.is_some() {
                     self.probe.arrived(v, &stats);
-                    self.turn(turn.as_ref());
+                }
+                match self.follow {
+                    Follow::Events => {
+                        self.turn(turn.as_ref(), v);
+                        false
+                    }
+                    Follow::SnapshotEveryTurn if turn.is_some() || phase_news => {
+                        self.asked += 1;
+                        true
+                    }
+                    Follow::SnapshotEveryTurn => false,
                 }
             }
             ServerMessage::Ack { .. } => {
                 stats.acked.fetch_add(1, Ordering::Relaxed);
+                false
+            }
+            ServerMessage::Error {
+                code: ErrorCode::Lagged,
+                ..
+            } => {
+                self.awaiting = Some(Cause::Lagged);
+                false
             }
             ServerMessage::Rejected { .. } | ServerMessage::Error { .. } => {
                 stats.error(format!("seat {:?}: {text}", self.seat));
+                false
             }
         }
     }
 
-    fn turn(&mut self, turn: Option<&TurnView>) {
+    /// Plans an action from the turn at version `at`, unless it is one already answered or
+    /// an action is already planned.
+    fn turn(&mut self, turn: Option<&TurnView>, at: u64) {
         let Some(turn) = turn else { return };
-        if turn.legal.is_empty() || *self.stage.borrow() != Stage::Play {
+        if turn.legal.is_empty()
+            || *self.stage.borrow() != Stage::Play
+            || self.acted_at.is_some_and(|v| at <= v)
+            || matches!(self.intent, Some((_, Intent::Act(_))))
+        {
             return;
         }
         let pick = turn.legal[self.rng.gen_range(0..turn.legal.len())];

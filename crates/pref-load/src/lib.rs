@@ -7,7 +7,8 @@
 //! - `http`: a pooled JSON client for the HTTP API; `client`: one socket, player or
 //!   spectator, checking that its versions are gap-free.
 //! - [`run`]: one worker's run: set up, wait for the go, play, drain, count.
-//! - [`report`]: the figures, mergeable across worker processes; [`histogram`]: latencies.
+//! - [`report`]: the figures, mergeable across worker processes; [`histogram`]: latencies;
+//!   [`resync`]: which client the sockets imitate and why they got snapshots.
 //! - [`server`]: starting the server as a child process and reading its resident memory.
 //!
 //! The binary (`src/main.rs`) splits a large run over worker processes, because one process
@@ -17,6 +18,7 @@
 pub mod histogram;
 pub mod plan;
 pub mod report;
+pub mod resync;
 pub mod run;
 pub mod server;
 
@@ -26,4 +28,5 @@ mod http;
 pub use histogram::Histogram;
 pub use plan::{Plan, Players};
 pub use report::{NodeMemory, Report, ServerMemory};
+pub use resync::{Follow, Resyncs};
 pub use run::{Setup, run};

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use pref_load::server::{ServerProcess, status_kib};
-use pref_load::{NodeMemory, Plan, Players, Report, ServerMemory};
+use pref_load::{Follow, NodeMemory, Plan, Players, Report, ServerMemory};
 
 /// Sockets one worker opens at most by default: the open-file limit here is 20,000 per
 /// process, and each worker also needs descriptors for its HTTP pool and runtime.
@@ -82,6 +82,10 @@ struct Cli {
     /// Print the merged report as JSON too.
     #[arg(long)]
     json: bool,
+    /// Imitate the browser before it followed events: every socket asks for a snapshot
+    /// after each item carrying a turn, and players act on the snapshot's turn.
+    #[arg(long)]
+    resync_every_turn: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -235,6 +239,11 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         rate: cli.rate,
         source_ips: cli.source_ips,
         seed: cli.seed,
+        follow: if cli.resync_every_turn {
+            Follow::SnapshotEveryTurn
+        } else {
+            Follow::Events
+        },
         ..Plan::default()
     };
     let workers = match cli.workers {

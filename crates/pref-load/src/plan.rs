@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::resync::Follow;
+
 /// How many players sit at each table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
@@ -59,6 +61,9 @@ pub struct Plan {
     pub setup_concurrency: usize,
     /// Seed of the players' choices and waits.
     pub seed: u64,
+    /// Which client the sockets imitate.
+    #[serde(default)]
+    pub follow: Follow,
 }
 
 impl Default for Plan {
@@ -75,6 +80,7 @@ impl Default for Plan {
             source_ips: 0,
             setup_concurrency: 32,
             seed: 1,
+            follow: Follow::Events,
         }
     }
 }

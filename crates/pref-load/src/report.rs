@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::histogram::Histogram;
+use crate::resync::{Counters, Resyncs};
 
 /// Error messages kept as examples.
 const SAMPLES: usize = 10;
@@ -27,6 +28,8 @@ pub(crate) struct Stats {
     pub(crate) out_of_order: AtomicU64,
     /// Snapshots after the first (the server resynchronised a socket).
     pub(crate) resyncs: AtomicU64,
+    /// The same by cause.
+    pub(crate) causes: Counters,
     /// Rejections, error messages and broken sockets.
     pub(crate) errors: AtomicU64,
     /// Sockets the server closed before the run ended.
@@ -99,6 +102,9 @@ pub struct Report {
     pub diverged: u64,
     /// Snapshots after the first.
     pub resyncs: u64,
+    /// The same by cause.
+    #[serde(default)]
+    pub resync_causes: Resyncs,
     /// Rejections, error messages, failed requests and broken sockets.
     pub errors: u64,
     /// Sockets the server closed before the end.
@@ -162,6 +168,7 @@ impl Report {
         self.out_of_order += o.out_of_order;
         self.diverged += o.diverged;
         self.resyncs += o.resyncs;
+        self.resync_causes.merge(&o.resync_causes);
         self.errors += o.errors;
         self.closed_early += o.closed_early;
         self.deals += o.deals;
@@ -189,14 +196,16 @@ impl Report {
         }
     }
 
-    /// Whether the run saw no error, no lost or reordered event and nothing unanswered.
+    /// Whether the run saw no error, no lost or reordered event, nothing unanswered, and no
+    /// snapshot after the first but those its client asks for (after every turn in
+    /// [`crate::Follow::SnapshotEveryTurn`]).
     #[must_use]
     pub fn clean(&self) -> bool {
         self.errors == 0
             && self.lost == 0
             && self.out_of_order == 0
             && self.diverged == 0
-            && self.resyncs == 0
+            && self.resync_causes.unasked == 0
             && self.closed_early == 0
             && self.unanswered == 0
     }
@@ -252,8 +261,14 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "errors            {} (resyncs {}, closed early {}, unanswered {})",
-            self.errors, self.resyncs, self.closed_early, self.unanswered
+            "errors            {} (closed early {}, unanswered {})",
+            self.errors, self.closed_early, self.unanswered
+        )?;
+        let r = &self.resync_causes;
+        writeln!(
+            f,
+            "resyncs           {} (asked after a turn {}, lagged {}, gap {}, unasked {})",
+            self.resyncs, r.turn, r.lagged, r.gap, r.unasked
         )?;
         writeln!(
             f,

@@ -99,6 +99,7 @@ async fn setup_table(
             stats: Arc::clone(stats),
             stage: stage.clone(),
             think,
+            follow: plan.follow,
         };
         let client = Client::new(ws, seat, link, seed, version);
         tasks.push(tokio::spawn(client.run()));
@@ -317,6 +318,7 @@ where
         out_of_order: get(&s.out_of_order),
         diverged,
         resyncs: get(&s.resyncs),
+        resync_causes: s.causes.get(),
         errors: get(&s.errors),
         closed_early: get(&s.closed_early),
         deals: get(&s.deals),

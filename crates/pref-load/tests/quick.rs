@@ -1,16 +1,19 @@
 //! The quick load: about 50 tables, three- and four-handed, with spectators and a few idle
 //! sockets, against a server started in this process on port 0 with its own data directory.
-//! Fails on any error, lost or reordered event, resync or unanswered action.
+//! Fails on any error, lost or reordered event, unasked snapshot or unanswered action; the
+//! sockets follow the items as the browser does, and a second run imitates the browser
+//! before it did, asking for a snapshot after every turn.
 
 use std::path::Path;
 use std::time::Duration;
 
-use pref_load::{Plan, Players};
+use pref_load::{Follow, Plan, Players};
 use pref_server::config::Config;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn fifty_tables_play_without_loss() {
-    let dir = std::env::temp_dir().join(format!("pref-load-quick-{}", std::process::id()));
+/// Runs the quick load with `follow` and returns its report.
+async fn quick(follow: Follow) -> pref_load::Report {
+    let dir =
+        std::env::temp_dir().join(format!("pref-load-quick-{}-{follow:?}", std::process::id()));
     let config = Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir.clone(),
@@ -29,6 +32,7 @@ async fn fifty_tables_play_without_loss() {
         // 50 tables at 400 actions/s: each player waits about 125 ms, well inside the
         // server's 10 messages per second per connection.
         rate: 400.0,
+        follow,
         ..Plan::default()
     };
     let report = pref_load::run(server.addr, &plan, |_| async {})
@@ -37,10 +41,35 @@ async fn fifty_tables_play_without_loss() {
     eprint!("{report}");
     server.task.abort();
     let _ = std::fs::remove_dir_all(&dir);
+    report
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_tables_play_without_loss() {
+    let report = quick(Follow::Events).await;
     assert!(report.clean(), "the quick load was not clean:\n{report}");
     assert_eq!(report.sockets(), 50 * 3 + 50 / 4 + 50 + 40);
     assert!(report.acked > 200, "too few actions:\n{report}");
     assert!(report.latency.len() > 200, "too few latencies:\n{report}");
     assert!(report.deals > 0, "no deal finished:\n{report}");
+    assert_eq!(
+        report.resyncs, 0,
+        "a socket that follows the items needs no snapshot after its first:\n{report}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_old_browser_asks_for_a_snapshot_after_every_turn() {
+    let report = quick(Follow::SnapshotEveryTurn).await;
+    assert!(
+        report.clean(),
+        "the old-browser load was not clean:\n{report}"
+    );
+    assert!(report.deals > 0, "no deal finished:\n{report}");
+    let r = report.resync_causes;
+    assert!(
+        r.turn > report.acked,
+        "every socket asks after each action's turn:\n{report}"
+    );
+    assert_eq!(report.resyncs, r.turn + r.lagged + r.gap, "{report}");
 }
