@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
+pub mod steps;
+
 /// Debian's Chromium (`scripts/install-browser`).
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 /// Debian's chromedriver.

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
+use pref_web_tests::steps::{create_table, seat_bot, sit};
 use pref_web_tests::{Driver, browser_missing, click, js, out_dir, server_with, until};
 use serde_json::{Value, json};
 
@@ -115,34 +116,6 @@ async fn open_start_page(c: &Client, base: &str) {
         c,
         "the options",
         "return document.querySelectorAll('.option').length >= 30 && !!document.querySelector('select#opt-surrender')",
-    )
-    .await;
-}
-
-/// Creates a table from the start page with its defaults; returns the invite link.
-async fn create_table(c: &Client) -> String {
-    click(c, "#create").await;
-    let invite = until(
-        c,
-        "the invite link",
-        "return document.querySelector('#link-invite')?.value",
-    )
-    .await;
-    invite.as_str().expect("link").to_owned()
-}
-
-/// Takes a seat by the invite link under `name`.
-async fn sit(c: &Client, invite: &str, name: &str) {
-    c.goto(invite).await.expect("invite opens");
-    until(c, "the lobby", "return !!document.querySelector('#name')").await;
-    let input = c.find(Locator::Css("#name")).await.expect("name field");
-    input.clear().await.expect("clear");
-    input.send_keys(name).await.expect("type name");
-    click(c, "button[data-take]").await;
-    until(
-        c,
-        "a seat",
-        "return document.body.dataset.seat && document.body.dataset.seat !== 'spectator'",
     )
     .await;
 }
@@ -405,25 +378,6 @@ async fn a_full_deal_in_three_browsers() {
         let _ = c.close().await;
     }
     eprintln!("a full deal in three browsers: {:?}", started.elapsed());
-}
-
-/// Picks `level` in the host's bot panel and seats a bot in `seat`.
-async fn seat_bot(c: &Client, seat: u8, level: &str) {
-    c.find(Locator::Css("#bot-level"))
-        .await
-        .expect("the level picker")
-        .select_by_value(level)
-        .await
-        .expect("a level");
-    click(c, &format!("button[data-bot='{seat}']")).await;
-    until(
-        c,
-        "the bot in its seat",
-        &format!(
-            "return [...document.querySelectorAll('#seat-admin li')][{seat}]?.querySelector('.badge.bot')"
-        ),
-    )
-    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
