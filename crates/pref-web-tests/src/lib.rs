@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
+pub mod steps;
+
+pub use steps::{create_table, seat_bot, sit};
+
 /// Debian's Chromium (`scripts/install-browser`).
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 /// Debian's chromedriver.
@@ -413,62 +417,6 @@ pub async fn open_start_page(c: &Client, base: &str) {
         c,
         "the options",
         "return document.querySelectorAll('.option').length >= 30 && !!document.querySelector('select#opt-surrender')",
-    )
-    .await;
-}
-
-/// Creates a table from the start page with its defaults; returns the invite link.
-///
-/// # Panics
-/// When the page does not get there within the wait.
-pub async fn create_table(c: &Client) -> String {
-    click(c, "#create").await;
-    let invite = until(
-        c,
-        "the invite link",
-        "return document.querySelector('#link-invite')?.value",
-    )
-    .await;
-    invite.as_str().expect("link").to_owned()
-}
-
-/// Takes a seat by the invite link under `name`.
-///
-/// # Panics
-/// When the page does not get there within the wait.
-pub async fn sit(c: &Client, invite: &str, name: &str) {
-    c.goto(invite).await.expect("invite opens");
-    until(c, "the lobby", "return !!document.querySelector('#name')").await;
-    let input = c.find(Locator::Css("#name")).await.expect("name field");
-    input.clear().await.expect("clear");
-    input.send_keys(name).await.expect("type name");
-    click(c, "button[data-take]").await;
-    until(
-        c,
-        "a seat",
-        "return document.body.dataset.seat && document.body.dataset.seat !== 'spectator'",
-    )
-    .await;
-}
-
-/// Picks `level` in the host's bot panel and seats a bot in `seat`.
-///
-/// # Panics
-/// When the page does not get there within the wait.
-pub async fn seat_bot(c: &Client, seat: u8, level: &str) {
-    c.find(Locator::Css("#bot-level"))
-        .await
-        .expect("the level picker")
-        .select_by_value(level)
-        .await
-        .expect("a level");
-    click(c, &format!("button[data-bot='{seat}']")).await;
-    until(
-        c,
-        "the bot in its seat",
-        &format!(
-            "return [...document.querySelectorAll('#seat-admin li')][{seat}]?.querySelector('.badge.bot')"
-        ),
     )
     .await;
 }

@@ -1,0 +1,62 @@
+//! Steps the browser tests share at a table's door: creating a table from the start page,
+//! taking a seat by the invite link, seating a bot from the host's panel.
+
+use fantoccini::{Client, Locator};
+
+use crate::{click, until};
+
+/// Creates a table from the start page with the options chosen; returns the invite link.
+///
+/// # Panics
+/// If the page does not show the link in time.
+pub async fn create_table(c: &Client) -> String {
+    click(c, "#create").await;
+    let invite = until(
+        c,
+        "the invite link",
+        "return document.querySelector('#link-invite')?.value",
+    )
+    .await;
+    invite.as_str().expect("link").to_owned()
+}
+
+/// Takes a seat by the invite link under `name`.
+///
+/// # Panics
+/// If the lobby or the seat does not come in time.
+pub async fn sit(c: &Client, invite: &str, name: &str) {
+    c.goto(invite).await.expect("invite opens");
+    until(c, "the lobby", "return !!document.querySelector('#name')").await;
+    let input = c.find(Locator::Css("#name")).await.expect("name field");
+    input.clear().await.expect("clear");
+    input.send_keys(name).await.expect("type name");
+    click(c, "button[data-take]").await;
+    until(
+        c,
+        "a seat",
+        "return document.body.dataset.seat && document.body.dataset.seat !== 'spectator'",
+    )
+    .await;
+}
+
+/// Picks `level` in the host's bot panel and seats a bot in `seat`.
+///
+/// # Panics
+/// If the panel or the bot does not come in time.
+pub async fn seat_bot(c: &Client, seat: u8, level: &str) {
+    c.find(Locator::Css("#bot-level"))
+        .await
+        .expect("the level picker")
+        .select_by_value(level)
+        .await
+        .expect("a level");
+    click(c, &format!("button[data-bot='{seat}']")).await;
+    until(
+        c,
+        "the bot in its seat",
+        &format!(
+            "return [...document.querySelectorAll('#seat-admin li')][{seat}]?.querySelector('.badge.bot')"
+        ),
+    )
+    .await;
+}
