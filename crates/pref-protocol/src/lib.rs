@@ -9,6 +9,7 @@
 //!   [`TurnView`], [`Reason`], [`ErrorCode`].
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`http`]: the bodies of the HTTP requests and answers.
+//! - [`strict`]: reading a request or message as an object only ([`read`]).
 //!
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
@@ -16,9 +17,11 @@
 pub mod client;
 pub mod http;
 pub mod server;
+pub mod strict;
 pub mod table;
 
 pub use client::ClientMessage;
 pub use http::{ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SeatBot};
 pub use server::{ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView};
+pub use strict::{ReadError, read};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};

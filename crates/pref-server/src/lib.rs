@@ -15,6 +15,8 @@
 //!   `pref-protocol` messages; [`socket`]: one WebSocket, projecting every item for its
 //!   viewer; [`http`]: the routes. Only these edges turn the machine's errors into HTTP
 //!   answers or `rejected` messages.
+//! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
+//!   policy, errors in the documented JSON shape.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`guide`]: the rules guide's data (`/api/guide`): the worked deal replayed, the scoring
 //!   examples and the settlement, all computed by the rules core.
@@ -26,6 +28,7 @@ pub mod bots;
 pub mod cluster;
 pub mod command;
 pub mod config;
+pub mod edge;
 pub mod error;
 pub mod guide;
 pub mod http;
