@@ -9,6 +9,8 @@ export function h(tag, attrs = {}, ...children) {
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
     else if (k === 'text') el.textContent = v;
+    // Through the CSSOM: the Content-Security-Policy refuses inline style attributes.
+    else if (k === 'style') el.style.cssText = v;
     else el.setAttribute(k, v === true ? '' : v);
   }
   for (const c of children.flat()) {

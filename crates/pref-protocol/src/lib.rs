@@ -12,6 +12,7 @@
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
 //!   cards).
+//! - [`strict`]: reading a request or message as an object only ([`read`]).
 //!
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
@@ -21,6 +22,7 @@ pub mod http;
 pub mod keeper;
 pub mod score;
 pub mod server;
+pub mod strict;
 pub mod table;
 
 pub use client::ClientMessage;
@@ -35,4 +37,5 @@ pub use score::{DealKind, LineView, OutcomeView, ScoreEntry};
 pub use server::{
     DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView,
 };
+pub use strict::{ReadError, read};
 pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};

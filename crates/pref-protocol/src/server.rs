@@ -207,6 +207,8 @@ pub enum Reason {
     NotYourTurn,
     /// The action was made at a version older than the game's state; a snapshot follows.
     StaleVersion,
+    /// The action names a version the table has not reached; nothing changed.
+    FutureVersion,
     /// Spectators do not act.
     NotSeated,
     /// No deal is in progress (or one is, for `next_deal`).
@@ -231,6 +233,8 @@ pub enum ErrorCode {
     RateLimited,
     /// The chat line is empty or too long.
     ChatLength,
+    /// The chat line has control, bidi or zero-width characters.
+    ChatText,
     /// Spectators may not chat at this table.
     ChatForbidden,
     /// The socket fell behind; a snapshot follows.

@@ -28,6 +28,30 @@ pub struct Config {
     pub limits: Limits,
     /// Several nodes on one PostgreSQL database (ignored on SQLite).
     pub cluster: Cluster,
+    /// Who may open a socket (`docs/security.md`).
+    pub security: Security,
+}
+
+/// The WebSocket upgrade's Origin policy (`docs/security.md`). Browsers send `Origin` with
+/// every upgrade; a request without one is not from a page and passes.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Security {
+    /// Whether a page served by this host (its `Origin` names the `Host` asked for) may
+    /// connect.
+    pub same_origin: bool,
+    /// Further origins allowed, exactly as browsers send them (`https://pref.example`);
+    /// `"*"` allows any page.
+    pub allowed_origins: Vec<String>,
+}
+
+impl Default for Security {
+    fn default() -> Security {
+        Security {
+            same_origin: true,
+            allowed_origins: Vec::new(),
+        }
+    }
 }
 
 /// How a node shares PostgreSQL with others (`docs/scaling.md`).
@@ -100,6 +124,7 @@ impl Default for Config {
             web_dir: PathBuf::from("web"),
             limits: Limits::default(),
             cluster: Cluster::default(),
+            security: Security::default(),
         }
     }
 }
@@ -251,6 +276,17 @@ impl Config {
         if let Some(v) = get("PREF_LEASE_MS") {
             self.cluster.lease_ms = parse("PREF_LEASE_MS", v, "a number of milliseconds")?;
         }
+        if let Some(v) = get("PREF_SAME_ORIGIN") {
+            self.security.same_origin = parse("PREF_SAME_ORIGIN", v, "true or false")?;
+        }
+        if let Some(v) = get("PREF_ALLOWED_ORIGINS") {
+            self.security.allowed_origins = v
+                .split(',')
+                .map(str::trim)
+                .filter(|o| !o.is_empty())
+                .map(str::to_owned)
+                .collect();
+        }
         let l = &mut self.limits;
         let number = "a non-negative integer";
         for (name, slot) in [
@@ -311,6 +347,15 @@ mod tests {
         .unwrap();
         assert_eq!(c.bind.port(), 0);
         assert_eq!(c.limits.queue, 7);
+        assert!(c.security.same_origin && c.security.allowed_origins.is_empty());
+        c.apply_env(|n| {
+            (n == "PREF_ALLOWED_ORIGINS").then(|| " https://a.example, https://b.example ,".into())
+        })
+        .unwrap();
+        assert_eq!(
+            c.security.allowed_origins,
+            ["https://a.example", "https://b.example"]
+        );
         assert_eq!(
             c.database().unwrap(),
             Database::Sqlite(PathBuf::from("data/pref.sqlite3"))

@@ -85,6 +85,7 @@ impl From<TableError> for ApiError {
             | TableError::NotStarted
             | TableError::Over
             | TableError::Stale { .. }
+            | TableError::FutureVersion { .. }
             | TableError::NotYourTurn(_)
             | TableError::Rule { .. }
             | TableError::ChatForbidden => ApiError::Conflict(e.to_string()),

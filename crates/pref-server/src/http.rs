@@ -9,13 +9,14 @@ use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{any, get, post, put};
 use axum::{Json, Router};
 use pref_core::{PRESETS, Profile, Seat};
 use pref_protocol::{Claim, Claimed, CreateTable, Created, Left, SeatBot};
 use rand::Rng;
 use rand::rngs::OsRng;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -23,6 +24,7 @@ use crate::analysis::{Analyses, MAX_RECORD_BYTES};
 use crate::cluster::{self, Cluster};
 use crate::command::{Command, HostRequest};
 use crate::config::Config;
+use crate::edge;
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::keeper::Keepers;
@@ -93,6 +95,7 @@ pub fn router(state: AppState) -> Router {
             "/api/analysis",
             post(record_analysis).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)),
         )
+        .route("/api/{*rest}", any(edge::api_not_found))
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
         .route_service("/guide", ServeFile::new(web.join("guide.html")))
         .route_service("/t/{id}/rules", ServeFile::new(web.join("guide.html")))
@@ -111,6 +114,13 @@ pub fn router(state: AppState) -> Router {
             },
             cluster::route,
         ))
+        // Outside the forwarding, so that they hold on every node a request passes.
+        .layer(axum::middleware::from_fn_with_state(
+            state.config.security.clone(),
+            edge::origin_policy,
+        ))
+        .layer(axum::middleware::from_fn(edge::json_errors))
+        .layer(axum::middleware::from_fn(edge::security_headers))
         .with_state(state)
 }
 
@@ -165,11 +175,10 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
 }
 
-pub(crate) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ApiError> {
-    if bytes.is_empty() {
-        return serde_json::from_str("{}").map_err(|e| ApiError::BadRequest(e.to_string()));
-    }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
+/// Reads a request body: a JSON object only (`pref_protocol::read`), an empty body as `{}`.
+pub(crate) fn body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let bytes = if bytes.is_empty() { b"{}" } else { bytes };
+    pref_protocol::read(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
 async fn create_table(
@@ -358,7 +367,9 @@ async fn set_profile(
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let request: Value = body(&bytes)?;
+    // A profile request is a preset's name or an object, which the core reads itself.
+    let request: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))?;
     let profile = Box::new(Profile::from_json(&request)?);
     host_op(&s, &id, &headers, HostRequest::Profile { profile, request }).await
 }
@@ -416,9 +427,9 @@ async fn websocket(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let handle = s.tables.open(&table_id(&id)?).await?;
+    // An empty or malformed token is refused, never read as "no token" (a spectator).
     let token = q
         .token
-        .filter(|t| !t.is_empty())
         .map(|t| Secret::parse(&t).ok_or(ApiError::Forbidden("the seat token is malformed")))
         .transpose()?;
     let resume = q.since.zip(q.epoch);

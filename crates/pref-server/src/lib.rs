@@ -19,6 +19,8 @@
 //!   answers or `rejected` messages.
 //! - [`shutdown`]: the flag that stops a node gracefully (SIGTERM/SIGINT): sockets close
 //!   with 1001, tables finish what they hold, leases are let go.
+//! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
+//!   policy, errors in the documented JSON shape.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
 //!   each deal's outcome, the core scores the sheet, watchers follow it live.
@@ -34,6 +36,7 @@ pub mod cluster;
 pub mod command;
 pub mod config;
 pub mod data;
+pub mod edge;
 pub mod error;
 pub mod guide;
 pub mod http;
@@ -44,8 +47,8 @@ pub mod machine;
 pub mod metrics;
 pub mod proxy;
 pub mod registry;
-pub mod shutdown;
 pub mod saved;
+pub mod shutdown;
 pub mod socket;
 pub mod store;
 pub mod table;

@@ -22,6 +22,7 @@ mod tests;
 mod restore;
 mod view;
 
+pub(crate) use op::disallowed_char;
 pub use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
     TableError, Write, check_name,
@@ -123,6 +124,24 @@ impl Machine {
     #[must_use]
     pub fn state_version(&self) -> u64 {
         self.state_version
+    }
+
+    /// Checks the version an action or `next_deal` was chosen at: not before the game's
+    /// last change (stale), and not after the last item (a version nobody was sent).
+    fn check_version(&self, version: u64) -> Result<(), TableError> {
+        if version < self.state_version {
+            return Err(TableError::Stale {
+                at: self.state_version,
+                yours: version,
+            });
+        }
+        if version > self.version {
+            return Err(TableError::FutureVersion {
+                at: self.version,
+                yours: version,
+            });
+        }
+        Ok(())
     }
 
     /// Where the table stands.
@@ -462,12 +481,7 @@ impl Machine {
                 Stage::Playing { .. } | Stage::BetweenDeals { .. } => TableError::DealInProgress,
             });
         };
-        if version < self.state_version {
-            return Err(TableError::Stale {
-                at: self.state_version,
-                yours: version,
-            });
-        }
+        self.check_version(version)?;
         if (0..self.players()).any(|s| self.occupant(s).is_none()) {
             return Err(TableError::SeatsFree);
         }
@@ -496,12 +510,7 @@ impl Machine {
         let Some(&before) = game.deal() else {
             return Err(TableError::NoDeal);
         };
-        if version < self.state_version {
-            return Err(TableError::Stale {
-                at: self.state_version,
-                yours: version,
-            });
-        }
+        self.check_version(version)?;
         let mut next = game.clone();
         let events = next.act(seat, action).map_err(|e| match e {
             GameError::Rule(e @ RuleError::NotYourTurn { .. }) => {

@@ -158,8 +158,8 @@ pub enum HostOp {
 /// Why the table refused an op; nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
-    /// A name is empty, too long or has control characters.
-    #[error("a name is 1 to 32 characters without control characters")]
+    /// A name is empty, too long or has control, bidi or zero-width characters.
+    #[error("a name is 1 to 32 characters without control, bidi or zero-width characters")]
     BadName,
     /// There is no such seat at this table.
     #[error("there is no seat {0}")]
@@ -217,6 +217,15 @@ pub enum TableError {
         /// The version the action was made at.
         yours: u64,
     },
+    /// The action names a version the table has not reached: the client skipped the
+    /// staleness check.
+    #[error("the table is at version {at}; your version {yours} was never sent")]
+    FutureVersion {
+        /// The version of the last item.
+        at: u64,
+        /// The version the action claims.
+        yours: u64,
+    },
     /// Another player is to act.
     #[error("{0}")]
     NotYourTurn(String),
@@ -252,6 +261,7 @@ impl TableError {
     pub fn reason(&self) -> Reason {
         match self {
             TableError::Stale { .. } => Reason::StaleVersion,
+            TableError::FutureVersion { .. } => Reason::FutureVersion,
             TableError::NotYourTurn(_) => Reason::NotYourTurn,
             TableError::Rule { .. } => Reason::Rule,
             TableError::Over => Reason::GameOver,
@@ -336,14 +346,34 @@ pub struct Change {
     pub bot: Option<(Seat, BotLevel, Secret)>,
 }
 
-/// Checks a player's name: 1 to 32 characters after trimming, no control characters.
+/// Whether `c` may not appear in a name or a chat line: control characters, and the
+/// invisible ones that let a text pass for another (bidi overrides and isolates turn
+/// `Anna\u{202e}` text around; zero-width characters make two equal-looking names differ).
+#[must_use]
+pub(crate) fn disallowed_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'              // soft hyphen
+            | '\u{061C}'            // Arabic letter mark
+            | '\u{180E}'            // Mongolian vowel separator
+            | '\u{200B}'..='\u{200F}' // zero-width space, non-joiner, joiner; LRM, RLM
+            | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates
+            | '\u{FEFF}'            // zero-width no-break space
+            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation
+        )
+}
+
+/// Checks a player's name: 1 to 32 characters after trimming, none of them
+/// [`disallowed_char`].
 ///
 /// # Errors
 /// [`TableError::BadName`].
 pub fn check_name(name: &str) -> Result<String, TableError> {
     let name = name.trim();
     let n = name.chars().count();
-    if n == 0 || n > 32 || name.chars().any(char::is_control) {
+    if n == 0 || n > 32 || name.chars().any(disallowed_char) {
         return Err(TableError::BadName);
     }
     Ok(name.to_owned())

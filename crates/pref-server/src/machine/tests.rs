@@ -67,6 +67,19 @@ fn seats_fill_in_order_and_a_full_table_refuses() {
     assert_eq!(m.occupant(1).unwrap().name, "Boris");
     assert_eq!(claim(&mut m, "").unwrap_err(), TableError::BadName);
     assert_eq!(claim(&mut m, "a\u{7}b").unwrap_err(), TableError::BadName);
+    // Spoofing: a bidi override turns text around, zero-width characters make twins.
+    for spoof in [
+        "Anna\u{202e}",
+        "An\u{200b}na",
+        "\u{2066}Anna\u{2069}",
+        "An\u{feff}na",
+    ] {
+        assert_eq!(
+            claim(&mut m, spoof).unwrap_err(),
+            TableError::BadName,
+            "{spoof:?}"
+        );
+    }
     assert_eq!(claim(&mut m, "Vera").unwrap().0, 2);
     assert_eq!(claim(&mut m, "Gleb").unwrap_err(), TableError::Full);
     let seat_3 = m.apply(Op::Claim {
@@ -159,7 +172,7 @@ fn a_freed_seat_s_token_can_neither_act_nor_chat() {
 }
 
 #[test]
-fn a_stale_action_is_refused_and_a_legal_one_advances_the_turn() {
+fn stale_and_future_actions_are_refused_and_a_legal_one_advances_the_turn() {
     let (mut m, _, tokens) = started();
     let at = m.state_version();
     let stale = m.apply(Op::Act {
@@ -169,6 +182,21 @@ fn a_stale_action_is_refused_and_a_legal_one_advances_the_turn() {
         action: Action::Bid(Call::Pass),
     });
     assert_eq!(stale.unwrap_err(), TableError::Stale { at, yours: at - 1 });
+    let last = m.version();
+    let future = m.apply(Op::Act {
+        seat: Seat(1),
+        token: tokens[1],
+        version: last + 1000,
+        action: Action::Bid(Call::Pass),
+    });
+    assert_eq!(
+        future.unwrap_err(),
+        TableError::FutureVersion {
+            at: last,
+            yours: last + 1000
+        }
+    );
+    assert_eq!(m.version(), last, "a refusal changes nothing");
     let wrong = m.apply(Op::Act {
         seat: Seat(2),
         token: tokens[2],

@@ -23,7 +23,7 @@ use self::limits::{Bucket, MAX_STRIKES};
 
 use crate::command::{Caller, Command, Session, Start};
 use crate::config::Limits;
-use crate::machine::TableError;
+use crate::machine::{TableError, disallowed_char};
 use crate::metrics::METRICS;
 use crate::registry::TableHandle;
 use crate::shutdown::going_away;
@@ -185,8 +185,9 @@ where
         self.start(start).await
     }
 
-    async fn incoming(&mut self, text: &str, limits: &Limits) -> Result<(), Stop> {
-        let msg: ClientMessage = match serde_json::from_str(text) {
+    async fn incoming(&mut self, text: &[u8], limits: &Limits) -> Result<(), Stop> {
+        // Objects only: `["resync"]` is not a message (`pref_protocol::read`).
+        let msg: ClientMessage = match pref_protocol::read(text) {
             Ok(m) => m,
             Err(e) => {
                 return self
@@ -244,6 +245,14 @@ where
                         )
                         .await;
                 }
+                if text.chars().any(disallowed_char) {
+                    return self
+                        .error(
+                            ErrorCode::ChatText,
+                            "a chat line has no control, bidi or zero-width characters",
+                        )
+                        .await;
+                }
                 let answer = self
                     .table
                     .ask(|reply| Command::Chat {
@@ -274,7 +283,7 @@ where
         .await
     }
 
-    /// Sends an ack or rejection; a stale version is followed by a snapshot. A command refused
+    /// Sends an ack or rejection; a stale or future version is followed by a snapshot. A command refused
     /// because the seat was freed ends the socket.
     async fn answer(&mut self, id: String, out: Result<u64, TableError>) -> Result<(), Stop> {
         let out = match out {
@@ -290,7 +299,7 @@ where
         let stale = matches!(
             out,
             ServerMessage::Rejected {
-                reason: Reason::StaleVersion,
+                reason: Reason::StaleVersion | Reason::FutureVersion,
                 ..
             }
         );
@@ -391,8 +400,16 @@ where
                             conn.error(ErrorCode::RateLimited, "too many messages; this one was dropped").await
                         } else {
                             strikes = 0;
-                            conn.incoming(text.as_str(), limits).await
+                            conn.incoming(text.as_bytes(), limits).await
                         }
+                    }
+                    // A binary frame spends the same budget: each costs an answer to write.
+                    Message::Binary(_) if !bucket.take() => {
+                        strikes += 1;
+                        if strikes > MAX_STRIKES {
+                            return Stop::Close(close::POLICY, "too many messages");
+                        }
+                        conn.error(ErrorCode::RateLimited, "too many messages; this one was dropped").await
                     }
                     Message::Binary(_) => conn.error(ErrorCode::Malformed, "messages are JSON text").await,
                     Message::Close(_) => return Stop::Gone,

@@ -178,11 +178,13 @@ async fn freed_while_held_back(queue: usize) -> Vec<String> {
     let act = |seat: u8, token: Secret| {
         let handle = handle.clone();
         async move {
+            // The table's last version: neither stale nor from the future.
+            let version = handle.ask(Command::Summary).await.unwrap().version;
             handle
                 .ask(|reply| Command::Act {
                     seat: Seat(seat),
                     token,
-                    version: 100,
+                    version,
                     action: pass,
                     reply,
                 })

@@ -1,0 +1,95 @@
+//! Reading what a client sends, strictly. serde's derived structs and internally tagged
+//! enums also accept a JSON array and read it by position (`["leningrad", true]` would be a
+//! `CreateTable`, `["resync"]` a `ClientMessage`); the protocol describes objects only, so a
+//! request or message is read here, refusing anything but an object at the top. Every
+//! request body and socket message of the protocol is an object whose fields are strings,
+//! numbers, booleans or values the core reads itself (actions, profiles), so the top is
+//! where a positional reading could start.
+
+use serde::de::DeserializeOwned;
+
+/// Why a request or message was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Not JSON at all.
+    #[error("not JSON: {0}")]
+    Json(serde_json::Error),
+    /// JSON, but not an object.
+    #[error("a JSON object is expected, not {0}")]
+    NotObject(&'static str),
+    /// An object that is not this request or message (an unknown or missing field).
+    #[error("{0}")]
+    Shape(serde_json::Error),
+}
+
+/// Reads `bytes` as a `T`, accepting only a JSON object.
+///
+/// # Errors
+/// [`ReadError`] when `bytes` is not JSON, not an object, or not a `T`.
+pub fn read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ReadError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(ReadError::Json)?;
+    let kind = match &value {
+        serde_json::Value::Object(_) => None,
+        serde_json::Value::Array(_) => Some("an array"),
+        serde_json::Value::String(_) => Some("a string"),
+        serde_json::Value::Number(_) => Some("a number"),
+        serde_json::Value::Bool(_) => Some("a boolean"),
+        serde_json::Value::Null => Some("null"),
+    };
+    if let Some(kind) = kind {
+        return Err(ReadError::NotObject(kind));
+    }
+    serde_json::from_value(value).map_err(ReadError::Shape)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Claim, ClientMessage, CreateTable, SeatBot};
+
+    #[test]
+    fn positional_arrays_are_refused_where_serde_alone_would_read_them() {
+        // serde alone reads these by position: the reason this module exists.
+        assert!(serde_json::from_str::<CreateTable>(r#"["leningrad", true]"#).is_ok());
+        assert!(serde_json::from_str::<ClientMessage>(r#"["resync"]"#).is_ok());
+        for (text, what) in [
+            (r#"["leningrad", true]"#, "create"),
+            (r#"["Anna", 1]"#, "claim"),
+            (r#"["easy"]"#, "bot"),
+            (r#"["resync"]"#, "message"),
+        ] {
+            let err = match what {
+                "create" => read::<CreateTable>(text.as_bytes()).map(drop),
+                "claim" => read::<Claim>(text.as_bytes()).map(drop),
+                "bot" => read::<SeatBot>(text.as_bytes()).map(drop),
+                _ => read::<ClientMessage>(text.as_bytes()).map(drop),
+            }
+            .unwrap_err();
+            assert!(
+                matches!(err, ReadError::NotObject("an array")),
+                "{text}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn objects_read_and_other_values_are_named() {
+        let m: ClientMessage = read(br#"{"type": "resync"}"#).unwrap();
+        assert_eq!(m, ClientMessage::Resync);
+        let c: Claim = read(br#"{"name": "Anna", "seat": 1}"#).unwrap();
+        assert_eq!(c.seat, Some(1));
+        assert!(matches!(
+            read::<Claim>(b"null"),
+            Err(ReadError::NotObject("null"))
+        ));
+        assert!(matches!(
+            read::<Claim>(b"\"x\""),
+            Err(ReadError::NotObject("a string"))
+        ));
+        assert!(matches!(read::<Claim>(b"{"), Err(ReadError::Json(_))));
+        assert!(matches!(
+            read::<Claim>(br#"{"name": "Anna", "extra": 1}"#),
+            Err(ReadError::Shape(_))
+        ));
+    }
+}

@@ -1,0 +1,369 @@
+//! Attacks on a running server (the real binary, over real sockets and HTTP), each tried and
+//! refused, and the server still serving an honest table afterwards. `docs/security.md`
+//! lists the threats these answer.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// The real binary on a fresh data directory; killed when dropped.
+struct Binary {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Binary {
+    fn start(tag: &str, env: &[(&str, &str)]) -> Binary {
+        let dir = temp_dir(tag);
+        let (child, addr) = spawn_binary(&dir, env);
+        Binary { child, addr }
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One raw HTTP request: the status, the lower-cased head and the body.
+async fn raw(addr: &str, request: String) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
+        .await
+        .expect("the server answers")
+        .unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
+/// A request with a body (sent as given) and its answer.
+async fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    raw(
+        addr,
+        format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await
+}
+
+/// Checks that `body` is the documented error shape with `code`.
+fn json_error(what: &str, head: &str, body: &str, code: &str) {
+    assert!(
+        head.contains("content-type: application/json"),
+        "{what}: not JSON: {head}"
+    );
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{what}: {e}: {body}"));
+    let e: pref_protocol::ApiErrorBody = strict(&v);
+    assert_eq!(e.error, code, "{what}: {body}");
+    assert!(!e.message.is_empty(), "{what}");
+}
+
+/// An honest table still plays: a started table whose first player's bid is accepted, in
+/// less than `within`.
+async fn still_serves(addr: &str, within: Duration) {
+    let began = Instant::now();
+    let info = table(addr, json!("sochi"), 3, true).await;
+    let mut sockets = Vec::new();
+    let mut snaps = Vec::new();
+    for t in &info.tokens {
+        let mut ws = connect(addr, &info.id, Some(t), "").await;
+        snaps.push(until(&mut ws, |m| m["type"] == "snapshot").await);
+        sockets.push(ws);
+    }
+    let p = snaps[0]["turn"]["to_act"].as_u64().unwrap() as usize;
+    let legal = snaps[p]["turn"]["legal"][0].clone();
+    let version = snaps[p]["version"].clone();
+    send(
+        &mut sockets[p],
+        json!({"type": "action", "id": "ok", "version": version, "action": legal}),
+    )
+    .await;
+    let m = until(&mut sockets[p], |m| {
+        m["type"] == "ack" || m["type"] == "rejected"
+    })
+    .await;
+    assert_eq!(m["type"], "ack", "{m}");
+    assert!(
+        began.elapsed() < within,
+        "an honest table took {:?}",
+        began.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn positional_arrays_are_refused_on_every_request_and_the_socket() {
+    let b = Binary::start("arrays", &[]);
+    let addr = &b.addr;
+    let (status, head, body) = request(addr, "POST", "/api/tables", r#"["leningrad", true]"#).await;
+    assert_eq!(status, 400);
+    json_error("create", &head, &body, "bad_request");
+    let (id, host) = lobby(addr, json!("sochi")).await;
+    let seats = format!("/api/tables/{id}/seats");
+    let (status, head, body) = request(addr, "POST", &seats, r#"["Anna", 1]"#).await;
+    assert_eq!(status, 400);
+    json_error("claim", &head, &body, "bad_request");
+    let bot = format!(
+        "POST /api/tables/{id}/seats/1/bot HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Authorization: Bearer {host}\r\nContent-Length: 8\r\n\r\n[\"easy\"]"
+    );
+    let (status, head, body) = raw(addr, bot).await;
+    assert_eq!(status, 400);
+    json_error("bot", &head, &body, "bad_request");
+    let (_, summary) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert!(
+        summary["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["name"].is_null()),
+        "no seat was taken: {summary}"
+    );
+    let mut ws = connect(addr, &id, None, "").await;
+    until(&mut ws, |m| m["type"] == "snapshot").await;
+    send(&mut ws, json!(["resync"])).await;
+    let m = next_json(&mut ws).await.expect("an answer");
+    assert_eq!(
+        (m["type"].as_str(), m["code"].as_str()),
+        (Some("error"), Some("malformed")),
+        "{m}"
+    );
+    still_serves(addr, Duration::from_secs(10)).await;
+}
+
+#[tokio::test]
+async fn every_error_of_every_route_answers_in_the_json_shape() {
+    let b = Binary::start("errors", &[("PREF_MAX_BODY_BYTES", "1024")]);
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    let big = format!(r#"{{"name": "{}"}}"#, "x".repeat(4000));
+    let (status, head, body) =
+        request(addr, "POST", &format!("/api/tables/{id}/seats"), &big).await;
+    assert_eq!(status, 413);
+    json_error("body too large", &head, &body, "too_large");
+    let ws = format!("/api/tables/{id}/ws?since=soon&epoch=x");
+    let (status, head, body) = request(addr, "GET", &ws, "").await;
+    assert_eq!(status, 400);
+    json_error("bad since", &head, &body, "bad_request");
+    for path in ["/api/nothing", "/api/tables/x/y/z/w", "/api/"] {
+        let (status, head, body) = request(addr, "GET", path, "").await;
+        assert_eq!(status, 404, "{path}");
+        json_error(path, &head, &body, "not_found");
+    }
+    let (status, head, body) = request(addr, "DELETE", "/api/tables", "").await;
+    assert_eq!(status, 405);
+    json_error("wrong method", &head, &body, "method_not_allowed");
+    assert!(
+        head.contains("allow: "),
+        "a 405 says what is allowed: {head}"
+    );
+    let (status, head, body) = request(addr, "POST", "/api/tables/zz/seats/x/remove", "").await;
+    assert_eq!(status, 400);
+    json_error("bad path", &head, &body, "bad_request");
+    let (status, head, body) = request(addr, "GET", "/no-such-page.html", "").await;
+    assert_eq!(status, 404);
+    json_error("static", &head, &body, "not_found");
+}
+
+#[tokio::test]
+async fn empty_and_malformed_tokens_and_future_versions_are_refused() {
+    let b = Binary::start("tokens", &[]);
+    let addr = &b.addr;
+    let info = table(addr, json!("sochi"), 3, true).await;
+    for token in ["", "abc", "0123456789ABCDEF0123456789abcdeg"] {
+        let url = format!("ws://{addr}/api/tables/{}/ws?token={token}", info.id);
+        match tokio_tungstenite::connect_async(url).await {
+            Err(tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 403, "{token:?}"),
+            other => panic!("token {token:?} was not refused: {:?}", other.map(|_| ())),
+        }
+    }
+    let mut ws = connect(addr, &info.id, Some(&info.tokens[0]), "").await;
+    let snap = until(&mut ws, |m| m["type"] == "snapshot").await;
+    let version = snap["version"].as_u64().unwrap();
+    let summary_at = |addr: String, id: String| async move {
+        let (_, summary) = http(&addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+        summary["version"].as_u64().unwrap()
+    };
+    let before = summary_at(addr.clone(), info.id.clone()).await;
+    // Whoever is to act: a version from the future is refused before the turn is looked at.
+    send(
+        &mut ws,
+        json!({"type": "action", "id": "f", "version": version + 1000, "action": {"bid": "pass"}}),
+    )
+    .await;
+    let m = until(&mut ws, |m| m["type"] == "rejected").await;
+    assert_eq!(m["reason"], "future_version", "{m}");
+    let after = summary_at(addr.clone(), info.id.clone()).await;
+    assert_eq!(after, before, "nothing changed");
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let b = Binary::start("headers", &[]);
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    for (method, path) in [
+        ("GET", "/".to_owned()),
+        ("GET", format!("/t/{id}")),
+        ("GET", "/js/main.js".to_owned()),
+        ("GET", "/api/presets".to_owned()),
+        ("GET", format!("/api/tables/{id}")),
+        ("GET", "/api/nothing".to_owned()),
+        ("POST", "/api/tables/0123/seats".to_owned()),
+    ] {
+        let (_, head, _) = request(addr, method, &path, "").await;
+        for h in [
+            "content-security-policy: default-src 'self'",
+            "frame-ancestors 'none'",
+            "x-frame-options: deny",
+            "x-content-type-options: nosniff",
+            "referrer-policy: no-referrer",
+        ] {
+            assert!(head.contains(h), "{path}: no {h}: {head}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_foreign_origin_cannot_open_a_socket() {
+    let b = Binary::start(
+        "origin",
+        &[("PREF_ALLOWED_ORIGINS", "https://friend.example")],
+    );
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    let open = |origin: Option<String>| {
+        let mut req = format!("ws://{addr}/api/tables/{id}/ws")
+            .into_client_request()
+            .unwrap();
+        if let Some(o) = origin {
+            req.headers_mut().insert("origin", o.parse().unwrap());
+        }
+        tokio_tungstenite::connect_async(req)
+    };
+    match open(Some("https://evil.example".into())).await {
+        Err(tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status(), 403);
+            let body: Value = serde_json::from_slice(resp.body().as_deref().unwrap()).unwrap();
+            assert_eq!(body["error"], "forbidden");
+        }
+        other => panic!("a foreign origin connected: {:?}", other.map(|_| ())),
+    }
+    for ok in [
+        Some(format!("http://{addr}")),
+        Some("https://friend.example".into()),
+        None,
+    ] {
+        let (mut ws, _) = open(ok.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{ok:?}: {e}"));
+        until(&mut ws, |m| m["type"] == "snapshot").await;
+    }
+}
+
+#[tokio::test]
+async fn names_with_bidi_or_zero_width_characters_are_refused() {
+    let b = Binary::start("names", &[]);
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    for name in ["Anna\u{202e}", "An\u{200b}na", "\u{2067}Boris"] {
+        let (status, body) = http(
+            addr,
+            "POST",
+            &format!("/api/tables/{id}/seats"),
+            Some(&json!({ "name": name })),
+            None,
+        )
+        .await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (400, Some("bad_request")),
+            "{name:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn chat_with_bidi_or_zero_width_characters_is_refused() {
+    let b = Binary::start("chat", &[]);
+    let addr = &b.addr;
+    let info = table(addr, json!("sochi"), 3, false).await;
+    let mut ws = connect(addr, &info.id, Some(&info.tokens[0]), "").await;
+    until(&mut ws, |m| m["type"] == "snapshot").await;
+    for text in ["gg\u{202e}", "g\u{200d}g", "\u{2066}hi"] {
+        send(&mut ws, json!({"type": "chat", "text": text})).await;
+        let m = until(&mut ws, |m| m["type"] == "error").await;
+        assert_eq!(m["code"], "chat_text", "{text:?}: {m}");
+    }
+    send(&mut ws, json!({"type": "chat", "text": "gg"})).await;
+    let m = until(&mut ws, |m| {
+        m["type"] == "event" && m["event"]["kind"] == "chat"
+    })
+    .await;
+    assert_eq!(
+        m["event"]["text"], "gg",
+        "only the plain line went out: {m}"
+    );
+}
+
+#[tokio::test]
+async fn binary_frames_spend_the_rate_budget_and_a_flood_is_closed() {
+    use futures_util::{SinkExt, StreamExt};
+    let b = Binary::start("binary", &[]);
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    let mut ws = connect(addr, &id, None, "").await;
+    until(&mut ws, |m| m["type"] == "snapshot").await;
+    // 20 pass at once, then each is refused; 100 refusals in a row close the socket. The
+    // frames go out while the answers are read: a reset would drop answers left unread.
+    let (mut sink, mut stream) = ws.split();
+    let flood = tokio::spawn(async move {
+        for _ in 0..200 {
+            let frame = tungstenite::Message::Binary(vec![0u8; 16].into());
+            if sink.send(frame).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    });
+    let mut limited = 0;
+    let ended = loop {
+        match tokio::time::timeout(Duration::from_secs(5), stream.next()).await {
+            Ok(Some(Ok(tungstenite::Message::Text(t)))) => {
+                let m: Value = serde_json::from_str(t.as_str()).unwrap();
+                if m["code"] == "rate_limited" {
+                    limited += 1;
+                }
+            }
+            Ok(Some(Ok(tungstenite::Message::Close(f)))) => {
+                assert_eq!(f.map(|f| u16::from(f.code)), Some(1008));
+                break true;
+            }
+            Ok(Some(Ok(_))) => {}
+            Ok(Some(Err(_)) | None) => break true,
+            Err(_) => break false,
+        }
+    };
+    flood.await.unwrap();
+    assert!(
+        limited >= 10,
+        "binary frames were rate limited {limited} times"
+    );
+    assert!(ended, "a binary flood ends the socket");
+    still_serves(addr, Duration::from_secs(10)).await;
+}
