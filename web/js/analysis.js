@@ -158,12 +158,13 @@ function draw() {
   links.replaceChildren(...[view.id && h('a', { href: `/t/${view.id}`, id: 'table-link' }, t('an.back')),
     h('a', { href: '/analysis', id: 'open-link' }, t('an.open_page'))].filter(Boolean));
   const d = view.doc && view.doc.deals[0];
-  document.getElementById('app').replaceChildren(
+  // `replaceChildren` would write a null out as the text "null": absent parts are left out.
+  document.getElementById('app').replaceChildren(...[
     h('h1', {}, t('an.title')),
     h('p', { class: 'lead' }, t('an.lead')),
     h('div', { class: 'an-controls' }, view.id ? null : filePicker(), view.deals > 1 ? dealPicker() : null),
     view.error ? h('p', { class: 'error', id: 'an-error', role: 'alert' }, view.error) : null,
-    d ? dealView(d) : null);
+    d ? dealView(d) : null].filter(Boolean));
   document.body.dataset.ready = view.doc || view.error || !view.id ? 'true' : 'false';
 }
 

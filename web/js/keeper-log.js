@@ -6,6 +6,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { contractText } from './keeper-form.js';
+import { sentence } from './scorelog.js';
 
 /** One deal's outcome in words. */
 export function dealText(view, deal) {
@@ -26,18 +27,11 @@ export function dealText(view, deal) {
   return parts.join(' · ');
 }
 
-/** One sheet entry in words: who, where, how much, why and the rule. */
-function lineText(view, entry) {
-  const l = entry.line;
-  const where = l.column === 'whists' ? t('k.col.whists', { name: view.names[l.on] }) : t(`k.col.${l.column}`);
-  const amount = `${l.amount > 0 ? '+' : ''}${l.amount}`;
-  return `${view.names[l.seat]}: ${where} ${amount} — ${t(`k.why.${l.reason}`)} (${entry.rule})`;
-}
-
 /** What the deal wrote on the sheet, line by line. */
 function linesOf(view, deal) {
   if (!deal.lines || !deal.lines.length) return null;
-  return h('ul', { class: 'k-lines' }, deal.lines.map((e) => h('li', {}, lineText(view, e))));
+  const name = (s) => view.names[s];
+  return h('ul', { class: 'k-lines log-lines' }, deal.lines.map((e) => sentence({ ...e.line, rule: e.rule }, name)));
 }
 
 /** The deals, newest first; `actions` gives the keeper's buttons for deal `i`, or null. */

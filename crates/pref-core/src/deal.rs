@@ -29,7 +29,8 @@ pub(crate) struct Rules {
     /// The highest winning level a surrender is allowed at (R4.5).
     pub(crate) surrender_max_level: u8,
     /// Multiplies the whists of a contract's value: the talon bonus shown in a view (R11.6).
-    pub(crate) whist_scale: u32,
+    /// A byte, as the profile keeps it within 1..=100, so that the deal stays within 128 bytes.
+    pub(crate) whist_scale: u8,
 }
 
 impl Rules {
@@ -70,7 +71,7 @@ impl Rules {
             bits,
             surrender: p.surrender(),
             surrender_max_level: p.surrender_max_level(),
-            whist_scale: p.whist_scale(),
+            whist_scale: u8::try_from(p.whist_scale()).unwrap_or(u8::MAX),
         }
     }
 

@@ -366,7 +366,7 @@ impl Deal {
             units,
             whists: self
                 .contract
-                .map(|c| u32::from(units) * c.value() * self.rules.whist_scale),
+                .map(|c| u32::from(units) * c.value() * u32::from(self.rules.whist_scale)),
         })
     }
 }

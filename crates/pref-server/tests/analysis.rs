@@ -14,16 +14,6 @@ use pref_core::{Card, Record};
 use pref_protocol::ApiErrorBody;
 use serde_json::{Value, json};
 
-/// A server in this process whose bots act at once.
-async fn quick_server(tag: &str) -> String {
-    let (addr, _) = server(tag, |c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
-    })
-    .await;
-    addr
-}
-
 async fn analysis(addr: &str, id: &str, deal: usize, bearer: Option<&str>) -> (u16, String) {
     let path = format!("/api/tables/{id}/deals/{deal}/analysis");
     http_text(addr, "GET", &path, None, bearer).await

@@ -16,18 +16,6 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 
-/// A server in this process whose bots act at once.
-async fn quick_server(tag: &str) -> String {
-    let (addr, _) = server(tag, |c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
-        c.limits.messages_per_second = 1000;
-        c.limits.message_burst = 1000;
-    })
-    .await;
-    addr
-}
-
 async fn add_bot(addr: &str, id: &str, host: &str, seat: u8, level: &str) -> (u16, Value) {
     http(
         addr,

@@ -13,18 +13,6 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 
-/// A server in this process whose bots act at once.
-async fn quick_server(tag: &str) -> String {
-    let (addr, _) = server(tag, |c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
-        c.limits.messages_per_second = 1000;
-        c.limits.message_burst = 1000;
-    })
-    .await;
-    addr
-}
-
 /// Plays seat 0 at random until the deal ends; returns the `deal_finished` message.
 async fn play_deal(ws: &mut Ws, rng: &mut StdRng, n: &mut u32) -> Value {
     loop {

@@ -109,7 +109,7 @@ async fn a_bots_deal_is_stepped_through_with_the_servers_values() {
       await post(`/api/tables/${t.id}/start`, {}, t.host_token);
       return t.id; })()").await;
     let id = id.as_str().unwrap().to_owned();
-    until(&desk, "a finished deal with cards", &format!("return fetch('/api/tables/{id}/record').then(r => r.ok ? r.json() : null).then(r => r && r.deals.length > 0 && r.deals[0].actions.some(a => a.card))")).await;
+    until(&desk, "a finished deal with cards", &format!("return fetch('/api/tables/{id}/record').then(r => r.ok ? r.json() : null).then(r => r && r.deals.length > 0 && r.deals[0].actions.some(a => a.play))")).await;
 
     // The table page links the analysis of its last finished deal.
     desk.goto(&format!("{base}/t/{id}")).await.unwrap();

@@ -41,6 +41,19 @@ pub async fn server(tag: &str, tweak: impl FnOnce(&mut Config)) -> (String, Path
     (running.addr.to_string(), dir)
 }
 
+/// A server in this process whose bots act at once and whose sockets are not rate-limited
+/// in practice.
+pub async fn quick_server(tag: &str) -> String {
+    let (addr, _) = server(tag, |c| {
+        c.limits.bot_delay_min_ms = 0;
+        c.limits.bot_delay_max_ms = 0;
+        c.limits.messages_per_second = 1000;
+        c.limits.message_burst = 1000;
+    })
+    .await;
+    addr
+}
+
 /// Starts the real `pref-server` binary on data directory `dir` with `env` on top of the
 /// test settings (port 0, no config file, warnings only); returns the child and the address
 /// it printed.
