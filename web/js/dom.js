@@ -13,7 +13,8 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === 'style') el.style.cssText = v;
     else el.setAttribute(k, v === true ? '' : v);
   }
-  for (const c of children.flat()) {
+  // Children may nest in arrays at any depth (a list of parts per item); all are appended.
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -26,7 +27,8 @@ export function svg(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v !== undefined && v !== null) el.setAttribute(k, v);
   }
-  for (const c of children.flat()) {
+  // Children may nest in arrays at any depth (a list of parts per item); all are appended.
+  for (const c of children.flat(Infinity)) {
     if (c === undefined || c === null || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }

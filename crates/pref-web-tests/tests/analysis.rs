@@ -27,7 +27,7 @@ fn shots() -> PathBuf {
 
 /// Keys or placeholders left on the page instead of words.
 const UNTRANSLATED: &str = "const text = document.body.innerText;
-  return (text.match(/\\b(an|sheet|call|suit|rank)\\.[a-z0-9_.]+|\\{[a-z0-9_]+\\}|\\b(null|undefined|NaN)\\b/g) || []).slice(0, 5);";
+  return (text.match(/\\b(an|sheet|call|suit|rank)\\.[a-z0-9_.]+|\\{[a-z0-9_]+\\}|\\b(null|undefined|NaN)\\b|\\[object [A-Za-z]+\\]/g) || []).slice(0, 5);";
 
 /// What the page shows for the current trick: one entry per card row.
 const ROWS: &str = "return [...document.querySelectorAll('#an-trick li.an-card')].map(li => ({
