@@ -11,19 +11,7 @@ use pref_protocol::KeeperOp;
 use sqlx::Row;
 
 use crate::ids::Secret;
-use crate::store::{Store, StoreError};
-
-/// Runs `$body` with `$pool` bound to the store's open pool, SQLite or PostgreSQL: the SQL
-/// is the same for both.
-macro_rules! on_pool {
-    ($store:expr, $pool:ident => $body:expr) => {
-        match ($store.sqlite(), $store.postgres()) {
-            (Some($pool), _) => $body,
-            (None, Some($pool)) => $body,
-            (None, None) => unreachable!("the store has one pool open"),
-        }
-    };
-}
+use crate::store::{Pool, Store, StoreError, with_pool};
 
 /// A sheet as stored.
 #[derive(Debug)]
@@ -50,7 +38,7 @@ pub(crate) enum Written {
 /// How many sheets the database holds (the cap counts them all).
 pub(crate) async fn count(store: &Store) -> Result<i64, StoreError> {
     let sql = "SELECT COUNT(*) FROM keeper_sheets";
-    Ok(on_pool!(store, pool => sqlx::query_scalar(sql).fetch_one(pool).await?))
+    Ok(with_pool!(store.pool(), pool => sqlx::query_scalar(sql).fetch_one(pool).await?))
 }
 
 /// Stores a new sheet with its first changes (an import's deals), in one transaction;
@@ -67,7 +55,7 @@ pub(crate) async fn create(
                   VALUES ($1, $2, $3, $4) RETURNING no";
     let change = "INSERT INTO keeper_changes (sheet_no, version, at, change)
                   VALUES ($1, $2, $3, $4)";
-    Ok(on_pool!(store, pool => {
+    Ok(with_pool!(store.pool(), pool => {
         let mut tx = pool.begin().await?;
         let no: i64 = sqlx::query_scalar(insert)
             .bind(id.expose())
@@ -100,7 +88,7 @@ pub(crate) async fn append(
 ) -> Result<Written, StoreError> {
     let sql = "INSERT INTO keeper_changes (sheet_no, version, at, change)
                VALUES ($1, $2, $3, $4) ON CONFLICT (sheet_no, version) DO NOTHING";
-    let rows = on_pool!(store, pool => sqlx::query(sql)
+    let rows = with_pool!(store.pool(), pool => sqlx::query(sql)
         .bind(no)
         .bind(version_i64(version))
         .bind(at)
@@ -123,7 +111,7 @@ pub(crate) async fn load(
     after: u64,
 ) -> Result<Option<StoredSheet>, StoreError> {
     let head = "SELECT no, keeper_token, header FROM keeper_sheets WHERE id = $1";
-    let row: Option<(i64, String, String)> = on_pool!(store, pool => {
+    let row: Option<(i64, String, String)> = with_pool!(store.pool(), pool => {
         match sqlx::query(head).bind(id.expose()).fetch_optional(pool).await? {
             Some(r) => Some((r.try_get("no")?, r.try_get("keeper_token")?, r.try_get("header")?)),
             None => None,
@@ -153,7 +141,7 @@ pub(crate) async fn changes_after(
 ) -> Result<Vec<(u64, i64, String)>, StoreError> {
     let sql = "SELECT version, at, change FROM keeper_changes
                WHERE sheet_no = $1 AND version > $2 ORDER BY version";
-    let rows: Vec<(i64, i64, String)> = on_pool!(store, pool => {
+    let rows: Vec<(i64, i64, String)> = with_pool!(store.pool(), pool => {
         let rows = sqlx::query(sql)
             .bind(no)
             .bind(version_i64(after))

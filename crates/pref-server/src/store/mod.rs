@@ -235,7 +235,7 @@ impl Store {
         Ok(Store { pool, hot, leases })
     }
 
-    /// The connection pool, for the stores of other rows (`saved.rs`).
+    /// The connection pool, for the stores of other rows (`saved.rs`, `keeper/store.rs`).
     pub(crate) fn pool(&self) -> &Pool {
         &self.pool
     }
@@ -252,15 +252,6 @@ impl Store {
         match &self.pool {
             Pool::Postgres(p) => Some(p),
             Pool::Sqlite(_) => None,
-        }
-    }
-
-    /// The SQLite pool, for the scorekeeper's own tables (`keeper/store.rs`).
-    #[must_use]
-    pub fn sqlite(&self) -> Option<&SqlitePool> {
-        match &self.pool {
-            Pool::Sqlite(p) => Some(p),
-            Pool::Postgres(_) => None,
         }
     }
 
