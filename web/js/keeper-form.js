@@ -8,12 +8,6 @@ import { t } from './i18n.js';
 
 const SUIT = { S: '♠', C: '♣', D: '♦', H: '♥', NT: 'NT' };
 
-/** A contract such as "7H" as people write it: "7♥". */
-export function contractText(c) {
-  const m = /^(\d+)(S|C|D|H|NT)$/.exec(c || '');
-  return m ? `${m[1]}${SUIT[m[2]]}` : String(c);
-}
-
 /** A fresh draft for the next deal. */
 export function newDraft() {
   return { kind: 'game', declarer: null, level: 6, strain: 'S', whist: {}, defence: 'closed', played: true, tricks: {}, talon: 0, index: null };

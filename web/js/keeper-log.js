@@ -5,8 +5,7 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { contractText } from './keeper-form.js';
-import { sentence } from './scorelog.js';
+import { contractText, sentence } from './scorelog.js';
 
 /** One deal's outcome in words. */
 export function dealText(view, deal) {
