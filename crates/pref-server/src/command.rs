@@ -72,12 +72,7 @@ pub enum HostRequest {
     /// Start the game (all seats taken).
     Start,
     /// Change the profile (lobby only).
-    Profile {
-        /// The validated profile.
-        profile: Box<Profile>,
-        /// As requested, to store.
-        request: serde_json::Value,
-    },
+    Profile(Box<Profile>),
     /// Free a seat (lobby or between deals).
     Remove(u8),
     /// Put a bot of this level into a free seat.

@@ -196,14 +196,19 @@ async fn create_table(
     let first_dealer = Seat(OsRng.gen_range(0..profile.players()));
     let no = s
         .store
-        .create_table(&id, &host, &request, req.spectator_chat, first_dealer.0)
+        .create_table(
+            &id,
+            &host,
+            &profile.to_json(),
+            req.spectator_chat,
+            first_dealer.0,
+        )
         .await?;
     let table = Table::new(
         no,
         NewTable {
             host,
             profile,
-            request,
             spectator_chat: req.spectator_chat,
             first_dealer,
         },
@@ -371,7 +376,7 @@ async fn set_profile(
     let request: Value = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))?;
     let profile = Box::new(Profile::from_json(&request)?);
-    host_op(&s, &id, &headers, HostRequest::Profile { profile, request }).await
+    host_op(&s, &id, &headers, HostRequest::Profile(profile)).await
 }
 
 async fn remove(

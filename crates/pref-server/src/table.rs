@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Card, Profile, Seat, Viewer};
+use pref_core::{Card, Profile, ProfileError, Seat, Viewer};
 use pref_protocol::{BotLevel, ScoreEntry, Snapshot, TurnView};
 use rand::rngs::OsRng;
 use rand::seq::SliceRandom;
@@ -98,7 +98,7 @@ impl Table {
     /// # Errors
     /// A message if the stored profile or a stored action no longer replays.
     pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
-        let profile = Profile::from_json(&row.profile).map_err(|e| e.to_string())?;
+        let profile = stored_profile(&row.profile).map_err(|e| e.to_string())?;
         let mut seats = Vec::with_capacity(row.seats.len());
         for s in row.seats {
             let bot = match s.bot.as_deref() {
@@ -120,7 +120,6 @@ impl Table {
             NewTable {
                 host: row.host,
                 profile,
-                request: row.profile,
                 spectator_chat: row.spectator_chat,
                 first_dealer: Seat(row.first_dealer),
             },
@@ -371,10 +370,7 @@ impl Table {
             Command::Host { token, op, reply } => {
                 let op = match op {
                     HostRequest::Start => HostOp::Start { deck: shuffled() },
-                    HostRequest::Profile { profile, request } => HostOp::Profile {
-                        profile: *profile,
-                        request,
-                    },
+                    HostRequest::Profile(profile) => HostOp::Profile(*profile),
                     HostRequest::Remove(seat) => HostOp::Remove(seat),
                     HostRequest::Bot { seat, level } => HostOp::Bot {
                         seat,
@@ -534,14 +530,29 @@ impl Table {
     }
 }
 
+/// Reads a table's stored profile. Tables store the resolved profile ([`Profile::to_json`]:
+/// every key, no preset), so a preset file edited later changes no game in progress. A table
+/// stored before that kept the request (a preset's name or `{"preset": …, key: value}`),
+/// which can only be resolved with today's presets.
+///
+/// # Errors
+/// [`ProfileError`] naming the key that no longer reads.
+fn stored_profile(stored: &serde_json::Value) -> Result<Profile, ProfileError> {
+    match stored {
+        serde_json::Value::Object(map) if !map.contains_key("preset") => {
+            Profile::from_resolved(stored)
+        }
+        _ => Profile::from_json(stored),
+    }
+}
+
 /// A sochi table in the lobby, stored in `store`, for the crate's own tests: its id, row
 /// number, host token and the table.
 #[cfg(test)]
 pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Secret, Table) {
     let (id, host) = (Secret::random(), Secret::random());
-    let request = serde_json::json!("sochi");
     let no = store
-        .create_table(&id, &host, &request, false, 0)
+        .create_table(&id, &host, &Profile::sochi().to_json(), false, 0)
         .await
         .expect("a test table is stored");
     let table = Table::new(
@@ -549,7 +560,6 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
         NewTable {
             host,
             profile: Profile::sochi(),
-            request,
             spectator_chat: false,
             first_dealer: Seat(0),
         },

@@ -60,7 +60,6 @@ fn table(reveal: bool, deals: &[StoredDeal], over: bool) -> Machine {
         NewTable {
             host: Secret::random(),
             profile,
-            request,
             spectator_chat: false,
             first_dealer: Seat(0),
         },
@@ -142,7 +141,6 @@ fn nothing_is_given_before_the_game_starts() {
     let m = Machine::new(NewTable {
         host: Secret::random(),
         profile: Profile::sochi(),
-        request: serde_json::json!("sochi"),
         spectator_chat: false,
         first_dealer: Seat(0),
     });

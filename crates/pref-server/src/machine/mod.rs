@@ -35,8 +35,6 @@ pub struct Machine {
     host: Secret,
     /// The agreements.
     profile: Profile,
-    /// The profile as requested, stored and restored from.
-    request: serde_json::Value,
     /// Whether spectators take part in the chat.
     spectator_chat: bool,
     /// Dealer of the first deal.
@@ -58,8 +56,6 @@ pub struct NewTable {
     pub host: Secret,
     /// Validated profile.
     pub profile: Profile,
-    /// As requested.
-    pub request: serde_json::Value,
     /// Spectators in the chat.
     pub spectator_chat: bool,
     /// First dealer.
@@ -92,7 +88,6 @@ impl Machine {
         Machine {
             host: t.host,
             profile: t.profile,
-            request: t.request,
             spectator_chat: t.spectator_chat,
             first_dealer: t.first_dealer,
             seats: [None, None, None, None],
@@ -377,7 +372,7 @@ impl Machine {
                 self.publish(change, News::Public(Public::Started { first_dealer }));
                 self.dealt(change, game, 0, &deck, event);
             }
-            HostOp::Profile { profile, request } => {
+            HostOp::Profile(profile) => {
                 if !matches!(self.stage, Stage::Lobby) {
                     return Err(TableError::ProfileFrozen);
                 }
@@ -387,10 +382,9 @@ impl Machine {
                 if self.first_dealer.0 >= profile.players() {
                     self.first_dealer = Seat(0);
                 }
-                change.writes.push(Write::Profile(request.clone()));
                 let json = profile.to_json();
+                change.writes.push(Write::Profile(json.clone()));
                 self.profile = profile;
-                self.request = request;
                 self.publish(
                     change,
                     News::Public(Public::ProfileChanged { profile: json }),

@@ -133,13 +133,8 @@ pub enum HostOp {
         /// The first deal's deck.
         deck: [Card; 32],
     },
-    /// Change the profile (lobby only); `request` is what is stored.
-    Profile {
-        /// The validated profile.
-        profile: Profile,
-        /// As requested.
-        request: serde_json::Value,
-    },
+    /// Change the profile (lobby only) to this validated one.
+    Profile(Profile),
     /// Free a seat.
     Remove(u8),
     /// Seat a bot; `token` is its seat token.
@@ -302,7 +297,8 @@ pub enum Write {
     },
     /// A seat freed.
     Free(u8),
-    /// The profile as requested.
+    /// The resolved profile ([`Profile::to_json`]): a preset file edited later changes no
+    /// table that stored it.
     Profile(serde_json::Value),
     /// The game started.
     Playing,

@@ -23,7 +23,6 @@ fn lobby(host: Secret) -> Machine {
     Machine::new(NewTable {
         host,
         profile: Profile::sochi(),
-        request: serde_json::json!("sochi"),
         spectator_chat: false,
         first_dealer: Seat(0),
     })
@@ -327,10 +326,7 @@ fn resolve(m: &Machine, host: Secret, pick: &Pick, seed: u64) -> Op {
             let name = if four { "sochi4" } else { "sochi" };
             Op::Host {
                 host,
-                op: HostOp::Profile {
-                    profile: Profile::preset(name).unwrap(),
-                    request: serde_json::json!(name),
-                },
+                op: HostOp::Profile(Profile::preset(name).unwrap()),
             }
         }
         Pick::Remove { seat } => Op::Host {

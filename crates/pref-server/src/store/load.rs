@@ -18,7 +18,8 @@ pub struct TableRow {
     pub id: Secret,
     /// The host token.
     pub host: Secret,
-    /// The profile request (`{"preset": …, option: value, …}`).
+    /// The resolved profile (every key); a table stored before tables kept their resolved
+    /// profile holds the request (`{"preset": …, option: value, …}`) instead.
     pub profile: serde_json::Value,
     /// Whether spectators take part in the chat.
     pub spectator_chat: bool,

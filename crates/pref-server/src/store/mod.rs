@@ -263,7 +263,7 @@ impl Store {
         }
     }
 
-    /// Stores a new table in the lobby; returns its row number. On PostgreSQL the same
+    /// Stores a new table in the lobby with its resolved `profile`; returns its row number. On PostgreSQL the same
     /// transaction gives this node the table's lease.
     ///
     /// # Errors
@@ -309,7 +309,7 @@ impl Store {
         }
     }
 
-    /// Replaces the profile of a table in the lobby.
+    /// Replaces the resolved profile of a table in the lobby.
     ///
     /// # Errors
     /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
