@@ -83,6 +83,12 @@ function render(state) {
   state.afterRender();
 }
 
+/** The items of the page's last accepted action are all followed: the controls wake. */
+function caughtUp(state) {
+  state.waitFor = undefined;
+  state.busy = false;
+}
+
 export function tablePage(root, id) {
   const watch = new URLSearchParams(location.search).has('watch');
   const mine = watch ? null : saved.seat(id);
@@ -101,12 +107,15 @@ export function tablePage(root, id) {
     state.busy = true;
     state.redraw();
     try {
-      await state.socket.act(action);
+      const ack = await state.socket.act(action);
       state.selected.clear();
+      // The ack may come before the action's items: until the last of them (the one with
+      // the turn) is followed, the picture still shows the turn just played.
+      if (state.snap.version < ack.version) state.waitFor = ack.version;
     } catch (e) {
       toast(e.message);
     } finally {
-      state.busy = false;
+      state.busy = state.waitFor !== undefined;
       state.redraw();
     }
   };
@@ -132,6 +141,7 @@ export function tablePage(root, id) {
       snapshot: (snap, cause) => {
         snapshots[cause] += 1;
         state.syncing = false;
+        if (state.waitFor !== undefined) caughtUp(state);
         state.snap = snap;
         state.table = snap.table;
         state.scoreLog = snap.score_log || [];
@@ -149,6 +159,7 @@ export function tablePage(root, id) {
           console.warn('resync:', e.message);
           state.syncing = state.socket.resync('unfollowable');
         }
+        if (state.waitFor !== undefined && state.snap.version >= state.waitFor) caughtUp(state);
         if (state.snap.deal && state.snap.deal.stage !== 'discard') state.selected.clear();
         state.redraw();
       },

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
+pub mod picture;
 pub mod steps;
 
 pub use steps::{create_table, seat_bot, sit};

@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
+use pref_web_tests::picture::describe;
 use pref_web_tests::{
     Driver, browser_missing, click, create_table, js, open_start_page, out_dir, seat_bot,
     server_with, sit, step, until,
@@ -66,6 +67,32 @@ const TURN: &str =
     "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.version || '']";
 const ALL_CARDS: &str =
     "return [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)";
+
+/// Waits until one of the players' pages has its turn or shows the deal finished, asking
+/// `first` first. Which page that is cannot be read from the page that acted last: an action
+/// comes as several items (a trick's third card, then the trick taken) with the turn on the
+/// last, and a page read between them still names the player who just acted. Only the page
+/// whose turn it is says so, and it cannot be wrong: nobody else may act before it.
+/// On a timeout every page's kept picture is printed beside a fresh snapshot.
+async fn some_turn(players: &[Client], first: usize, spectator: &Client) {
+    const SCRIPT: &str =
+        "const d = document.body.dataset; return d.myturn === 'true' || d.stage === 'finished'";
+    let deadline = Instant::now() + Duration::from_secs(45);
+    loop {
+        for k in 0..players.len() {
+            if js(&players[(first + k) % players.len()], SCRIPT).await == json!(true) {
+                return;
+            }
+        }
+        if Instant::now() > deadline {
+            for (i, p) in players.iter().chain([spectator]).enumerate() {
+                eprintln!("page {i}: {}", describe(p).await);
+            }
+            panic!("timed out waiting for a page's turn");
+        }
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+}
 
 /// Every card in the spectator's DOM is one that some player other than its holder sees too.
 /// The pages update independently, so a mismatch is retried for a moment before it fails.
@@ -205,11 +232,10 @@ async fn a_full_deal_in_three_browsers() {
             panic!("the deal did not finish");
         }
         let mut acted = false;
-        // The page of the player the last action named goes first.
-        if let Some(i) = next {
-            until(&players[i], "its turn", "const d = document.body.dataset; return d.myturn === 'true' || d.stage === 'finished'").await;
-        }
+        // Some page's turn (or the deal's end); the page of the player the last action
+        // named is asked first.
         let first_page = next.unwrap_or(0);
+        some_turn(&players, first_page, &watcher).await;
         for i in (0..3).map(|k| (first_page + k) % 3) {
             let p = &players[i];
             let v = js(p, TURN).await;

@@ -15,43 +15,20 @@
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
+use pref_web_tests::picture::{fresh_snapshot, kept_picture};
 use pref_web_tests::{
     Driver, browser_missing, click, create_table, js, open_start_page, out_dir, seat_bot,
     server_with, sit, step, until,
 };
 use serde_json::{Value, json};
 
-/// The page's kept picture, parsed.
-const PICTURE: &str = "return window.prefPicture()";
-
-/// A snapshot for the page's own viewer over a second socket: the seat token the page keeps,
-/// or none on a spectator's page. It is not the page's socket, so the page does not count it.
-const FRESH: &str = "const id = location.pathname.split('/').pop();
-  const watch = new URLSearchParams(location.search).has('watch');
-  const mine = watch ? null : JSON.parse(localStorage.getItem(`pref:${id}:seat`) || 'null');
-  const q = mine ? `?token=${mine.token}` : '';
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws${q}`);
-    ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
-      if (m.type !== 'snapshot') return;
-      ws.close();
-      resolve(JSON.stringify({ version: m.version, table: m.table, deal_no: m.deal_no, deal: m.deal, turn: m.turn }));
-    };
-    ws.onerror = () => reject(new Error('the second socket failed'));
-  });";
-
-fn parsed(v: &Value) -> Value {
-    serde_json::from_str(v.as_str().expect("a JSON string")).expect("JSON")
-}
-
 /// Waits until the page's picture is at the version of a fresh snapshot, then checks that
 /// they are equal, field by field.
 async fn picture_is_the_snapshot(c: &Client, who: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let fresh = parsed(&js(c, FRESH).await);
-        let kept = parsed(&js(c, PICTURE).await);
+        let fresh = fresh_snapshot(c).await;
+        let kept = kept_picture(c).await;
         if kept["version"] == fresh["version"] {
             for key in ["table", "deal_no", "deal", "turn"] {
                 assert_eq!(

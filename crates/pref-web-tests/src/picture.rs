@@ -1,0 +1,76 @@
+//! The page's kept picture of a table (the last snapshot, changed since by every item it
+//! followed) beside a fresh snapshot fetched over a second socket: the follow test compares
+//! them, and a test that waits in vain prints them to show where the page stands.
+
+use fantoccini::Client;
+use serde_json::Value;
+
+use crate::js;
+
+/// The page's kept picture, as a JSON string (`window.prefPicture`).
+const PICTURE: &str = "return window.prefPicture()";
+
+/// A snapshot for the page's own viewer over a second socket: the seat token the page keeps,
+/// or none on a spectator's page. It is not the page's socket, so the page does not count it.
+const FRESH: &str = "const id = location.pathname.split('/').pop();
+  const watch = new URLSearchParams(location.search).has('watch');
+  const mine = watch ? null : JSON.parse(localStorage.getItem(`pref:${id}:seat`) || 'null');
+  const q = mine ? `?token=${mine.token}` : '';
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws${q}`);
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type !== 'snapshot') return;
+      ws.close();
+      resolve(JSON.stringify({ version: m.version, table: m.table, deal_no: m.deal_no, deal: m.deal, turn: m.turn }));
+    };
+    ws.onerror = () => reject(new Error('the second socket failed'));
+  });";
+
+fn parsed(v: &Value) -> Value {
+    v.as_str()
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// The page's kept picture (`version`, `table`, `deal_no`, `deal`, `turn`); `null` before
+/// its first snapshot.
+///
+/// # Panics
+/// If the script fails.
+pub async fn kept_picture(c: &Client) -> Value {
+    parsed(&js(c, PICTURE).await)
+}
+
+/// A fresh snapshot for the page's viewer, with the same fields as [`kept_picture`].
+///
+/// # Panics
+/// If the script or the second socket fails.
+pub async fn fresh_snapshot(c: &Client) -> Value {
+    parsed(&js(c, FRESH).await)
+}
+
+/// Where the page stands, for a test that waited in vain: its body's data attributes, its
+/// snapshots by cause, and each field of its kept picture that differs from a fresh
+/// snapshot's.
+///
+/// # Panics
+/// If a script fails.
+pub async fn describe(c: &Client) -> String {
+    let data = js(c, "return Object.assign({}, document.body.dataset)").await;
+    let counts = js(c, "return window.prefSnapshots || null").await;
+    let kept = kept_picture(c).await;
+    let fresh = fresh_snapshot(c).await;
+    let mut out = format!("data {data}\n  snapshots by cause {counts}\n");
+    for key in ["version", "table", "deal_no", "deal", "turn"] {
+        if kept[key] == fresh[key] {
+            out.push_str(&format!("  {key}: the same as a fresh snapshot's\n"));
+        } else {
+            out.push_str(&format!(
+                "  {key}: kept {}\n  {key}: fresh {}\n",
+                kept[key], fresh[key]
+            ));
+        }
+    }
+    out
+}
