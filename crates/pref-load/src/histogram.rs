@@ -1,88 +1,63 @@
-//! A latency histogram in microseconds with about 1.6 % precision and a fixed size, so a
-//! worker can record every action without allocating and send its counts to the parent.
+//! The run's latency histogram in microseconds: an HDR histogram (`hdrhistogram`) with three
+//! significant digits (0.1 %), so a worker records every action in constant time and sends
+//! its counts to the parent, which merges them.
 //!
-//! Values below 1,024 µs have a bucket each; above that every power of two is split into 64
-//! buckets. Quantiles answer the upper edge of their bucket, so they never flatter.
+//! Quantiles answer the highest value of their bucket, at most the largest value recorded,
+//! so they never flatter. On the wire a histogram is its non-empty buckets as
+//! `[value, count]` pairs with the exact maximum.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Sub-buckets per power of two above the exact range.
-const SUB: u64 = 64;
-/// Values below this are counted exactly.
-const EXACT: u64 = 1024;
-/// Powers of two covered above the exact range (up to about 2^(10+30) µs).
-const OCTAVES: usize = 30;
-/// Total buckets.
-const BUCKETS: usize = EXACT as usize + OCTAVES * SUB as usize;
+/// Significant decimal digits kept.
+const DIGITS: u8 = 3;
+/// The largest latency kept apart, in µs (an hour); longer ones count as an hour.
+const HIGHEST: u64 = 3_600_000_000;
 
 /// Counts of latencies in microseconds.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Histogram {
-    /// Count per bucket; sparse (index, count) pairs when serialized would be smaller, but
-    /// a worker sends one of these once per run.
-    counts: Vec<u64>,
-    /// Largest value recorded, exact.
+    /// The counts.
+    hdr: hdrhistogram::Histogram<u64>,
+    /// Largest value recorded, exact (the histogram keeps its bucket's).
     max: u64,
-    /// Values recorded.
-    total: u64,
 }
 
 impl Default for Histogram {
     fn default() -> Histogram {
         Histogram {
-            counts: vec![0; BUCKETS],
+            hdr: hdrhistogram::Histogram::new_with_bounds(1, HIGHEST, DIGITS)
+                .expect("constant bounds are valid"),
             max: 0,
-            total: 0,
         }
     }
-}
-
-fn bucket(v: u64) -> usize {
-    if v < EXACT {
-        return v as usize;
-    }
-    let octave = u64::from(63 - v.leading_zeros()) - 10;
-    let sub = (v >> (octave + 4)) - SUB;
-    (EXACT + octave * SUB + sub).min(BUCKETS as u64 - 1) as usize
-}
-
-fn upper(i: usize) -> u64 {
-    let i = i as u64;
-    if i < EXACT {
-        return i;
-    }
-    let octave = (i - EXACT) / SUB;
-    let sub = (i - EXACT) % SUB;
-    ((SUB + sub + 1) << (octave + 4)) - 1
 }
 
 impl Histogram {
     /// Records one value.
     pub fn record(&mut self, micros: u64) {
-        self.counts[bucket(micros)] += 1;
+        self.hdr.saturating_record(micros);
         self.max = self.max.max(micros);
-        self.total += 1;
     }
 
     /// Adds another histogram's counts.
     pub fn merge(&mut self, other: &Histogram) {
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
-            *a += b;
+        for v in other.hdr.iter_recorded() {
+            self.hdr
+                .saturating_record_n(v.value_iterated_to(), v.count_at_value());
         }
         self.max = self.max.max(other.max);
-        self.total += other.total;
     }
 
     /// Values recorded.
     #[must_use]
     pub fn len(&self) -> u64 {
-        self.total
+        self.hdr.len()
     }
 
     /// Whether nothing was recorded.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.total == 0
+        self.hdr.is_empty()
     }
 
     /// The largest value.
@@ -91,21 +66,49 @@ impl Histogram {
         self.max
     }
 
-    /// The value at quantile `q` (0..=1), as the upper edge of its bucket, at most the max.
+    /// The value at quantile `q` (0..=1), as the highest value of its bucket, at most the
+    /// max.
     #[must_use]
     pub fn quantile(&self, q: f64) -> u64 {
-        if self.total == 0 {
+        if self.is_empty() {
             return 0;
         }
-        let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
-        let mut seen = 0;
-        for (i, &c) in self.counts.iter().enumerate() {
-            seen += c;
-            if seen >= rank {
-                return upper(i).min(self.max);
-            }
+        self.hdr.value_at_quantile(q).min(self.max)
+    }
+}
+
+/// A histogram as it travels from a worker to the parent.
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    /// Each non-empty bucket's highest value and count.
+    buckets: Vec<(u64, u64)>,
+    /// The exact maximum.
+    max: u64,
+}
+
+impl Serialize for Histogram {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Wire {
+            buckets: self
+                .hdr
+                .iter_recorded()
+                .map(|v| (v.value_iterated_to(), v.count_at_value()))
+                .collect(),
+            max: self.max,
         }
-        self.max
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Histogram {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Histogram, D::Error> {
+        let wire = Wire::deserialize(d)?;
+        let mut h = Histogram::default();
+        for (value, count) in wire.buckets {
+            h.hdr.saturating_record_n(value, count);
+        }
+        h.max = wire.max;
+        Ok(h)
     }
 }
 
@@ -114,20 +117,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn buckets_cover_their_values_within_two_percent() {
+    fn quantiles_stay_within_a_thousandth_above_the_value() {
         for v in [
             0, 1, 1023, 1024, 1025, 2047, 2048, 5_000, 20_000, 1_000_000, 60_000_000,
         ] {
-            let b = bucket(v);
-            assert!(upper(b) >= v, "{v} above its bucket's edge {}", upper(b));
-            if b > 0 {
-                assert!(upper(b - 1) < v, "{v} belongs lower");
-            }
-            assert!(
-                upper(b) as f64 <= v as f64 * 1.02 + 1.0,
-                "{v} → {}",
-                upper(b)
-            );
+            let mut h = Histogram::default();
+            h.record(v);
+            h.record(v.saturating_mul(2));
+            let q = h.quantile(0.5);
+            assert!(q >= v, "{v} above its bucket's edge {q}");
+            assert!(q as f64 <= v as f64 * 1.001 + 1.0, "{v} → {q}");
         }
     }
 
@@ -145,5 +144,20 @@ mod tests {
         assert_eq!(a.quantile(0.99), 100);
         assert_eq!(a.quantile(1.0), 50_000);
         assert_eq!(a.max(), 50_000);
+    }
+
+    #[test]
+    fn a_histogram_sent_to_the_parent_reads_back_the_same() {
+        let mut a = Histogram::default();
+        for v in [3, 3, 700, 12_345, 987_654] {
+            a.record(v);
+        }
+        let text = serde_json::to_string(&a).unwrap();
+        let b: Histogram = serde_json::from_str(&text).unwrap();
+        assert_eq!(b.len(), 5);
+        assert_eq!(b.max(), 987_654);
+        for q in [0.0, 0.2, 0.5, 0.7, 0.9, 1.0] {
+            assert_eq!(a.quantile(q), b.quantile(q), "quantile {q}");
+        }
     }
 }
