@@ -9,7 +9,7 @@
 //! consulted only after the table has said that every card of the deal may be seen by every
 //! viewer ([`crate::machine::Machine::deal_record`]). Uploads are bounded in size (one
 //! route's body limit), in work (one deal per request) and in rate (a token bucket shared by
-//! every client).
+//! every client); the size and the rate are settings (`limits.analysis_*`).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -26,15 +26,6 @@ use crate::ids::Secret;
 /// Analysed deals kept (a deal's document is some tens of kilobytes).
 pub const CACHE_DEALS: usize = 256;
 
-/// Largest uploaded record, in bytes (a long game's record is well under it).
-pub const MAX_RECORD_BYTES: usize = 512 * 1024;
-
-/// Uploaded deals analysed at once above the sustained rate, across all clients.
-pub const UPLOAD_BURST: u32 = 10;
-
-/// The sustained rate of uploaded deals analysed, across all clients.
-pub const UPLOAD_EVERY: Duration = Duration::from_secs(2);
-
 /// One computation of a deal's document, shared by everybody who asks while it runs.
 type Slot = Arc<OnceCell<Arc<str>>>;
 
@@ -43,12 +34,6 @@ type Slot = Arc<OnceCell<Arc<str>>>;
 pub struct Analyses {
     cache: Mutex<Cache>,
     uploads: Mutex<Bucket>,
-}
-
-impl Default for Analyses {
-    fn default() -> Analyses {
-        Analyses::new(CACHE_DEALS, UPLOAD_BURST, UPLOAD_EVERY)
-    }
 }
 
 impl Analyses {

@@ -113,6 +113,13 @@ pub struct Limits {
     pub bot_delay_min_ms: u64,
     /// Longest time a bot waits before it acts, in milliseconds.
     pub bot_delay_max_ms: u64,
+    /// Largest record uploaded for analysis (`POST /api/analysis`), in bytes.
+    pub analysis_max_record_bytes: usize,
+    /// Uploaded deals analysed at once above the sustained rate, across all clients.
+    pub analysis_burst: u32,
+    /// One more uploaded deal may be analysed every this many milliseconds, across all
+    /// clients.
+    pub analysis_every_ms: u64,
 }
 
 impl Default for Config {
@@ -149,6 +156,9 @@ impl Default for Limits {
             max_profiles: 100_000,
             bot_delay_min_ms: 700,
             bot_delay_max_ms: 1600,
+            analysis_max_record_bytes: 524_288,
+            analysis_burst: 10,
+            analysis_every_ms: 2000,
         }
     }
 }
@@ -183,6 +193,12 @@ impl Limits {
     #[must_use]
     pub fn ping_interval(&self) -> Duration {
         Duration::from_secs(self.ping_secs.max(1))
+    }
+
+    /// The interval at which uploaded deals may be analysed (at least 1 ms).
+    #[must_use]
+    pub fn analysis_every(&self) -> Duration {
+        Duration::from_millis(self.analysis_every_ms.max(1))
     }
 }
 
@@ -301,6 +317,10 @@ impl Config {
             ("PREF_KEEPER_MAX_CHANGES", &mut l.keeper_max_changes),
             ("PREF_MAX_RECORD_BYTES", &mut l.max_record_bytes),
             ("PREF_MAX_PROFILES", &mut l.max_profiles),
+            (
+                "PREF_ANALYSIS_MAX_RECORD_BYTES",
+                &mut l.analysis_max_record_bytes,
+            ),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -309,6 +329,7 @@ impl Config {
         for (name, slot) in [
             ("PREF_MESSAGES_PER_SECOND", &mut l.messages_per_second),
             ("PREF_MESSAGE_BURST", &mut l.message_burst),
+            ("PREF_ANALYSIS_BURST", &mut l.analysis_burst),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -319,6 +340,7 @@ impl Config {
             ("PREF_PING_SECS", &mut l.ping_secs),
             ("PREF_BOT_DELAY_MIN_MS", &mut l.bot_delay_min_ms),
             ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
+            ("PREF_ANALYSIS_EVERY_MS", &mut l.analysis_every_ms),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -339,14 +361,33 @@ mod tests {
         let mut c: Config = toml::from_str(&text).unwrap();
         assert_eq!(c.bind, Config::default().bind);
         assert_eq!(c.limits.max_frame_bytes, Limits::default().max_frame_bytes);
+        let (shipped, default) = (&c.limits, Limits::default());
+        assert_eq!(
+            (
+                shipped.analysis_max_record_bytes,
+                shipped.analysis_burst,
+                shipped.analysis_every_ms
+            ),
+            (
+                default.analysis_max_record_bytes,
+                default.analysis_burst,
+                default.analysis_every_ms
+            )
+        );
         c.apply_env(|n| match n {
             "PREF_BIND" => Some("127.0.0.1:0".into()),
             "PREF_QUEUE" => Some("7".into()),
+            "PREF_ANALYSIS_MAX_RECORD_BYTES" => Some("1000".into()),
+            "PREF_ANALYSIS_BURST" => Some("3".into()),
+            "PREF_ANALYSIS_EVERY_MS" => Some("250".into()),
             _ => None,
         })
         .unwrap();
         assert_eq!(c.bind.port(), 0);
         assert_eq!(c.limits.queue, 7);
+        assert_eq!(c.limits.analysis_max_record_bytes, 1000);
+        assert_eq!(c.limits.analysis_burst, 3);
+        assert_eq!(c.limits.analysis_every(), Duration::from_millis(250));
         assert!(c.security.same_origin && c.security.allowed_origins.is_empty());
         c.apply_env(|n| {
             (n == "PREF_ALLOWED_ORIGINS").then(|| " https://a.example, https://b.example ,".into())

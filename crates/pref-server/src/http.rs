@@ -20,7 +20,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::analysis::{Analyses, MAX_RECORD_BYTES};
+use crate::analysis::Analyses;
 use crate::cluster::{self, Cluster};
 use crate::command::{Command, HostRequest};
 use crate::config::Config;
@@ -93,7 +93,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/deals/{deal}/analysis", get(deal_analysis))
         .route(
             "/api/analysis",
-            post(record_analysis).layer(DefaultBodyLimit::max(MAX_RECORD_BYTES)),
+            post(record_analysis).layer(DefaultBodyLimit::max(
+                state.config.limits.analysis_max_record_bytes,
+            )),
         )
         .route("/api/{*rest}", any(edge::api_not_found))
         .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
@@ -130,7 +132,7 @@ async fn health(State(s): State<AppState>) -> Json<Value> {
 
 async fn metrics() -> impl IntoResponse {
     (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
         METRICS.render(),
     )
 }
@@ -282,7 +284,7 @@ async fn record_analysis(
     let bytes = bytes.map_err(|e| match e.status() {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(format!(
             "a record is read up to {} KiB",
-            MAX_RECORD_BYTES / 1024
+            s.config.limits.analysis_max_record_bytes / 1024
         )),
         _ => ApiError::BadRequest(e.body_text()),
     })?;

@@ -199,7 +199,11 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         cluster: cluster.clone(),
         shutdown: stop.clone(),
         base_url: format!("http://{addr}"),
-        analyses: Arc::default(),
+        analyses: Arc::new(analysis::Analyses::new(
+            analysis::CACHE_DEALS,
+            config.limits.analysis_burst,
+            config.limits.analysis_every(),
+        )),
         config: Arc::new(config),
     };
     let app = http::router(state);

@@ -232,3 +232,25 @@ async fn uploads_past_the_rate_are_refused_with_their_own_code() {
         e.message
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_upload_size_and_rate_are_settings() {
+    let (addr, _) = server("analysis-settings", |c| {
+        c.limits.analysis_max_record_bytes = 4096;
+        c.limits.analysis_burst = 2;
+        c.limits.analysis_every_ms = 600_000;
+    })
+    .await;
+    let (status, body) = upload(&addr, "", &" ".repeat(5000)).await;
+    let e = refused(status, &body, 413, "too_large");
+    assert!(e.message.contains("up to 4 KiB"), "{}", e.message);
+    // A body under the size reaches the bucket: two pass (and are refused as records), the
+    // third waits for the interval.
+    for _ in 0..2 {
+        let (status, body) = upload(&addr, "", "[]").await;
+        refused(status, &body, 400, "bad_request");
+    }
+    let (status, body) = upload(&addr, "", "[]").await;
+    let e = refused(status, &body, 429, "rate_limited");
+    assert!(e.message.contains("try again in 600 s"), "{}", e.message);
+}
