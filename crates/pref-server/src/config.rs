@@ -30,6 +30,8 @@ pub struct Config {
     pub cluster: Cluster,
     /// Who may open a socket (`docs/security.md`).
     pub security: Security,
+    /// How long unused tables stay (`lifecycle.rs`).
+    pub lifecycle: crate::lifecycle::Lifecycle,
 }
 
 /// The WebSocket upgrade's Origin policy (`docs/security.md`). Browsers send `Origin` with
@@ -97,7 +99,7 @@ pub struct Limits {
     pub queue: usize,
     /// Longest chat message in characters.
     pub chat_max_chars: usize,
-    /// Most tables open at once.
+    /// Most live tables (lobby or playing) at once; finished games do not count.
     pub max_tables: usize,
     /// Most scorekeeping sheets the database holds.
     pub max_keepers: usize,
@@ -125,6 +127,7 @@ impl Default for Config {
             limits: Limits::default(),
             cluster: Cluster::default(),
             security: Security::default(),
+            lifecycle: crate::lifecycle::Lifecycle::default(),
         }
     }
 }
@@ -287,6 +290,7 @@ impl Config {
                 .map(str::to_owned)
                 .collect();
         }
+        self.lifecycle.apply_env(&get)?;
         let l = &mut self.limits;
         let number = "a non-negative integer";
         for (name, slot) in [

@@ -12,7 +12,9 @@
 //!   phases): `apply(op)` refuses with a typed error or says what to store and broadcast.
 //! - [`table`]: one task per table around its machine: inbox, write-then-tell, history,
 //!   broadcast, bots; [`command`]: what the task is asked and what a socket subscribes to.
-//! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table.
+//! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table;
+//!   [`lifecycle`]: idle lobbies expire, unused finished games leave memory, only live
+//!   tables count toward `max_tables`.
 //! - [`wire`]: the items a table broadcasts inside the server and their projection to the
 //!   `pref-protocol` messages; [`socket`]: one WebSocket, projecting every item for its
 //!   viewer; [`http`]: the routes. Only these edges turn the machine's errors into HTTP
@@ -43,6 +45,7 @@ pub mod http;
 pub mod ids;
 pub mod keeper;
 pub mod lease;
+pub mod lifecycle;
 pub mod machine;
 pub mod metrics;
 pub mod proxy;
@@ -139,7 +142,11 @@ pub enum StartError {
 pub async fn start(config: Config) -> Result<Running, StartError> {
     let db = config.database()?;
     let store = Store::connect(&db, config.lease()).await?;
-    let tables = Registry::new(store.clone(), config.limits.clone());
+    let tables = Registry::with(
+        store.clone(),
+        config.limits.clone(),
+        config.lifecycle.clone(),
+    );
     let listener = TcpListener::bind(config.bind)
         .await
         .map_err(|source| StartError::Bind {

@@ -114,6 +114,8 @@ pub enum Stored {
     Playing,
     /// The game is over: restored on demand, to show its settlement and record.
     Over,
+    /// Left idle in the lobby (`lifecycle.rs`): never restored, its link is gone.
+    Expired,
 }
 
 impl Stored {
@@ -122,6 +124,7 @@ impl Stored {
             Stored::Lobby => "lobby",
             Stored::Playing => "playing",
             Stored::Over => "over",
+            Stored::Expired => "expired",
         }
     }
 }
