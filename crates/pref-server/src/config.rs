@@ -32,6 +32,8 @@ pub struct Config {
     pub security: Security,
     /// How long unused tables stay (`lifecycle.rs`).
     pub lifecycle: crate::lifecycle::Lifecycle,
+    /// The cores' share of bots and analyses (`thinking.rs`).
+    pub bots: crate::thinking::Thinking,
 }
 
 /// The WebSocket upgrade's Origin policy (`docs/security.md`). Browsers send `Origin` with
@@ -128,6 +130,7 @@ impl Default for Config {
             cluster: Cluster::default(),
             security: Security::default(),
             lifecycle: crate::lifecycle::Lifecycle::default(),
+            bots: crate::thinking::Thinking::default(),
         }
     }
 }
@@ -291,6 +294,7 @@ impl Config {
                 .collect();
         }
         self.lifecycle.apply_env(&get)?;
+        self.bots.apply_env(&get)?;
         let l = &mut self.limits;
         let number = "a non-negative integer";
         for (name, slot) in [

@@ -23,6 +23,7 @@
 //!   with 1001, tables finish what they hold, leases are let go.
 //! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
 //!   policy, errors in the documented JSON shape.
+//! - [`thinking`]: the share of the cores bots and analyses may take.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
 //!   each deal's outcome, the core scores the sheet, watchers follow it live.
@@ -55,6 +56,7 @@ pub mod shutdown;
 pub mod socket;
 pub mod store;
 pub mod table;
+pub mod thinking;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -142,6 +144,8 @@ pub enum StartError {
 pub async fn start(config: Config) -> Result<Running, StartError> {
     let db = config.database()?;
     let store = Store::connect(&db, config.lease()).await?;
+    let permits = thinking::configure(&config.bots);
+    tracing::info!(permits, "bots and analyses may think at once");
     let tables = Registry::with(
         store.clone(),
         config.limits.clone(),

@@ -378,10 +378,21 @@ impl Table {
     }
 
     /// Tells the bot to act when it is a bot's turn, and starts the next deal when only
-    /// bots sit at the table; once per change of the game.
+    /// bots sit at the table; once per change of the game. A table of bots only that
+    /// nobody watches is paused: its bots are not prompted until a socket subscribes
+    /// (a connect is a command, after which the bots are woken again), so bot tables
+    /// cannot burn the cores, or play a pool of 1,000 for ever, for nobody.
     fn wake_bots(&mut self) {
         let at = self.machine.state_version();
         if self.prompted == Some(at) || self.bots.iter().all(Option::is_none) {
+            return;
+        }
+        if self.tx.receiver_count() == 0
+            && self.bots[..usize::from(self.machine.players())]
+                .iter()
+                .all(Option::is_some)
+        {
+            self.prompted = None;
             return;
         }
         self.prompted = Some(at);

@@ -214,3 +214,57 @@ async fn the_cap_counts_live_tables_and_a_panicked_table_keeps_one_slot() {
     }
     assert_eq!(registry.live(), 0);
 }
+
+#[tokio::test]
+async fn a_bot_table_nobody_watches_pauses_and_goes_on_when_someone_opens_it() {
+    let dir = std::env::temp_dir().join(format!("pref-pause-{}", Secret::random().expose()));
+    let store = Store::open(&dir).await.unwrap();
+    let limits = Limits {
+        bot_delay_min_ms: 0,
+        bot_delay_max_ms: 0,
+        ..Limits::default()
+    };
+    let registry = Registry::with(store.clone(), limits.clone(), SETTINGS);
+    let (id, no, host, table) = test_table(&store, &limits).await;
+    registry.spawn(id, no, table);
+    let handle = registry.get(&id).unwrap();
+    let host_op = |op| {
+        let handle = handle.clone();
+        async move {
+            handle
+                .ask(|reply| Command::Host {
+                    token: host,
+                    op,
+                    reply,
+                })
+                .await
+                .unwrap()
+                .unwrap()
+        }
+    };
+    for seat in 0..3 {
+        host_op(HostRequest::Bot {
+            seat,
+            level: pref_protocol::BotLevel::Easy,
+        })
+        .await;
+    }
+    let started = host_op(HostRequest::Start).await.version;
+    // Nobody watches: bots that act without a pause would play a card every few ms.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let idle = handle.ask(Command::Summary).await.unwrap();
+    assert_eq!(idle.version, started, "the unwatched bot table went on");
+    // A spectator opens it: the bots play on.
+    let mut watcher = spectate(&registry, &id).await;
+    let item = tokio::time::timeout(Duration::from_secs(10), watcher.rx.recv())
+        .await
+        .expect("the bots did not go on once watched")
+        .unwrap();
+    assert!(item.version > started);
+    // The spectator leaves: the table stops again within a turn.
+    drop(watcher);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stopped = handle.ask(Command::Summary).await.unwrap().version;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(handle.ask(Command::Summary).await.unwrap().version, stopped);
+}
