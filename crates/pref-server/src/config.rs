@@ -68,6 +68,15 @@ pub struct Cluster {
     /// How long a table's lease lasts past its last renewal, in milliseconds: how long a
     /// dead node's tables wait before another node takes them.
     pub lease_ms: u64,
+    /// The secret every node of the cluster shares: a forwarded request carries it, and a
+    /// request claiming to be forwarded without it is refused (`docs/security.md`).
+    pub secret: Option<String>,
+    /// Database lookups per second for tables this node does not serve (burst: twice).
+    pub lookups_per_second: u32,
+    /// How long an id found not to exist answers `no_table` without a lookup, in seconds.
+    pub miss_cache_secs: u64,
+    /// How long the forwarding pump waits to hand one message on, in milliseconds.
+    pub forward_send_timeout_ms: u64,
 }
 
 impl Default for Cluster {
@@ -75,6 +84,10 @@ impl Default for Cluster {
         Cluster {
             node_addr: None,
             lease_ms: 10_000,
+            secret: None,
+            lookups_per_second: 200,
+            miss_cache_secs: 60,
+            forward_send_timeout_ms: 10_000,
         }
     }
 }
@@ -281,6 +294,22 @@ impl Config {
         }
         if let Some(v) = get("PREF_LEASE_MS") {
             self.cluster.lease_ms = parse("PREF_LEASE_MS", v, "a number of milliseconds")?;
+        }
+        if let Some(v) = get("PREF_CLUSTER_SECRET") {
+            self.cluster.secret = Some(v).filter(|v| !v.trim().is_empty());
+        }
+        if let Some(v) = get("PREF_LOOKUPS_PER_SECOND") {
+            self.cluster.lookups_per_second = parse("PREF_LOOKUPS_PER_SECOND", v, "a number")?;
+        }
+        if let Some(v) = get("PREF_MISS_CACHE_SECS") {
+            self.cluster.miss_cache_secs = parse("PREF_MISS_CACHE_SECS", v, "seconds")?;
+        }
+        if let Some(v) = get("PREF_FORWARD_SEND_TIMEOUT_MS") {
+            self.cluster.forward_send_timeout_ms = parse(
+                "PREF_FORWARD_SEND_TIMEOUT_MS",
+                v,
+                "a number of milliseconds",
+            )?;
         }
         if let Some(v) = get("PREF_SAME_ORIGIN") {
             self.security.same_origin = parse("PREF_SAME_ORIGIN", v, "true or false")?;

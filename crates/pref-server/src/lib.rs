@@ -7,7 +7,8 @@
 //! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
 //!   restores.
 //! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table
-//!   leases, takeover of a dead node's tables, forwarding to the node serving a table.
+//!   leases, takeover of a dead node's tables, forwarding to the node serving a table;
+//!   [`lookups`]: cheap misses for ids this node does not serve.
 //! - [`machine`]: the table as a pure state machine (lobby, seats, host rules, the game's
 //!   phases): `apply(op)` refuses with a typed error or says what to store and broadcast.
 //! - [`table`]: one task per table around its machine: inbox, write-then-tell, history,
@@ -47,6 +48,7 @@ pub mod ids;
 pub mod keeper;
 pub mod lease;
 pub mod lifecycle;
+pub mod lookups;
 pub mod machine;
 pub mod metrics;
 pub mod proxy;
@@ -188,6 +190,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
                 store.clone(),
                 Arc::clone(&tables),
                 config.limits.clone(),
+                &config.cluster,
                 &node_addr,
             )
             .await?;
