@@ -409,4 +409,60 @@ mod tests {
         let err = c.apply_env(|n| (n == "PREF_HISTORY").then(|| "lots".into()));
         assert!(err.unwrap_err().to_string().contains("PREF_HISTORY"));
     }
+
+    #[test]
+    fn the_lifecycle_bots_and_cluster_guards_ship_at_their_defaults_and_env_wins() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/server.toml");
+        let mut c: Config = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(c.lifecycle, crate::lifecycle::Lifecycle::default());
+        assert_eq!(c.bots, crate::thinking::Thinking::default());
+        let d = Cluster::default();
+        assert_eq!(
+            (c.cluster.secret.as_deref(), c.cluster.lookups_per_second),
+            (None, d.lookups_per_second)
+        );
+        assert_eq!(c.cluster.miss_cache_secs, d.miss_cache_secs);
+        assert_eq!(c.cluster.forward_send_timeout_ms, d.forward_send_timeout_ms);
+        c.apply_env(|n| {
+            let value = match n {
+                "PREF_LOBBY_IDLE_SECS" => "60",
+                "PREF_FINISHED_LINGER_SECS" => "5",
+                "PREF_BOT_CORE_SHARE_PERCENT" => "25",
+                "PREF_CLUSTER_SECRET" => "s",
+                "PREF_LOOKUPS_PER_SECOND" => "7",
+                "PREF_MISS_CACHE_SECS" => "8",
+                "PREF_FORWARD_SEND_TIMEOUT_MS" => "9",
+                _ => return None,
+            };
+            Some(value.to_owned())
+        })
+        .unwrap();
+        assert_eq!(
+            (
+                c.lifecycle.lobby_idle_secs,
+                c.lifecycle.finished_linger_secs
+            ),
+            (60, 5)
+        );
+        assert_eq!(c.bots.core_share_percent, 25);
+        assert_eq!(c.cluster.secret.as_deref(), Some("s"));
+        assert_eq!(
+            (
+                c.cluster.lookups_per_second,
+                c.cluster.miss_cache_secs,
+                c.cluster.forward_send_timeout_ms
+            ),
+            (7, 8, 9)
+        );
+        // An empty secret is no secret.
+        c.apply_env(|n| (n == "PREF_CLUSTER_SECRET").then(String::new))
+            .unwrap();
+        assert_eq!(c.cluster.secret, None);
+        let err = c.apply_env(|n| (n == "PREF_BOT_CORE_SHARE_PERCENT").then(|| "half".into()));
+        assert!(
+            err.unwrap_err()
+                .to_string()
+                .contains("PREF_BOT_CORE_SHARE_PERCENT")
+        );
+    }
 }
