@@ -114,6 +114,9 @@ impl Registry {
             .read()
             .map_err(|_| ApiError::Internal("registry poisoned".into()))?
             .get(id)
+            // A table that has just stopped by itself (`lifecycle.rs`) and that its
+            // supervisor has not yet taken out is not there: a finished game is loaded again.
+            .filter(|h| !h.tx.is_closed())
             .cloned()
             .ok_or(ApiError::NoTable)
     }
@@ -139,6 +142,7 @@ impl Registry {
         let no = row.no;
         let table = Table::restore(row, self.store.clone(), self.limits.clone())
             .map_err(|e| ApiError::Internal(format!("stored table {no} does not replay: {e}")))?;
+        // The entry of a task that stopped is replaced; its supervisor leaves the new one.
         self.spawn(*id, no, table);
         self.get(id)
     }

@@ -211,7 +211,8 @@ impl Table {
                 Some(at) => tokio::select! {
                     cmd = inbox.recv() => cmd,
                     () = tokio::time::sleep_until(at) => {
-                        if self.time_up().await {
+                        // A command already waiting is a use: it is served, not dropped.
+                        if inbox.is_empty() && self.time_up().await {
                             return;
                         }
                         continue;
