@@ -9,6 +9,9 @@
 //! - a finished game leaves memory [`Lifecycle::finished_linger_secs`] after its last use
 //!   while nobody watches it; its link loads it back on demand (`Registry::open`), and it
 //!   never takes a slot;
+//! - a game of bots only is paused while nobody watches it (`table.rs`), and one nobody
+//!   has watched for [`Lifecycle::lobby_idle_secs`] expires like an idle lobby, so bot
+//!   tables cannot hold the node's slots for ever;
 //! - only live tables (lobby or playing) hold a [`Slot`]; `max_tables` counts slots.
 //!
 //! The clock is tokio's, so tests run it virtually (`tokio::time::pause`).
@@ -26,7 +29,8 @@ use crate::config::ConfigError;
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Lifecycle {
-    /// A lobby table unused and unwatched this long expires, in seconds.
+    /// A lobby table, or a game of bots only, unused and unwatched this long expires, in
+    /// seconds.
     pub lobby_idle_secs: u64,
     /// A finished game unused and unwatched this long leaves memory, in seconds.
     pub finished_linger_secs: u64,
@@ -114,8 +118,11 @@ impl Drop for Slot {
 pub enum Phase {
     /// Seats are being filled: expires when idle.
     Lobby,
-    /// Deals are being played: stays.
+    /// Deals are being played with a person seated: stays.
     Playing,
+    /// Deals are being played by bots only: expires when idle (paused while unwatched, its
+    /// bots send nothing, so nothing uses it).
+    Bots,
     /// The game is over: leaves memory when idle.
     Over,
 }
@@ -125,7 +132,7 @@ pub enum Phase {
 pub enum Due {
     /// Someone watches: look again a full period later.
     Watched,
-    /// An idle lobby: store it as expired and stop.
+    /// An idle lobby or bots' game: store it as expired and stop.
     Expire,
     /// An idle finished game: stop (it stays in the database).
     Unload,
@@ -168,7 +175,7 @@ impl Life {
     #[must_use]
     pub fn deadline(&self, phase: Phase) -> Option<Instant> {
         match phase {
-            Phase::Lobby => Some(self.last + self.settings.lobby_idle()),
+            Phase::Lobby | Phase::Bots => Some(self.last + self.settings.lobby_idle()),
             Phase::Over => Some(self.last + self.settings.finished_linger()),
             Phase::Playing => None,
         }
@@ -182,7 +189,7 @@ impl Life {
             return Some(Due::Watched);
         }
         match phase {
-            Phase::Lobby => Some(Due::Expire),
+            Phase::Lobby | Phase::Bots => Some(Due::Expire),
             Phase::Over => Some(Due::Unload),
             Phase::Playing => None,
         }

@@ -112,7 +112,15 @@ impl Table {
     fn phase(&self) -> Phase {
         match self.machine.stage() {
             Stage::Lobby => Phase::Lobby,
-            Stage::Playing { .. } | Stage::BetweenDeals { .. } => Phase::Playing,
+            Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
+                let bots_only = (0..self.machine.players())
+                    .all(|s| self.machine.occupant(s).is_some_and(|o| o.bot.is_some()));
+                if bots_only {
+                    Phase::Bots
+                } else {
+                    Phase::Playing
+                }
+            }
             Stage::Over { .. } => Phase::Over,
         }
     }

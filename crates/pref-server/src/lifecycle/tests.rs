@@ -1,6 +1,6 @@
 //! The lifecycle on virtual time (`tokio::time::pause`): idle lobbies expire and stay gone
 //! after a restart, watched and used tables stay, finished games leave memory and come back
-//! read-only on demand without a slot.
+//! read-only on demand without a slot, unwatched bots' games pause and then expire.
 //!
 //! Time moves only by `advance` while nothing waits on the database; it runs for real while
 //! a table's expiry is written (SQLite answers from its own thread, and a paused clock would
@@ -216,7 +216,7 @@ async fn the_cap_counts_live_tables_and_a_panicked_table_keeps_one_slot() {
 }
 
 #[tokio::test]
-async fn a_bot_table_nobody_watches_pauses_and_goes_on_when_someone_opens_it() {
+async fn a_bot_table_nobody_watches_pauses_goes_on_when_opened_and_expires_when_left() {
     let dir = std::env::temp_dir().join(format!("pref-pause-{}", Secret::random().expose()));
     let store = Store::open(&dir).await.unwrap();
     let limits = Limits {
@@ -267,4 +267,12 @@ async fn a_bot_table_nobody_watches_pauses_and_goes_on_when_someone_opens_it() {
     let stopped = handle.ask(Command::Summary).await.unwrap().version;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(handle.ask(Command::Summary).await.unwrap().version, stopped);
+
+    // Unwatched for the idle time, the bots' game expires and is not restored.
+    tokio::time::pause();
+    after(61, || !registry.contains(&id)).await;
+    assert!(!registry.contains(&id), "the unwatched bots' game stayed");
+    assert_eq!(registry.live(), 0);
+    tokio::time::resume();
+    assert!(store.unfinished().await.unwrap().is_empty());
 }
