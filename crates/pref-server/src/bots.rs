@@ -3,11 +3,10 @@
 //! A bot sees exactly what a person in its seat would: the table task projects each deal
 //! event for the bot's seat (the same [`pref_core::Event::project`] a socket uses) and, when
 //! the bot is to act, hands it the seat's [`DealView`] and legal actions. The bot's task
-//! waits a human-like delay, thinks on the blocking pool (at most one bot per core at a
-//! time, so bots never starve the tables of people) and sends its action through the
+//! waits a human-like delay, thinks on the blocking pool (within the cores' share set by
+//! `bots.core_share_percent`, `thinking.rs`, so bots never starve the tables of people) and sends its action through the
 //! table's inbox like any player. The table's task never waits for a bot.
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use pref_bot::{Bot, Budget, Level};
@@ -81,13 +80,11 @@ impl BotHandle {
     }
 }
 
-/// Bots thinking at once, across all tables: one per core. The analyses of finished deals
-/// (`analysis.rs`) take the same permits, so solver work of both kinds stays within it.
+/// Bots thinking at once, across all tables: the cores' share of `thinking.rs`. The
+/// analyses of finished deals (`analysis.rs`) take the same permits, so solver work of both
+/// kinds stays within it.
 pub(crate) fn thinkers() -> &'static Semaphore {
-    static THINKERS: OnceLock<Semaphore> = OnceLock::new();
-    THINKERS.get_or_init(|| {
-        Semaphore::new(std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
-    })
+    crate::thinking::thinkers()
 }
 
 /// Starts a bot of `level` for `seat` at a table playing `profile` (the bot prices every

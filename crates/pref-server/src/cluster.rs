@@ -8,6 +8,12 @@
 //! replaying them. A request for a table this node does not serve is looked up: served
 //! elsewhere, it is forwarded there (`proxy.rs`); expired, this node takes the lease at
 //! once instead of waiting for its taker, so reconnecting clients bring their table back.
+//!
+//! Nodes trust each other only with the cluster's shared secret (`cluster.secret`): a
+//! forwarded request carries it in [`proxy::FORWARDED`], and a request that claims to be
+//! forwarded without it is refused. Lookups of tables this node does not serve are guarded
+//! (`lookups.rs`) so that random ids cannot load the database, and the heartbeat renews on a
+//! connection of its own ([`Store::heartbeat`]).
 
 use std::sync::Arc;
 
@@ -17,10 +23,11 @@ use axum::response::{IntoResponse, Response};
 use sqlx::postgres::PgPool;
 use tokio::sync::Mutex;
 
-use crate::config::Limits;
+use crate::config::{self, Limits};
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::lease::{self, Leases};
+use crate::lookups::Lookups;
 use crate::proxy;
 use crate::registry::Registry;
 use crate::store::{Store, StoreError};
@@ -36,6 +43,12 @@ pub struct Cluster {
     store: Store,
     /// Its PostgreSQL pool.
     pool: PgPool,
+    /// The heartbeat's own connection.
+    beat: PgPool,
+    /// The cluster's settings: the shared secret, the lookup guards, the pump's timeout.
+    settings: config::Cluster,
+    /// The guards in front of lookups of tables served elsewhere or nowhere.
+    lookups: Lookups,
     /// The leases this node holds.
     leases: Arc<Leases>,
     /// The tables this node serves.
@@ -68,16 +81,32 @@ impl Cluster {
         store: Store,
         registry: Arc<Registry>,
         limits: Limits,
+        settings: &config::Cluster,
         addr: &str,
     ) -> Result<(Arc<Cluster>, usize), StoreError> {
-        let (Some(pool), Some(leases)) = (store.postgres().cloned(), store.leases().cloned())
-        else {
+        let (Some(pool), Some(beat), Some(leases)) = (
+            store.postgres().cloned(),
+            store.heartbeat().cloned(),
+            store.leases().cloned(),
+        ) else {
             return Err(StoreError::Url("a cluster needs PostgreSQL"));
         };
-        lease::register(&pool, &leases, addr).await?;
+        // A single node on PostgreSQL needs no secret, so this is no warning.
+        if settings.secret.is_none() {
+            tracing::info!(
+                "cluster.secret is not set: any client can pass for a node forwarding a request"
+            );
+        }
+        lease::register(&beat, &leases, addr).await?;
         let cluster = Arc::new(Cluster {
             store,
             pool,
+            beat,
+            settings: settings.clone(),
+            lookups: Lookups::new(
+                settings.lookups_per_second,
+                std::time::Duration::from_secs(settings.miss_cache_secs),
+            ),
             leases,
             registry,
             limits,
@@ -109,7 +138,7 @@ impl Cluster {
         }
         let _guard = self.taking.lock().await;
         let released = self.leases.release_all().len();
-        lease::end(&self.pool, &self.leases).await?;
+        lease::end(&self.beat, &self.leases).await?;
         Ok(released)
     }
 
@@ -128,7 +157,7 @@ impl Cluster {
         let mut reclaim = false;
         loop {
             tick.tick().await;
-            let beat = lease::beat(&self.pool, &self.leases).await;
+            let beat = lease::beat(&self.beat, &self.leases).await;
             if !self.leases.alive() {
                 let dropped = self.leases.release_all();
                 if !dropped.is_empty() {
@@ -245,11 +274,29 @@ impl Cluster {
         }
     }
 
-    /// Where table `id` is served; takes its lease if it has expired.
+    /// Whether a request that says it was forwarded by a node carries the cluster's secret
+    /// (`value` of [`proxy::FORWARDED`]); with no secret set, any node is believed.
+    fn trusts(&self, value: &axum::http::HeaderValue) -> bool {
+        use subtle::ConstantTimeEq;
+        self.settings
+            .secret
+            .as_ref()
+            .is_none_or(|secret| bool::from(secret.as_bytes().ct_eq(value.as_bytes())))
+    }
+
+    /// Where table `id` is served; takes its lease if it has expired. An id found missing
+    /// lately answers `no_table`, and lookups beyond the guard's rate `unavailable`, without
+    /// a query.
     async fn locate(&self, id: &Secret) -> Result<Place, ApiError> {
         for _ in 0..2 {
             if self.registry.contains(id) {
                 return Ok(Place::Here);
+            }
+            if self.lookups.missed(id) {
+                return Err(ApiError::NoTable);
+            }
+            if !self.lookups.allow() {
+                return Err(ApiError::Unavailable);
             }
             let Some(route) = lease::route(&self.pool, id)
                 .await
@@ -300,17 +347,44 @@ pub struct Routing {
 /// Middleware: a request for a table served by another node goes to that node. A request
 /// that was already forwarded is never forwarded again (a lease that moved in between
 /// answers `unavailable`, and the client retries).
+///
+/// A request carrying [`proxy::FORWARDED`] without the cluster's secret is refused (`403`)
+/// before anything else: only a node may say it forwards. A table found nowhere is
+/// remembered as missing (`lookups.rs`).
 pub async fn route(State(s): State<Routing>, req: Request, next: Next) -> Response {
-    let (Some(cluster), Some(id)) = (s.cluster.as_ref(), table_in_path(req.uri().path())) else {
+    let Some(cluster) = s.cluster.as_ref() else {
+        return next.run(req).await;
+    };
+    let forwarded = req.headers().get(proxy::FORWARDED);
+    if forwarded.is_some_and(|v| !cluster.trusts(v)) {
+        return ApiError::Forbidden("forwarded without the cluster's secret").into_response();
+    }
+    let forwarded = forwarded.is_some();
+    let Some(id) = table_in_path(req.uri().path()) else {
         return next.run(req).await;
     };
     match cluster.locate(&id).await {
-        Ok(Place::Here) => next.run(req).await,
+        Ok(Place::Here) => {
+            let answer = next.run(req).await;
+            if answer.status() == axum::http::StatusCode::NOT_FOUND
+                && !cluster.registry.contains(&id)
+            {
+                cluster.lookups.miss(id);
+            }
+            answer
+        }
         Ok(Place::There(addr)) => {
-            if req.headers().contains_key(proxy::FORWARDED) {
+            if forwarded {
                 return ApiError::Unavailable.into_response();
             }
-            proxy::forward(req, &addr, &s.limits).await
+            let forwarding = proxy::Forwarding {
+                secret: cluster.settings.secret.as_deref().unwrap_or("1"),
+                send_timeout: std::time::Duration::from_millis(
+                    cluster.settings.forward_send_timeout_ms.max(1),
+                ),
+                limits: &s.limits,
+            };
+            proxy::forward(req, &addr, &forwarding).await
         }
         Err(e) => e.into_response(),
     }

@@ -30,6 +30,10 @@ pub struct Config {
     pub cluster: Cluster,
     /// Who may open a socket (`docs/security.md`).
     pub security: Security,
+    /// How long unused tables stay (`lifecycle.rs`).
+    pub lifecycle: crate::lifecycle::Lifecycle,
+    /// The cores' share of bots and analyses (`thinking.rs`).
+    pub bots: crate::thinking::Thinking,
 }
 
 /// The WebSocket upgrade's Origin policy (`docs/security.md`). Browsers send `Origin` with
@@ -64,6 +68,15 @@ pub struct Cluster {
     /// How long a table's lease lasts past its last renewal, in milliseconds: how long a
     /// dead node's tables wait before another node takes them.
     pub lease_ms: u64,
+    /// The secret every node of the cluster shares: a forwarded request carries it, and a
+    /// request claiming to be forwarded without it is refused (`docs/security.md`).
+    pub secret: Option<String>,
+    /// Database lookups per second for tables this node does not serve (burst: twice).
+    pub lookups_per_second: u32,
+    /// How long an id found not to exist answers `no_table` without a lookup, in seconds.
+    pub miss_cache_secs: u64,
+    /// How long the forwarding pump waits to hand one message on, in milliseconds.
+    pub forward_send_timeout_ms: u64,
 }
 
 impl Default for Cluster {
@@ -71,6 +84,10 @@ impl Default for Cluster {
         Cluster {
             node_addr: None,
             lease_ms: 10_000,
+            secret: None,
+            lookups_per_second: 200,
+            miss_cache_secs: 60,
+            forward_send_timeout_ms: 10_000,
         }
     }
 }
@@ -97,7 +114,7 @@ pub struct Limits {
     pub queue: usize,
     /// Longest chat message in characters.
     pub chat_max_chars: usize,
-    /// Most tables open at once.
+    /// Most live tables (lobby or playing) at once; finished games do not count.
     pub max_tables: usize,
     /// Most scorekeeping sheets the database holds.
     pub max_keepers: usize,
@@ -132,6 +149,8 @@ impl Default for Config {
             limits: Limits::default(),
             cluster: Cluster::default(),
             security: Security::default(),
+            lifecycle: crate::lifecycle::Lifecycle::default(),
+            bots: crate::thinking::Thinking::default(),
         }
     }
 }
@@ -292,6 +311,22 @@ impl Config {
         if let Some(v) = get("PREF_LEASE_MS") {
             self.cluster.lease_ms = parse("PREF_LEASE_MS", v, "a number of milliseconds")?;
         }
+        if let Some(v) = get("PREF_CLUSTER_SECRET") {
+            self.cluster.secret = Some(v).filter(|v| !v.trim().is_empty());
+        }
+        if let Some(v) = get("PREF_LOOKUPS_PER_SECOND") {
+            self.cluster.lookups_per_second = parse("PREF_LOOKUPS_PER_SECOND", v, "a number")?;
+        }
+        if let Some(v) = get("PREF_MISS_CACHE_SECS") {
+            self.cluster.miss_cache_secs = parse("PREF_MISS_CACHE_SECS", v, "seconds")?;
+        }
+        if let Some(v) = get("PREF_FORWARD_SEND_TIMEOUT_MS") {
+            self.cluster.forward_send_timeout_ms = parse(
+                "PREF_FORWARD_SEND_TIMEOUT_MS",
+                v,
+                "a number of milliseconds",
+            )?;
+        }
         if let Some(v) = get("PREF_SAME_ORIGIN") {
             self.security.same_origin = parse("PREF_SAME_ORIGIN", v, "true or false")?;
         }
@@ -303,6 +338,8 @@ impl Config {
                 .map(str::to_owned)
                 .collect();
         }
+        self.lifecycle.apply_env(&get)?;
+        self.bots.apply_env(&get)?;
         let l = &mut self.limits;
         let number = "a non-negative integer";
         for (name, slot) in [
@@ -412,5 +449,61 @@ mod tests {
         assert!(matches!(c.database(), Err(StoreError::Url(_))));
         let err = c.apply_env(|n| (n == "PREF_HISTORY").then(|| "lots".into()));
         assert!(err.unwrap_err().to_string().contains("PREF_HISTORY"));
+    }
+
+    #[test]
+    fn the_lifecycle_bots_and_cluster_guards_ship_at_their_defaults_and_env_wins() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/server.toml");
+        let mut c: Config = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(c.lifecycle, crate::lifecycle::Lifecycle::default());
+        assert_eq!(c.bots, crate::thinking::Thinking::default());
+        let d = Cluster::default();
+        assert_eq!(
+            (c.cluster.secret.as_deref(), c.cluster.lookups_per_second),
+            (None, d.lookups_per_second)
+        );
+        assert_eq!(c.cluster.miss_cache_secs, d.miss_cache_secs);
+        assert_eq!(c.cluster.forward_send_timeout_ms, d.forward_send_timeout_ms);
+        c.apply_env(|n| {
+            let value = match n {
+                "PREF_LOBBY_IDLE_SECS" => "60",
+                "PREF_FINISHED_LINGER_SECS" => "5",
+                "PREF_BOT_CORE_SHARE_PERCENT" => "25",
+                "PREF_CLUSTER_SECRET" => "s",
+                "PREF_LOOKUPS_PER_SECOND" => "7",
+                "PREF_MISS_CACHE_SECS" => "8",
+                "PREF_FORWARD_SEND_TIMEOUT_MS" => "9",
+                _ => return None,
+            };
+            Some(value.to_owned())
+        })
+        .unwrap();
+        assert_eq!(
+            (
+                c.lifecycle.lobby_idle_secs,
+                c.lifecycle.finished_linger_secs
+            ),
+            (60, 5)
+        );
+        assert_eq!(c.bots.core_share_percent, 25);
+        assert_eq!(c.cluster.secret.as_deref(), Some("s"));
+        assert_eq!(
+            (
+                c.cluster.lookups_per_second,
+                c.cluster.miss_cache_secs,
+                c.cluster.forward_send_timeout_ms
+            ),
+            (7, 8, 9)
+        );
+        // An empty secret is no secret.
+        c.apply_env(|n| (n == "PREF_CLUSTER_SECRET").then(String::new))
+            .unwrap();
+        assert_eq!(c.cluster.secret, None);
+        let err = c.apply_env(|n| (n == "PREF_BOT_CORE_SHARE_PERCENT").then(|| "half".into()));
+        assert!(
+            err.unwrap_err()
+                .to_string()
+                .contains("PREF_BOT_CORE_SHARE_PERCENT")
+        );
     }
 }

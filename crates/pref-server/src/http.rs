@@ -190,7 +190,7 @@ async fn create_table(
     let req: CreateTable = body(&bytes)?;
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
-    if s.tables.len() >= s.config.limits.max_tables {
+    if s.tables.live() >= s.config.limits.max_tables {
         return Err(ApiError::Full);
     }
     let id = Secret::table_id();

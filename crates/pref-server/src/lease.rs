@@ -219,7 +219,7 @@ pub(crate) async fn insert(
 const LAPSED: &str = "l.node IN (SELECT n.id FROM nodes n WHERE n.expires < now())";
 
 /// Clears what no node needs any more: the leases of finished games (nothing is written to
-/// them, and any node shows them from the database) and the rows of nodes whose heartbeat
+/// them, and any node shows them from the database) and of expired lobbies and the rows of nodes whose heartbeat
 /// ran out more than `after` ago and that no lease names. Returns how many leases and
 /// nodes went.
 ///
@@ -227,7 +227,8 @@ const LAPSED: &str = "l.node IN (SELECT n.id FROM nodes n WHERE n.expires < now(
 /// The database's error.
 pub async fn sweep(pool: &PgPool, after: Duration) -> Result<(u64, u64), sqlx::Error> {
     let leases = sqlx::query(
-        "DELETE FROM leases l USING tables t WHERE t.no = l.table_no AND t.state = 'over'",
+        "DELETE FROM leases l USING tables t WHERE t.no = l.table_no
+           AND t.state IN ('over', 'expired')",
     )
     .execute(pool)
     .await?
@@ -259,7 +260,7 @@ pub async fn take_expired(
         "UPDATE leases SET node = $1, epoch = epoch + 1
          WHERE table_no IN (
              SELECT l.table_no FROM leases l JOIN tables t ON t.no = l.table_no
-             WHERE t.state != 'over' AND {LAPSED}
+             WHERE t.state IN ('lobby', 'playing') AND {LAPSED}
              ORDER BY l.table_no LIMIT $2
              FOR UPDATE OF l SKIP LOCKED)
          RETURNING table_no, epoch"
@@ -293,7 +294,7 @@ pub async fn take_mine(pool: &PgPool, leases: &Leases) -> Result<Vec<i64>, sqlx:
         "UPDATE leases SET epoch = epoch + 1
          WHERE table_no IN (
              SELECT l.table_no FROM leases l JOIN tables t ON t.no = l.table_no
-             WHERE l.node = $1 AND t.state != 'over' AND l.table_no <> ALL($2)
+             WHERE l.node = $1 AND t.state IN ('lobby', 'playing') AND l.table_no <> ALL($2)
              ORDER BY l.table_no
              FOR UPDATE OF l SKIP LOCKED)
          RETURNING table_no, epoch",

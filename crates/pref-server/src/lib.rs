@@ -7,12 +7,15 @@
 //! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
 //!   restores.
 //! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table
-//!   leases, takeover of a dead node's tables, forwarding to the node serving a table.
+//!   leases, takeover of a dead node's tables, forwarding to the node serving a table;
+//!   [`lookups`]: cheap misses for ids this node does not serve.
 //! - [`machine`]: the table as a pure state machine (lobby, seats, host rules, the game's
 //!   phases): `apply(op)` refuses with a typed error or says what to store and broadcast.
 //! - [`table`]: one task per table around its machine: inbox, write-then-tell, history,
 //!   broadcast, bots; [`command`]: what the task is asked and what a socket subscribes to.
-//! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table.
+//! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table;
+//!   [`lifecycle`]: idle lobbies expire, unused finished games leave memory, only live
+//!   tables count toward `max_tables`.
 //! - [`wire`]: the items a table broadcasts inside the server and their projection to the
 //!   `pref-protocol` messages; [`socket`]: one WebSocket, projecting every item for its
 //!   viewer; [`http`]: the routes. Only these edges turn the machine's errors into HTTP
@@ -21,6 +24,7 @@
 //!   with 1001, tables finish what they hold, leases are let go.
 //! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
 //!   policy, errors in the documented JSON shape.
+//! - [`thinking`]: the share of the cores bots and analyses may take.
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
 //!   each deal's outcome, the core scores the sheet, watchers follow it live.
@@ -43,6 +47,8 @@ pub mod http;
 pub mod ids;
 pub mod keeper;
 pub mod lease;
+pub mod lifecycle;
+pub mod lookups;
 pub mod machine;
 pub mod metrics;
 pub mod proxy;
@@ -52,6 +58,7 @@ pub mod shutdown;
 pub mod socket;
 pub mod store;
 pub mod table;
+pub mod thinking;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -139,7 +146,13 @@ pub enum StartError {
 pub async fn start(config: Config) -> Result<Running, StartError> {
     let db = config.database()?;
     let store = Store::connect(&db, config.lease()).await?;
-    let tables = Registry::new(store.clone(), config.limits.clone());
+    let permits = thinking::configure(&config.bots);
+    tracing::info!(permits, "bots and analyses may think at once");
+    let tables = Registry::with(
+        store.clone(),
+        config.limits.clone(),
+        config.lifecycle.clone(),
+    );
     let listener = TcpListener::bind(config.bind)
         .await
         .map_err(|source| StartError::Bind {
@@ -177,6 +190,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
                 store.clone(),
                 Arc::clone(&tables),
                 config.limits.clone(),
+                &config.cluster,
                 &node_addr,
             )
             .await?;

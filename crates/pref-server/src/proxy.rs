@@ -2,8 +2,10 @@
 //! HTTP/1.1 client, and WebSockets by opening a socket to the owner and copying messages
 //! both ways (browsers do not follow redirects on a WebSocket, so a redirect would not do).
 //!
-//! The owner sees the forwarded request with the [`FORWARDED`] header and never forwards it
-//! again. When the owner goes away the client's socket is closed with `4001` (`table
+//! The owner sees the forwarded request with the [`FORWARDED`] header, which carries the
+//! cluster's shared secret, and never forwards it again. The socket pump gives up on a side
+//! that does not take a message within the send timeout, or that says nothing (not even a
+//! pong) for the idle timeout, so a stalled client or owner cannot hold the pump for ever. When the owner goes away the client's socket is closed with `4001` (`table
 //! closed`), as if the table had stopped here, and the client reconnects.
 
 use std::time::Duration;
@@ -24,8 +26,26 @@ use tokio_tungstenite::tungstenite::{self as tung, Message as TMessage};
 use crate::config::Limits;
 use crate::error::ApiError;
 
-/// Marks a request one node forwarded to another.
+/// Marks a request one node forwarded to another; its value is the cluster's secret.
 pub const FORWARDED: &str = "x-pref-forwarded";
+
+/// How one request is forwarded.
+#[derive(Debug)]
+pub struct Forwarding<'a> {
+    /// The cluster's shared secret, sent in [`FORWARDED`].
+    pub secret: &'a str,
+    /// How long the pump waits for either side to take one message.
+    pub send_timeout: Duration,
+    /// Frame sizes and the idle timeout.
+    pub limits: &'a Limits,
+}
+
+impl Forwarding<'_> {
+    fn mark(&self) -> Result<HeaderValue, ForwardError> {
+        HeaderValue::from_str(self.secret)
+            .map_err(|_| ForwardError::Connect("the cluster secret is not a header value".into()))
+    }
+}
 
 /// How long connecting to the owner may take.
 const CONNECT: Duration = Duration::from_secs(5);
@@ -35,15 +55,15 @@ const TABLE_CLOSED: u16 = 4001;
 
 /// Sends `req` to the node at `addr` and returns its answer; `unavailable` if that node
 /// cannot be reached (it may have just died: the client retries, and the lease moves).
-pub async fn forward(req: axum::extract::Request, addr: &str, limits: &Limits) -> Response {
+pub async fn forward(req: axum::extract::Request, addr: &str, how: &Forwarding<'_>) -> Response {
     let upgrade = req
         .headers()
         .get(header::UPGRADE)
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
     let result = if upgrade {
-        websocket(req, addr, limits).await
+        websocket(req, addr, how).await
     } else {
-        http(req, addr).await
+        http(req, addr, how).await
     };
     result.unwrap_or_else(|e| {
         tracing::warn!(owner = addr, error = %e, "forwarding failed");
@@ -74,7 +94,11 @@ async fn connect(addr: &str) -> Result<TcpStream, ForwardError> {
     Ok(tcp)
 }
 
-async fn http(req: axum::extract::Request, addr: &str) -> Result<Response, ForwardError> {
+async fn http(
+    req: axum::extract::Request,
+    addr: &str,
+    how: &Forwarding<'_>,
+) -> Result<Response, ForwardError> {
     let tcp = connect(addr).await?;
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tcp)).await?;
     tokio::spawn(async move {
@@ -93,9 +117,7 @@ async fn http(req: axum::extract::Request, addr: &str) -> Result<Response, Forwa
         header::HOST,
         HeaderValue::from_str(addr).map_err(|_| ForwardError::Connect("bad address".into()))?,
     );
-    parts
-        .headers
-        .insert(FORWARDED, HeaderValue::from_static("1"));
+    parts.headers.insert(FORWARDED, how.mark()?);
     let answer = sender
         .send_request(axum::http::Request::from_parts(parts, body))
         .await?;
@@ -105,7 +127,7 @@ async fn http(req: axum::extract::Request, addr: &str) -> Result<Response, Forwa
 async fn websocket(
     req: axum::extract::Request,
     addr: &str,
-    limits: &Limits,
+    how: &Forwarding<'_>,
 ) -> Result<Response, ForwardError> {
     let (mut parts, _) = req.into_parts();
     let path = parts
@@ -119,9 +141,7 @@ async fn websocket(
     let mut request = format!("ws://{addr}{path}")
         .into_client_request()
         .map_err(Box::new)?;
-    request
-        .headers_mut()
-        .insert(FORWARDED, HeaderValue::from_static("1"));
+    request.headers_mut().insert(FORWARDED, how.mark()?);
     let tcp = connect(addr).await?;
     let upstream = match tokio_tungstenite::client_async(request, tcp).await {
         Ok((upstream, _)) => upstream,
@@ -139,22 +159,58 @@ async fn websocket(
         }
         Err(e) => return Err(Box::new(e).into()),
     };
-    let hard = limits.max_frame_bytes.saturating_mul(4).max(1024);
+    let hard = how.limits.max_frame_bytes.saturating_mul(4).max(1024);
+    let times = Times {
+        send: how.send_timeout,
+        idle: how.limits.idle_timeout(),
+    };
     Ok(upgrade
         .max_message_size(hard)
         .max_frame_size(hard)
-        .on_upgrade(move |client| pump(client, upstream)))
+        .on_upgrade(move |client| pump(client, upstream, times)))
 }
 
-/// Copies messages both ways until either side closes.
-async fn pump(client: WebSocket, upstream: tokio_tungstenite::WebSocketStream<TcpStream>) {
+/// The pump's timeouts.
+#[derive(Clone, Copy, Debug)]
+struct Times {
+    /// For one message to be taken by the other side.
+    send: Duration,
+    /// For a side to say anything (both sides ping and answer pings well within it).
+    idle: Duration,
+}
+
+/// The next message of `rx`, `None` at its end, on an error or after `idle` of silence.
+async fn next_within<S, T, E>(rx: &mut S, idle: Duration) -> Option<T>
+where
+    S: futures_util::Stream<Item = Result<T, E>> + Unpin,
+{
+    match tokio::time::timeout(idle, rx.next()).await {
+        Ok(Some(Ok(m))) => Some(m),
+        Ok(Some(Err(_)) | None) | Err(_) => None,
+    }
+}
+
+/// Sends `m` on `tx` within `send`; `false` if it failed or timed out.
+async fn send_within<S, T>(tx: &mut S, m: T, send: Duration) -> bool
+where
+    S: futures_util::Sink<T> + Unpin,
+{
+    matches!(tokio::time::timeout(send, tx.send(m)).await, Ok(Ok(())))
+}
+
+/// Copies messages both ways until either side closes, stalls or falls silent.
+async fn pump(
+    client: WebSocket,
+    upstream: tokio_tungstenite::WebSocketStream<TcpStream>,
+    times: Times,
+) {
     let (mut client_tx, mut client_rx) = client.split();
     let (mut up_tx, mut up_rx) = upstream.split();
     let down = async {
-        while let Some(Ok(m)) = up_rx.next().await {
+        while let Some(m) = next_within(&mut up_rx, times.idle).await {
             let close = matches!(m, TMessage::Close(_));
             if let Some(m) = to_client(m)
-                && client_tx.send(m).await.is_err()
+                && !send_within(&mut client_tx, m, times.send).await
             {
                 return;
             }
@@ -167,12 +223,12 @@ async fn pump(client: WebSocket, upstream: tokio_tungstenite::WebSocketStream<Tc
             code: TABLE_CLOSED,
             reason: "the table stopped".into(),
         };
-        let _ = client_tx.send(ws::Message::Close(Some(frame))).await;
+        let _ = send_within(&mut client_tx, ws::Message::Close(Some(frame)), times.send).await;
     };
     let up = async {
-        while let Some(Ok(m)) = client_rx.next().await {
+        while let Some(m) = next_within(&mut client_rx, times.idle).await {
             let close = matches!(m, ws::Message::Close(_));
-            if up_tx.send(to_owner(m)).await.is_err() || close {
+            if !send_within(&mut up_tx, to_owner(m), times.send).await || close {
                 break;
             }
         }

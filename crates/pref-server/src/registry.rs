@@ -6,7 +6,9 @@
 //! task: if the table panics, its sockets see their subscription close, and the supervisor
 //! rebuilds the table from the database. A table whose lease another node has taken
 //! (`cluster.rs`) is [`Registry::remove`]d: its task is aborted, and its sockets see their
-//! subscription close and reconnect.
+//! subscription close and reconnect. A table whose time is up (`lifecycle.rs`: an idle
+//! lobby, an unused finished game) stops its own task and leaves the map the same way; only
+//! live tables hold one of the [`Slots`] that `max_tables` counts.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -17,6 +19,7 @@ use crate::command::Command;
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::Secret;
+use crate::lifecycle::{Lifecycle, Slots};
 use crate::metrics::METRICS;
 use crate::store::Store;
 use crate::table::Table;
@@ -69,18 +72,37 @@ pub struct Registry {
     limits: Limits,
     /// Held while a finished table is brought back, so that it is loaded once.
     loading: tokio::sync::Mutex<()>,
+    /// How long unused tables stay.
+    lifecycle: Lifecycle,
+    /// The live tables, counted against `max_tables`.
+    slots: Arc<Slots>,
 }
 
 impl Registry {
-    /// An empty registry.
+    /// An empty registry with the default lifecycle.
     #[must_use]
     pub fn new(store: Store, limits: Limits) -> Arc<Registry> {
+        Registry::with(store, limits, Lifecycle::default())
+    }
+
+    /// An empty registry whose tables live by `lifecycle`.
+    #[must_use]
+    pub fn with(store: Store, limits: Limits, lifecycle: Lifecycle) -> Arc<Registry> {
         Arc::new(Registry {
             map: RwLock::new(HashMap::new()),
             store,
             limits,
             loading: tokio::sync::Mutex::new(()),
+            lifecycle,
+            slots: Arc::new(Slots::default()),
         })
+    }
+
+    /// Live tables (lobby or playing), the ones `max_tables` counts; finished games in
+    /// memory do not count.
+    #[must_use]
+    pub fn live(&self) -> usize {
+        self.slots.live()
     }
 
     /// The handle of table `id`.
@@ -92,13 +114,17 @@ impl Registry {
             .read()
             .map_err(|_| ApiError::Internal("registry poisoned".into()))?
             .get(id)
+            // A table that has just stopped by itself (`lifecycle.rs`) and that its
+            // supervisor has not yet taken out is not there: a finished game is loaded again.
+            .filter(|h| !h.tx.is_closed())
             .cloned()
             .ok_or(ApiError::NoTable)
     }
 
     /// The handle of table `id`, bringing a finished game back from the database when it
-    /// is not open (after a restart, or on a node that did not serve it), so that its
-    /// settlement and record stay reachable.
+    /// is not open (after a restart, on a node that did not serve it, or after it left
+    /// memory), so that its settlement and record stay reachable. The game is over, so the
+    /// table refuses every change: it is read-only and takes no slot.
     ///
     /// # Errors
     /// [`ApiError::NoTable`] for a table that does not exist, [`ApiError::Internal`] if the
@@ -116,11 +142,12 @@ impl Registry {
         let no = row.no;
         let table = Table::restore(row, self.store.clone(), self.limits.clone())
             .map_err(|e| ApiError::Internal(format!("stored table {no} does not replay: {e}")))?;
+        // The entry of a task that stopped is replaced; its supervisor leaves the new one.
         self.spawn(*id, no, table);
         self.get(id)
     }
 
-    /// Open tables.
+    /// Tables in memory, finished ones included.
     #[must_use]
     pub fn len(&self) -> usize {
         self.map.read().map(|m| m.len()).unwrap_or(0)
@@ -176,7 +203,9 @@ impl Registry {
     }
 
     /// Starts `table`'s task under supervision and registers it as `id`.
-    pub fn spawn(self: &Arc<Registry>, id: Secret, no: i64, table: Table) {
+    pub fn spawn(self: &Arc<Registry>, id: Secret, no: i64, mut table: Table) {
+        let slot = (!table.is_over()).then(|| self.slots.take());
+        table.keep(self.lifecycle.clone(), slot);
         let (tx, rx) = mpsc::channel(INBOX);
         let me = tx.downgrade();
         let task = tokio::spawn(table.run(rx, me));

@@ -21,6 +21,7 @@ use crate::bots::{self, BotHandle, Pace, Prompt};
 use crate::command::{Command, HostRequest, Session, Start};
 use crate::config::Limits;
 use crate::ids::Secret;
+use crate::lifecycle::{Due, Life, Lifecycle, Phase, Slot};
 use crate::machine::{Change, HostOp, Machine, NewTable, Op, Stage, StoredSeat, TableError, Write};
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
@@ -51,6 +52,8 @@ pub struct Table {
     /// Per seat, tells the current occupant's sockets the version at which the seat was
     /// freed; made on the first connect, replaced when the seat is freed.
     tenures: [Option<watch::Sender<Option<u64>>>; 4],
+    /// When an unused table expires or leaves memory, and its slot among live tables.
+    life: Life,
 }
 
 impl std::fmt::Debug for Table {
@@ -90,6 +93,71 @@ impl Table {
             bots: [None, None, None, None],
             prompted: None,
             tenures: [None, None, None, None],
+            life: Life::new(Lifecycle::default(), None),
+        }
+    }
+
+    /// Gives the table its lifetime `settings` and, while it is live, its `slot`.
+    pub fn keep(&mut self, settings: Lifecycle, slot: Option<Slot>) {
+        self.life = Life::new(settings, slot);
+        self.life.settle(self.phase());
+    }
+
+    /// Whether the game is over (a finished table holds no slot).
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.phase() == Phase::Over
+    }
+
+    fn phase(&self) -> Phase {
+        match self.machine.stage() {
+            Stage::Lobby => Phase::Lobby,
+            Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
+                let bots_only = (0..self.machine.players())
+                    .all(|s| self.machine.occupant(s).is_some_and(|o| o.bot.is_some()));
+                if bots_only {
+                    Phase::Bots
+                } else {
+                    Phase::Playing
+                }
+            }
+            Stage::Over { .. } => Phase::Over,
+        }
+    }
+
+    /// Whether `cmd` counts as a use: in the lobby a read does not (polling a summary
+    /// does not keep a table open), a finished game is kept by its readers.
+    fn uses(&self, cmd: &Command) -> bool {
+        match cmd {
+            Command::Summary(_) | Command::Record(_) | Command::DealRecord { .. } => {
+                self.phase() == Phase::Over
+            }
+            _ => true,
+        }
+    }
+
+    /// The table's time is up: `true` when its task should stop (an idle lobby stored as
+    /// expired, an idle finished game); a watched table, or an expiry the database did not
+    /// take, goes on for another period.
+    async fn time_up(&mut self) -> bool {
+        let phase = self.phase();
+        match self.life.due(phase, self.tx.receiver_count()) {
+            None | Some(Due::Watched) => false,
+            Some(Due::Unload) => {
+                tracing::info!(table = self.no, "finished table leaves memory");
+                true
+            }
+            Some(Due::Expire) => match self.store.set_state(self.no, Stored::Expired).await {
+                Ok(()) => {
+                    tracing::info!(table = self.no, "idle lobby table expired");
+                    true
+                }
+                Err(e) => {
+                    tracing::error!(table = self.no, error = %e, "expiry not stored");
+                    self.life.touch();
+                    false
+                }
+            },
         }
     }
 
@@ -144,8 +212,26 @@ impl Table {
             }
         }
         self.wake_bots();
-        while let Some(cmd) = inbox.recv().await {
+        loop {
+            let cmd = match self.life.deadline(self.phase()) {
+                None => inbox.recv().await,
+                Some(at) => tokio::select! {
+                    cmd = inbox.recv() => cmd,
+                    () = tokio::time::sleep_until(at) => {
+                        // A command already waiting is a use: it is served, not dropped.
+                        if inbox.is_empty() && self.time_up().await {
+                            return;
+                        }
+                        continue;
+                    }
+                },
+            };
+            let Some(cmd) = cmd else { return };
+            if self.uses(&cmd) {
+                self.life.touch();
+            }
             self.handle(cmd).await;
+            self.life.settle(self.phase());
             self.wake_bots();
         }
     }
@@ -300,10 +386,21 @@ impl Table {
     }
 
     /// Tells the bot to act when it is a bot's turn, and starts the next deal when only
-    /// bots sit at the table; once per change of the game.
+    /// bots sit at the table; once per change of the game. A table of bots only that
+    /// nobody watches is paused: its bots are not prompted until a socket subscribes
+    /// (a connect is a command, after which the bots are woken again), so bot tables
+    /// cannot burn the cores, or play a pool of 1,000 for ever, for nobody.
     fn wake_bots(&mut self) {
         let at = self.machine.state_version();
         if self.prompted == Some(at) || self.bots.iter().all(Option::is_none) {
+            return;
+        }
+        if self.tx.receiver_count() == 0
+            && self.bots[..usize::from(self.machine.players())]
+                .iter()
+                .all(Option::is_some)
+        {
+            self.prompted = None;
             return;
         }
         self.prompted = Some(at);

@@ -35,6 +35,7 @@ fn spawn_node(url: &str, dir: &Path) -> Node {
         &[
             ("PREF_DATABASE_URL", url),
             ("PREF_LEASE_MS", LEASE_MS),
+            ("PREF_CLUSTER_SECRET", "the-test-cluster-secret"),
             // The test's players act as fast as the server answers, far above a person's rate.
             ("PREF_MESSAGES_PER_SECOND", "1000"),
             ("PREF_MESSAGE_BURST", "1000"),

@@ -25,7 +25,7 @@ pub struct TableRow {
     pub spectator_chat: bool,
     /// Dealer of the first deal.
     pub first_dealer: u8,
-    /// Lobby or playing.
+    /// Lobby, playing or over.
     pub state: Stored,
     /// Occupied seats.
     pub seats: Vec<SeatRow>,
@@ -56,13 +56,15 @@ pub struct DealRow {
 }
 
 impl Store {
-    /// Every table that is not over, with its seats, decks and actions.
+    /// Every live table (lobby or playing: not over, not expired), with its seats, decks and actions.
     ///
     /// # Errors
     /// [`StoreError`] if the database cannot be read or a row does not parse.
     pub async fn unfinished(&self) -> Result<Vec<TableRow>, StoreError> {
         let nos: Vec<i64> = with_pool!(&self.pool, pool => {
-            sqlx::query_scalar("SELECT no FROM tables WHERE state != 'over' ORDER BY no")
+            sqlx::query_scalar(
+                "SELECT no FROM tables WHERE state IN ('lobby', 'playing') ORDER BY no",
+            )
                 .fetch_all(pool)
                 .await?
         });
@@ -73,7 +75,7 @@ impl Store {
         Ok(out)
     }
 
-    /// Table `no` with its seats, decks and actions, unless it is over (or unknown).
+    /// Table `no` with its seats, decks and actions, unless it is over, expired or unknown.
     ///
     /// # Errors
     /// [`StoreError`] if the database cannot be read or a row does not parse.
@@ -106,7 +108,7 @@ impl Store {
              FROM tables WHERE no = $1 AND state = 'over'"
         } else {
             "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
-             FROM tables WHERE no = $1 AND state != 'over'"
+             FROM tables WHERE no = $1 AND state IN ('lobby', 'playing')"
         };
         with_pool!(&self.pool, pool => {
             let Some(r) = sqlx::query(query)

@@ -114,6 +114,8 @@ pub enum Stored {
     Playing,
     /// The game is over: restored on demand, to show its settlement and record.
     Over,
+    /// Left idle in the lobby (`lifecycle.rs`): never restored, its link is gone.
+    Expired,
 }
 
 impl Stored {
@@ -122,6 +124,7 @@ impl Stored {
             Stored::Lobby => "lobby",
             Stored::Playing => "playing",
             Stored::Over => "over",
+            Stored::Expired => "expired",
         }
     }
 }
@@ -156,6 +159,8 @@ pub struct Store {
     /// This node's leases, on PostgreSQL (every write is fenced by them); `None` on SQLite,
     /// where one process owns every table.
     leases: Option<Arc<Leases>>,
+    /// The heartbeat's own connection, on PostgreSQL.
+    beat: Option<PgPool>,
 }
 mod group;
 mod load;
@@ -193,7 +198,7 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if the database cannot be reached, created or migrated.
     pub async fn connect(db: &Database, lease: Duration) -> Result<Store, StoreError> {
-        let (pool, leases) = match db {
+        let (pool, pg) = match db {
             Database::Sqlite(file) => {
                 if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)?;
@@ -217,7 +222,9 @@ impl Store {
             }
             Database::Postgres(url) => {
                 // Table tasks wait on the group commit, not on the pool: a few connections
-                // carry the writer, lease renewals, restores and the lobby's writes.
+                // carry restores, lookups and the lobby's writes. The writer and the
+                // heartbeat have connections of their own (below), so that a flood of
+                // lookups or restores cannot make either wait for one.
                 let pool = PgPoolOptions::new()
                     .max_connections(8)
                     .acquire_timeout(Duration::from_secs(10))
@@ -225,14 +232,39 @@ impl Store {
                     .await?;
                 sqlx::migrate!("migrations/postgres").run(&pool).await?;
                 let leases = Arc::new(Leases::new(lease));
+                let beat = PgPoolOptions::new()
+                    .max_connections(1)
+                    .acquire_timeout(lease)
+                    .connect(url)
+                    .await?;
                 // The heartbeat starts now; `cluster.rs` adds the address and keeps it up.
-                crate::lease::register(&pool, &leases, "").await?;
-                (Pool::Postgres(pool), Some(leases))
+                crate::lease::register(&beat, &leases, "").await?;
+                let writer = PgPoolOptions::new()
+                    .max_connections(2)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect(url)
+                    .await?;
+                (Pool::Postgres(pool), Some((leases, beat, writer)))
             }
         };
+        let (leases, beat, writer) = match pg {
+            Some((leases, beat, writer)) => (Some(leases), Some(beat), Pool::Postgres(writer)),
+            None => (None, None, pool.clone()),
+        };
         let (hot, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(group_commit(pool.clone(), leases.clone(), rx));
-        Ok(Store { pool, hot, leases })
+        tokio::spawn(group_commit(writer, leases.clone(), rx));
+        Ok(Store {
+            pool,
+            hot,
+            leases,
+            beat,
+        })
+    }
+
+    /// The heartbeat's own PostgreSQL connection (one, used by nothing else).
+    #[must_use]
+    pub fn heartbeat(&self) -> Option<&PgPool> {
+        self.beat.as_ref()
     }
 
     /// The connection pool, for the stores of other rows (`saved.rs`, `keeper/store.rs`).
