@@ -11,7 +11,8 @@
 //! - the auction log lists every call in order as the server's snapshot has it, names *here*,
 //!   stays through play and after a reload, and says what the auction made in one line; it is
 //!   open on a desktop and folded on a phone until unfolded;
-//! - after the deal's end the last trick is shown on demand, with its winner.
+//! - after the deal's end the last trick is shown on demand, with its winner, also after a
+//!   reload.
 //!
 //! Screenshots of each stage go to `target/screenshots/trick-*.png`, at desktop and phone
 //! sizes, in English and Russian.
@@ -370,6 +371,13 @@ async fn every_trick_stays_whole_with_its_winner_and_the_auction_is_logged() {
     )
     .await;
     log_is_the_servers(&host, "the host after a reload", "here").await;
+    click(&host, "#summary #last-trick").await;
+    until(
+        &host,
+        "the last trick after a reload",
+        "return document.querySelectorAll('#summary #trick[data-mode=last] .played.winner').length === 1 && document.querySelectorAll('#summary #trick .played').length === 3",
+    )
+    .await;
     let errors = js(&watcher, "return window.prefDrivers.errors").await;
     assert_eq!(
         errors,
