@@ -5,14 +5,10 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { face, back, bidLabel, sortHand } from './cards.js';
-import { positions, baseSeat } from './seats.js';
+import { trickArea, trickTools, trickHeld, finishedLastTrick } from './trick.js';
+import { auctionLog } from './auctionlog.js';
 
 const nameOf = (state, s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
-
-function posOf(state, s) {
-  const n = state.table.players;
-  return positions(n)[(s - baseSeat(state) + n) % n];
-}
 
 /** One line saying what the deal is. */
 function headline(state) {
@@ -48,22 +44,6 @@ function talonBonus(d) {
     ? t('deal.talon_bonus_units', { units: b.units })
     : t('deal.talon_bonus', { units: b.units, amount: b.whists });
   return h('span', { class: 'talon-bonus', id: 'talon-bonus' }, text);
-}
-
-function trick(state) {
-  const d = state.snap.deal;
-  const cards = state.showLast && d.last_trick ? d.last_trick.cards : d.trick;
-  return h('div', { class: `trick ${state.showLast ? 'last' : ''}`, id: 'trick' },
-    cards.map((sc) => h('div', { class: `played pos-${posOf(state, sc.seat)}` }, face(sc.card))));
-}
-
-function lastTrickButton(state) {
-  const d = state.snap.deal;
-  if (!d.last_trick || d.stage === 'finished') return null;
-  return h('button', {
-    type: 'button', class: 'secondary small', id: 'last-trick', 'aria-pressed': String(state.showLast),
-    onclick: () => { state.showLast = !state.showLast; state.redraw(); },
-  }, t(state.showLast ? 'deal.hide_last' : 'deal.last_trick'));
 }
 
 /** The result line of a finished deal, from the view's contract and tricks. */
@@ -106,13 +86,17 @@ function summary(state) {
     d.revealed ? h('div', { class: 'sum-row' }, h('span', { class: 'name' }, t('deal.talon')),
       h('div', { class: 'mini-hand' }, d.revealed.talon.map((c) => face(c, { cls: 'tiny' }))),
       d.revealed.discard.length ? h('span', { class: 'name' }, t('deal.discard')) : null,
-      h('div', { class: 'mini-hand' }, d.revealed.discard.map((c) => face(c, { cls: 'tiny' })))) : null);
+      h('div', { class: 'mini-hand' }, d.revealed.discard.map((c) => face(c, { cls: 'tiny' })))) : null,
+    finishedLastTrick(state),
+    auctionLog(state));
 }
 
 export function centre(state) {
   const d = state.snap.deal;
   if (!d) return h('div', { class: 'centre' }, h('p', { class: 'headline' }, t('table.waiting_deal')));
-  if (d.stage === 'finished') return h('div', { class: 'centre' }, summary(state));
+  // The deal's last trick stays on the table a moment before the summary replaces it.
+  if (d.stage === 'finished') return h('div', { class: 'centre' }, trickHeld(state) ? trickArea(state) : summary(state));
   const playing = d.stage === 'play';
-  return h('div', { class: 'centre' }, headline(state), talon(state), playing ? trick(state) : null, lastTrickButton(state));
+  return h('div', { class: 'centre' }, headline(state), auctionLog(state), talon(state),
+    playing ? trickArea(state) : null, playing ? trickTools(state) : null);
 }

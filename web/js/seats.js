@@ -4,8 +4,9 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { face, back, sortHand, bidLabel } from './cards.js';
+import { face, back, sortHand } from './cards.js';
 import { botBadge } from './hostseats.js';
+import { lastCall } from './auctionlog.js';
 
 /** Screen positions for seat offsets from the viewer (clockwise: left, then across, then right). */
 export function positions(n) {
@@ -29,7 +30,7 @@ function badges(state, s) {
   if (d.declarer === s) out.push(h('span', { class: 'badge declarer' }, t('seat.declarer')));
   const w = whistText(d.whist[s]);
   if (w) out.push(h('span', { class: `badge whist-${d.whist[s]}` }, w));
-  if (d.stage === 'auction' && d.calls[s]) out.push(h('span', { class: 'badge call' }, bidLabel(d.calls[s])));
+  if (d.stage === 'auction' && d.calls[s]) out.push(h('span', { class: 'badge call' }, lastCall(state, s)));
   return out;
 }
 

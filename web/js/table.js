@@ -16,6 +16,8 @@ import { sheetPanel } from './sheet.js';
 import { chatPanel } from './chat.js';
 import { keyboard } from './keys.js';
 import { follow, Unfollowable } from './follow.js';
+import { trickNews, trickReset } from './trick.js';
+import { auctionNews, auctionFromSnapshot } from './auctionlog.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -148,12 +150,16 @@ export function tablePage(root, id) {
         state.seat = snap.you && typeof snap.you === 'object' ? snap.you.seat : null;
         if (!snap.deal || snap.deal.stage !== 'discard') state.selected.clear();
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;
+        trickReset(state);
+        auctionFromSnapshot(state, snap);
         render(state);
       },
       event: (msg) => {
         if (state.syncing) return;
         try {
           follow(state, msg, t);
+          trickNews(state, msg);
+          auctionNews(state, msg);
         } catch (e) {
           if (!(e instanceof Unfollowable)) throw e;
           console.warn('resync:', e.message);

@@ -59,7 +59,7 @@ impl Seen {
                 };
             }
             ViewEvent::AllPassed => self.raspasy = true,
-            ViewEvent::Called { seat, call } => self.called(*seat, *call),
+            ViewEvent::Called { seat, call, .. } => self.called(*seat, *call),
             ViewEvent::DealOver => self.over = true,
             ViewEvent::TalonCardTurned { trick, card } => {
                 if let Some(slot) = self.talon_turned.get_mut(*trick as usize) {

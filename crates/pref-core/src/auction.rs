@@ -90,7 +90,8 @@ impl Deal {
     pub(crate) fn do_call(&mut self, seat: Seat, call: Call, events: &mut Events) {
         self.spoken |= 1 << seat.0;
         self.last_call[seat.index()] = Some(call);
-        events.push(Event::Called { seat, call });
+        let here = call.is_here(self.highest);
+        events.push(Event::Called { seat, call, here });
         match call {
             Call::Pass => self.out |= 1 << seat.0,
             Call::Bid(bid) => {

@@ -329,6 +329,15 @@ pub enum Call {
     Bid(Bid),
 }
 
+impl Call {
+    /// Whether this call, made over the `standing` bid, is *here*: that bid said again (R3.4).
+    /// A legal bid is never below the standing bid, so the standing bid is the auction's last.
+    #[must_use]
+    pub fn is_here(self, standing: Option<Bid>) -> bool {
+        matches!(self, Call::Bid(b) if standing == Some(b))
+    }
+}
+
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -22,6 +22,8 @@ pub enum Event {
         seat: Seat,
         /// The call.
         call: Call,
+        /// Whether the call is *here*: the standing bid said again by a senior hand (R3.4).
+        here: bool,
     },
     /// The auction has a declarer (R3.7).
     AuctionWon {

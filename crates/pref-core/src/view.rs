@@ -388,6 +388,9 @@ pub enum ViewEvent {
         seat: Seat,
         /// The call.
         call: Call,
+        /// Whether the call is *here*: the standing bid said again (R3.4); absent when not.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        here: bool,
     },
     /// The auction has a declarer.
     AuctionWon {
@@ -504,7 +507,7 @@ impl Event {
                     Viewer::Seat(_) | Viewer::Spectator => None,
                 },
             },
-            Event::Called { seat, call } => ViewEvent::Called { seat, call },
+            Event::Called { seat, call, here } => ViewEvent::Called { seat, call, here },
             Event::AuctionWon { declarer, bid } => ViewEvent::AuctionWon { declarer, bid },
             Event::AllPassed => ViewEvent::AllPassed,
             Event::TalonTurned { cards } => ViewEvent::TalonTurned { cards },

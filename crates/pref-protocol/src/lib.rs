@@ -7,6 +7,7 @@
 //!   [`Settlement`], [`BotLevel`].
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
 //!   [`TurnView`] with its [`DealStatus`], [`Reason`], [`ErrorCode`].
+//! - [`auction`]: the auction's history, [`AuctionCall`]: every call, *here* named.
 //! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why.
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`http`]: the bodies of the HTTP requests and answers.
@@ -17,6 +18,7 @@
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
 
+pub mod auction;
 pub mod client;
 pub mod http;
 pub mod keeper;
@@ -25,6 +27,7 @@ pub mod server;
 pub mod strict;
 pub mod table;
 
+pub use auction::AuctionCall;
 pub use client::ClientMessage;
 pub use http::{
     ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SaveProfile, SavedProfile, SeatBot,

@@ -6,6 +6,7 @@ use pref_core::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::auction::AuctionCall;
 use crate::score::ScoreEntry;
 use crate::table::{BotLevel, Settlement, SheetView, Summary};
 
@@ -102,6 +103,10 @@ pub struct Snapshot {
     /// Every finished deal: what it wrote and the running totals (the same for every viewer).
     #[serde(default)]
     pub score_log: Vec<ScoreEntry>,
+    /// The shown deal's auction, every call in order (absent before the first call); the
+    /// events' `called` items extend it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auction: Vec<AuctionCall>,
 }
 
 /// Who wrote a chat line.

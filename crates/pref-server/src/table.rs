@@ -576,6 +576,7 @@ impl Table {
                 ..self.machine.turn().view(viewer)
             },
             score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
+            auction: self.machine.auction_log(),
         }
     }
 

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 pub mod picture;
 pub mod steps;
 
-pub use steps::{create_table, seat_bot, sit};
+pub use steps::{create_table, seat_bot, sit, watch};
 
 /// Debian's Chromium (`scripts/install-browser`).
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -341,6 +341,17 @@ pub async fn until(c: &Client, what: &str, script: &str) -> Value {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         tokio::time::sleep(Duration::from_millis(60)).await;
     }
+}
+
+/// Waits until the page has applied an item after `version` (its `data-version` changed):
+/// the result of the action it just sent has begun to arrive.
+pub async fn past(c: &Client, version: &str) {
+    until(
+        c,
+        "the action's result",
+        &format!("return document.body.dataset.version !== {version:?}"),
+    )
+    .await;
 }
 
 /// Waits for `css` to be on the page, then clicks it.

@@ -1,5 +1,6 @@
 //! Steps the browser tests share at a table's door: creating a table from the start page,
-//! taking a seat by the invite link, seating a bot from the host's panel.
+//! taking a seat by the invite link, watching by the spectator link, seating a bot from the
+//! host's panel.
 
 use fantoccini::{Client, Locator};
 
@@ -35,6 +36,20 @@ pub async fn sit(c: &Client, invite: &str, name: &str) {
         c,
         "a seat",
         "return document.body.dataset.seat && document.body.dataset.seat !== 'spectator'",
+    )
+    .await;
+}
+
+/// Opens a table's spectator link and waits to be shown the table as a spectator.
+///
+/// # Panics
+/// If the page does not get there in time.
+pub async fn watch(c: &Client, link: &str) {
+    c.goto(link).await.expect("spectator link");
+    until(
+        c,
+        "the spectator's lobby",
+        "return document.body.dataset.seat === 'spectator'",
     )
     .await;
 }

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, Locator};
 use pref_web_tests::picture::describe;
 use pref_web_tests::{
-    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, seat_bot,
+    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, past, seat_bot,
     server_with, sit, step, until,
 };
 use serde_json::{Value, json};
@@ -482,12 +482,7 @@ async fn the_host_plays_a_deal_against_bots() {
             let stage = v[1].as_str().unwrap_or_default().to_owned();
             let version = v[2].as_str().unwrap_or_default().to_owned();
             step(&host, &stage, &mut bid_made, &mut whists).await;
-            until(
-                &host,
-                "the action's result",
-                &format!("return document.body.dataset.version !== {version:?}"),
-            )
-            .await;
+            past(&host, &version).await;
         } else {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use fantoccini::Client;
 use pref_web_tests::picture::{fresh_snapshot, kept_picture};
 use pref_web_tests::{
-    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, seat_bot,
-    server_with, sit, step, until,
+    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, past, seat_bot,
+    server_with, sit, step, until, watch,
 };
 use serde_json::{Value, json};
 
@@ -80,12 +80,7 @@ async fn play_deal(host: &Client, watcher: &Client) -> u32 {
         let version = v[2].as_str().unwrap_or_default().to_owned();
         step(host, &stage, &mut bid_made, &mut whists).await;
         acted += 1;
-        until(
-            host,
-            "the action's result",
-            &format!("return document.body.dataset.version !== {version:?}"),
-        )
-        .await;
+        past(host, &version).await;
     }
 }
 
@@ -104,20 +99,11 @@ async fn a_page_builds_the_picture_from_events_and_gets_one_snapshot_per_connect
     let watcher = driver.browser(false).await;
     open_start_page(&host, &base).await;
     let invite = create_table(&host).await;
-    let watch = js(&host, "return document.querySelector('#link-watch').value").await;
+    let watch_link = js(&host, "return document.querySelector('#link-watch').value").await;
     sit(&host, &invite, "Anna").await;
     seat_bot(&host, 1, "normal").await;
     seat_bot(&host, 2, "easy").await;
-    watcher
-        .goto(watch.as_str().expect("link"))
-        .await
-        .expect("spectator link");
-    until(
-        &watcher,
-        "the spectator's lobby",
-        "return document.body.dataset.seat === 'spectator'",
-    )
-    .await;
+    watch(&watcher, watch_link.as_str().expect("link")).await;
     click(&host, "#start-game:not([disabled])").await;
 
     let mut acted = 0;

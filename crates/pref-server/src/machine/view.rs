@@ -1,8 +1,8 @@
 //! What everybody may see of the table, read off the machine: phase, summary, the deal
 //! shown, and whose turn it is.
 
-use pref_core::{Deal, Viewer};
-use pref_protocol::{DealStatus, Phase, SeatInfo, SheetView, Summary};
+use pref_core::{Deal, DealEntry, Viewer};
+use pref_protocol::{AuctionCall, DealStatus, Phase, SeatInfo, SheetView, Summary};
 
 use super::{Machine, Stage};
 use crate::wire::Turn;
@@ -17,6 +17,21 @@ impl Machine {
             Stage::BetweenDeals { last, deals, .. } | Stage::Over { last, deals, .. } => {
                 last.as_deref().map(|d| (deals.saturating_sub(1), d))
             }
+        }
+    }
+
+    /// The shown deal's auction, every call in order, from the game's history of the deal
+    /// (the deal's own state keeps only each seat's last call).
+    #[must_use]
+    pub fn auction_log(&self) -> Vec<AuctionCall> {
+        let shown = match &self.stage {
+            Stage::Playing { .. } => true,
+            Stage::BetweenDeals { last, .. } | Stage::Over { last, .. } => last.is_some(),
+            Stage::Lobby => false,
+        };
+        match self.game().and_then(|g| g.history().last()) {
+            Some(DealEntry::Played { actions, .. }) if shown => AuctionCall::log(actions),
+            Some(DealEntry::Played { .. } | DealEntry::Scored { .. }) | None => Vec::new(),
         }
     }
 
