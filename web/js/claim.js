@@ -132,6 +132,23 @@ export function claimPanel(state) {
   return offer(state, room);
 }
 
+/**
+ * The analysis page's paragraph for a deal that ended by a claim all accepted
+ * (`pref-analysis/1`'s `claim`): the claim against open-hand play from its trick on; null
+ * for any other deal. `who` names a seat.
+ */
+export function claimAnalysis(d, who) {
+  const c = d && d.claim;
+  if (!c) return null;
+  const split = splitText(c.claim, who);
+  const verdict = c.fewer
+    ? t(`claim.an.fewer_${c.fewer.side}`, { who: who(c.declarer), n: c.fewer.tricks })
+    : t('claim.an.exact');
+  return h('p', { id: 'an-claim' },
+    t(c.trick === 0 ? 'claim.an.claim_start' : 'claim.an.claim', { who: who(c.seat), trick: c.trick, split }), ' ',
+    t('claim.an.values', { who: who(c.declarer), claimed: c.claimed, open: c.open_hand }), ' ', verdict);
+}
+
 /** The score log's words for a deal that ended by a claim all accepted, or null. */
 export function claimOutcome(outcome, name) {
   const c = outcome && outcome.claim;

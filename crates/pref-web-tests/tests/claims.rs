@@ -6,7 +6,8 @@
 //!   see the pending claim with the host's cards face up; the first answerer rejects and play
 //!   goes on. After a trick the host taps "I take none of the rest", moves one trick in the
 //!   split editor and sends; both accept, the deal ends, and the score log's sentence says it
-//!   ended by the claim, on both pages. Screenshots at desktop and phone size go to
+//!   ended by the claim, on both pages; the analysis page weighs the claim against open-hand
+//!   play with the server's numbers. Screenshots at desktop and phone size go to
 //!   `target/screenshots/claim-*.png`.
 //!
 //! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` the test prints why and passes,
@@ -33,19 +34,18 @@ const ROBOTS: &str = "const done = arguments[0];
       const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) });
       const seat = await r.json();
       const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws?token=${seat.token}`);
-      let version = 0; let n = 0; let turn = null; let waiting = false; let tricks = 0; let inTrick = 0;
+      let version = 0; let n = 0; let turn = null; let poll = null; let tricks = 0; let inTrick = 0;
       const act = (action) => ws.send(JSON.stringify({ type: 'action', id: `r${seat.seat}-${++n}`, version, action }));
+      // One wait at a time: a new turn replaces whatever the robot was waiting for.
       const decide = () => {
+        clearInterval(poll);
         if (!turn || turn.to_act !== seat.seat || !turn.legal.length) return;
         const legal = turn.legal;
         if (legal.some((a) => a.answer)) {
-          if (waiting) return;
-          waiting = true;
-          const poll = setInterval(() => {
+          poll = setInterval(() => {
             const answer = window.robots.answer;
             if (!answer) return;
             clearInterval(poll);
-            waiting = false;
             window.robots.answered.push([seat.seat, answer]);
             act({ answer });
           }, 50);
@@ -53,12 +53,8 @@ const ROBOTS: &str = "const done = arguments[0];
         }
         const held = legal.some((a) => a.play) && window.robots.hold.includes(tricks) && inTrick === 0;
         if (held) {
-          if (waiting) return;
-          waiting = true;
-          const poll = setInterval(() => {
+          poll = setInterval(() => {
             if (window.robots.hold.includes(tricks)) return;
-            clearInterval(poll);
-            waiting = false;
             decide();
           }, 50);
           return;
@@ -288,6 +284,53 @@ async fn a_rejected_and_an_accepted_claim_in_the_browser() {
     )
     .await;
     shot(&watcher, "claim-4-scored-phone").await;
+
+    // The analysis page weighs the claim against open-hand play, with the server's numbers.
+    let id = js(&host, "return location.pathname.split('/').pop()").await;
+    let id = id.as_str().expect("the table id").to_owned();
+    let doc = host
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch(arguments[0]).then((r) => r.json()).then(done);",
+            vec![json!(format!("/api/tables/{id}/deals/0/analysis"))],
+        )
+        .await
+        .expect("the analysis");
+    let c = &doc["deals"][0]["claim"];
+    assert_eq!(c["seat"], 0, "{doc}");
+    assert_eq!(c["trick"], 1, "{doc}");
+    assert_eq!(c["claimed"], doc["deals"][0]["tricks"][0], "{doc}");
+    let open = c["open_hand"].as_u64().expect("open_hand");
+    let claimed = c["claimed"].as_u64().expect("claimed");
+    let verdict = match claimed.cmp(&open) {
+        std::cmp::Ordering::Less => format!("The claim gave Anna {} fewer.", open - claimed),
+        std::cmp::Ordering::Greater => {
+            format!("The claim gave the defence {} fewer.", claimed - open)
+        }
+        std::cmp::Ordering::Equal => "The claim gave exactly what best play gives.".to_owned(),
+    };
+    let want = format!(
+        "After trick 1 Anna claimed how the rest fall ({want}), and all accepted. Anna takes {claimed} \
+         tricks by the claim, {open} with best play from there with every hand open. {verdict}"
+    );
+    for (c, size) in [(&host, "desktop"), (&watcher, "phone")] {
+        c.goto(&format!("{base}/t/{id}/analysis/0"))
+            .await
+            .expect("the analysis page");
+        let text = until(
+            c,
+            "the claim on the analysis page",
+            "return document.querySelector('#an-claim')?.textContent",
+        )
+        .await;
+        assert_eq!(text, json!(want));
+        js(
+            c,
+            "document.querySelector('#an-claim').scrollIntoView(); return true",
+        )
+        .await;
+        shot(c, &format!("claim-5-analysis-{size}")).await;
+    }
     let _ = host.close().await;
     let _ = watcher.close().await;
 }
