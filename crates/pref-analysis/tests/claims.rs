@@ -7,15 +7,20 @@ use pref_analysis::{Analyser, Parts, Side, json};
 use pref_core::{Claim, Record, Seat};
 use serde_json::{Value, json};
 
-/// The worked deal cut after `plays` cards, then the claim `claim` by `claimer` and its
-/// answers (the others clockwise from his left, each `answers`).
-fn with_claim(plays: usize, claimer: u8, claim: [u8; 3], answer: &str) -> Record {
+/// The worked deal's record as JSON.
+fn worked() -> Value {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/records/worked-deal.json"
     ))
     .unwrap();
-    let mut v: Value = serde_json::from_str(&text).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The worked deal cut after `plays` cards, then the claim `claim` by `claimer` and its
+/// answers (the others clockwise from his left, each `answers`).
+fn with_claim(plays: usize, claimer: u8, claim: [u8; 3], answer: &str) -> Record {
+    let mut v = worked();
     let actions = v["deals"][0]["actions"].as_array_mut().unwrap();
     let first_play = actions
         .iter()
@@ -85,12 +90,7 @@ fn r6_7_an_exact_claim_costs_nothing_and_a_short_one_costs_the_declarer() {
 /// A rejected claim is no claim for the analysis: the deal played on to its end.
 #[test]
 fn r6_7_a_rejected_claim_leaves_no_claim_in_the_analysis() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/records/worked-deal.json"
-    ))
-    .unwrap();
-    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let mut v = worked();
     let actions = v["deals"][0]["actions"].as_array_mut().unwrap();
     let at = actions
         .iter()
