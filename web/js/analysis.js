@@ -9,6 +9,7 @@
 import { init, LANGS, lang, use, onChange, t } from './i18n.js';
 import { h, toast } from './dom.js';
 import { face, sortHand, bidLabel, suitIcon } from './cards.js';
+import { claimAnalysis } from './claim.js';
 
 const view = { id: null, deal: 0, deals: 0, record: null, text: null, doc: null, step: 0, error: null };
 
@@ -146,7 +147,7 @@ function steps(d) {
 function dealView(d) {
   if (!d.analysable) return h('p', { id: 'an-reason' }, t('an.unavailable', { reason: d.reason }));
   return h('div', { id: 'an-deal-view', dataset: { deal: d.deal } },
-    headline(d), par(d),
+    headline(d), par(d), claimAnalysis(d, who),
     h('p', { id: 'an-mistakes' }, t('an.mistakes', { n: d.mistakes })),
     h('h2', {}, t('an.auction')), auction(d),
     h('h2', {}, t('an.play')), steps(d));

@@ -12,6 +12,7 @@ import { api } from './api.js';
 import { saved } from './store.js';
 import { toast } from './dom.js';
 import { seatAdmin } from './hostseats.js';
+import { claimPending } from './claim.js';
 
 const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
 
@@ -119,6 +120,7 @@ export function controls(state) {
   const legal = legalSets(state);
   const mine = state.seat !== null && d.to_act === state.seat && (state.snap.turn.legal || []).length > 0;
   if (!mine) {
+    if (claimPending(state)) return null;
     const who = d.to_act !== null && d.to_act !== undefined ? state.table.seats[d.to_act] : null;
     return h('div', { class: 'controls waiting' }, h('p', {}, who ? t('turn.waiting', { name: who.name || '' }) : ''));
   }
@@ -129,7 +131,8 @@ export function controls(state) {
     case 'declare': body = declareBox(state, legal); break;
     case 'whist': body = pickBox(state, 'whist', 'whist', ['whist', 'half', 'pass'].filter((v) => legal.whist.has(v)), 'whist.help'); break;
     case 'defence': body = pickBox(state, 'defence', 'defence', ['open', 'closed'].filter((v) => legal.defence.has(v)), 'defence.help'); break;
-    case 'play': body = h('p', { class: 'your-turn' }, t('turn.play')); break;
+    // While a claim is pending the answer is in the claim panel (claim.js).
+    case 'play': body = claimPending(state) ? null : h('p', { class: 'your-turn' }, t('turn.play')); break;
     default: body = null;
   }
   return h('div', { class: 'controls mine' }, h('p', { class: 'your-turn-title' }, t('turn.yours')), body);

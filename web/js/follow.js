@@ -153,6 +153,7 @@ function publicNews(state, e, t) {
 function turn(state, tv) {
   const snap = state.snap;
   snap.turn = { to_act: tv.to_act, legal: tv.legal };
+  if (tv.claim) snap.turn.claim = tv.claim;
   const d = snap.deal;
   if (!tv.deal) return;
   need(d, 'a deal state without a deal');

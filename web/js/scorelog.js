@@ -5,6 +5,7 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { claimOutcome } from './claim.js';
 
 const SUITS = { S: '♠', C: '♣', D: '♦', H: '♥' };
 
@@ -122,7 +123,7 @@ function deal(entry, name, n, folds, last) {
     ontoggle: (e) => folds.set(entry.deal_no, e.target.open),
   },
     h('summary', {}, h('b', {}, t('log.deal', { n: entry.deal_no + 1 })), ' ',
-      t('log.dealer', { name: name(entry.dealer) }), ': ', summary(entry.outcome, name).filter(Boolean).join('; ')),
+      t('log.dealer', { name: name(entry.dealer) }), ': ', [...summary(entry.outcome, name), claimOutcome(entry.outcome, name)].filter(Boolean).join('; ')),
     entry.lines.length ? h('ul', { class: 'log-lines' }, entry.lines.map((l) => sentence(l, name))) : h('p', {}, t('log.nothing')),
     totals(entry, name, n));
 }

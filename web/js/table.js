@@ -18,6 +18,7 @@ import { keyboard } from './keys.js';
 import { follow, Unfollowable } from './follow.js';
 import { trickNews, trickReset } from './trick.js';
 import { auctionNews, auctionFromSnapshot } from './auctionlog.js';
+import { claimPanel } from './claim.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -48,6 +49,7 @@ function felt(state) {
   return h('section', { class: `felt players-${n}`, id: 'felt' },
     h('div', { class: 'opponents' }, boxes),
     centre(state),
+    claimPanel(state),
     controls(state),
     me);
 }

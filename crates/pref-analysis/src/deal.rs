@@ -8,6 +8,7 @@ use pref_core::{
 };
 
 use crate::auction::{SeatBest, best_contracts};
+use crate::claim::{self, ClaimAnalysis};
 use crate::line::{analyse_line, counted_by, value};
 
 /// One card of a deal and what it cost.
@@ -78,6 +79,9 @@ pub struct DealAnalysis {
     pub cards: Vec<CardAnalysis>,
     /// Each active seat's best contract with the cards as dealt (seat order).
     pub auction: Vec<SeatBest>,
+    /// For a deal ended by a claim all accepted (R6.7), the claim against open-hand play
+    /// from its trick boundary; analysed with the play.
+    pub claim: Option<ClaimAnalysis>,
 }
 
 /// Why a deal of a record has no analysis.
@@ -331,6 +335,9 @@ impl Analyser {
         let mut cards = Vec::new();
         let outcome = deal.outcome().expect("a recorded deal is finished");
         let par = parts.play.then(|| self.par(&start, &active));
+        let claim = claim::accepted(p.actions)
+            .filter(|_| parts.play)
+            .and_then(|c| claim::analyse(&mut self.solver, c, &start, &line, &active, &outcome));
         if parts.play {
             let steps = analyse_line(&mut self.solver, &start, &line, [0; 3])
                 .expect("recorded cards are legal in the solver's rules");
@@ -355,6 +362,7 @@ impl Analyser {
             par,
             cards,
             auction,
+            claim,
         }
     }
 

@@ -6,6 +6,7 @@ use pref_core::{Card, CardSet, OutcomeKind};
 use serde_json::{Value, json};
 
 use crate::auction::SeatBest;
+use crate::claim::{ClaimAnalysis, Side};
 use crate::deal::{CardAnalysis, DealAnalysis, NotAnalysable, Par};
 
 /// The value of the document's `format` key.
@@ -45,6 +46,9 @@ pub fn deal(a: &DealAnalysis) -> Value {
         "auction": a.auction.iter().map(seat_best).collect::<Vec<_>>(),
     });
     let fields = v.as_object_mut().expect("an object");
+    if let Some(c) = &a.claim {
+        fields.insert("claim".into(), claim(c));
+    }
     match o.kind {
         OutcomeKind::Game {
             declarer,
@@ -76,6 +80,25 @@ pub fn deal(a: &DealAnalysis) -> Value {
         }
     }
     v
+}
+
+/// An accepted claim against open-hand play (present only for a deal that ended by one).
+fn claim(c: &ClaimAnalysis) -> Value {
+    json!({
+        "seat": c.seat.0,
+        "claim": c.claim.entries(),
+        "trick": c.trick,
+        "declarer": c.declarer.0,
+        "claimed": c.claimed,
+        "open_hand": c.open_hand,
+        "fewer": c.fewer.map(|(side, tricks)| json!({
+            "side": match side {
+                Side::Declarer => "declarer",
+                Side::Defence => "defence",
+            },
+            "tricks": tricks,
+        })),
+    })
 }
 
 fn cards(set: CardSet) -> Vec<String> {

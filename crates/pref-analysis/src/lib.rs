@@ -9,6 +9,8 @@
 //!   card that cost tricks is marked with how many, and the best cards are named (`line.rs`
 //!   on the solver's positions, `deal.rs` on seats);
 //! - the deal's par: what best play gives from the first lead;
+//! - for a deal ended by a claim all accepted, whether the claim gave a side fewer tricks
+//!   than open-hand play from its trick boundary would have (`claim.rs`);
 //! - at the auction, each seat's best contract with the cards as they lay (`auction.rs`
 //!   defines it exactly).
 //!
@@ -32,11 +34,13 @@
 //! ```
 
 mod auction;
+mod claim;
 mod deal;
 pub mod json;
 pub mod line;
 
 pub use auction::{SeatBest, best_contracts, discards};
+pub use claim::{ClaimAnalysis, Side};
 pub use deal::{
     Analyser, CardAnalysis, DealAnalysis, NotAnalysable, Par, Parts, PlayLine, play_line, replay,
 };

@@ -36,7 +36,7 @@ pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
-pub use score::{DealKind, LineView, OutcomeView, ScoreEntry};
+pub use score::{AcceptedClaim, DealKind, LineView, OutcomeView, ScoreEntry};
 pub use server::{
     DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView,
 };

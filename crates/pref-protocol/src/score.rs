@@ -3,7 +3,10 @@
 //! (the core's [`pref_core::Game::scores`]); it holds no card, so every viewer gets the same
 //! log, in a snapshot and, one entry at a time, in `deal_finished`.
 
-use pref_core::{Contract, Defence, Game, Line, Outcome, OutcomeKind, WhistCall};
+use pref_core::{
+    Action, Answer, Claim, Contract, DealEntry, Defence, Game, Line, Outcome, OutcomeKind,
+    WhistCall,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::table::SheetView;
@@ -72,6 +75,53 @@ pub struct OutcomeView {
     /// Tricks per seat, when the deal was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tricks: Option<Vec<u8>>,
+    /// The claim every player of the deal accepted, when the deal ended by one (R6.7):
+    /// `tricks` then counts the claimed tricks as taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<AcceptedClaim>,
+}
+
+/// A claim that ended a deal (R6.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptedClaim {
+    /// The claimer.
+    pub seat: u8,
+    /// The remaining tricks per seat as claimed.
+    pub claim: Claim,
+}
+
+impl AcceptedClaim {
+    /// The claim that ended `deal`, if its last action accepted one.
+    #[must_use]
+    pub fn of(deal: &DealEntry) -> Option<AcceptedClaim> {
+        let DealEntry::Played {
+            actions,
+            outcome: Some(_),
+            ..
+        } = deal
+        else {
+            return None;
+        };
+        let (_, last) = actions.last()?;
+        if *last != Action::Answer(Answer::Accept) {
+            return None;
+        }
+        actions.iter().rev().find_map(|&(seat, a)| match a {
+            Action::Claim(claim) => Some(AcceptedClaim {
+                seat: seat.0,
+                claim,
+            }),
+            Action::Bid(_)
+            | Action::Discard(_)
+            | Action::Declare(_)
+            | Action::Whist(_)
+            | Action::Defence(_)
+            | Action::Surrender
+            | Action::Play(_)
+            | Action::Answer(_) => None,
+        })
+    }
 }
 
 impl OutcomeView {
@@ -87,6 +137,7 @@ impl OutcomeView {
             whist: None,
             defence: None,
             tricks: o.tricks.map(|t| t[..seats].to_vec()),
+            claim: None,
         };
         match o.kind {
             OutcomeKind::Game {
@@ -150,7 +201,10 @@ impl ScoreEntry {
         Some(ScoreEntry {
             deal_no: u32::try_from(deal_no).ok()?,
             dealer: deal.dealer().0,
-            outcome: OutcomeView::of(deal.outcome()?),
+            outcome: OutcomeView {
+                claim: AcceptedClaim::of(deal),
+                ..OutcomeView::of(deal.outcome()?)
+            },
             lines: LineView::all(&score.lines),
             sheet: SheetView::of(&score.sheet),
         })

@@ -2,7 +2,8 @@
 
 use pref_core::view::{DealKind, StandingBid};
 use pref_core::{
-    Action, ClaimView, Contract, DealView, Defence, Seat, Stage, ViewEvent, Viewer, WhistCall,
+    Action, ClaimRoom, ClaimView, Contract, DealView, Defence, Seat, Stage, ViewEvent, Viewer,
+    WhistCall,
 };
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,11 @@ pub struct TurnView {
     pub to_act: Option<Seat>,
     /// The viewer's legal actions; empty unless the viewer is to act.
     pub legal: Vec<Action>,
+    /// The claims the viewer may make now (R6.7), whether or not he is to act; absent when
+    /// he may make none. A claim is any split of `tricks_left` over `seats` entries (a
+    /// four-player `dealer`'s entry 0), so the splits are described, not listed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimRoom>,
     /// The shown deal's public state after the action, on an event's turn (never in a
     /// snapshot, whose `deal` holds it): what the rules decided that the events do not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]

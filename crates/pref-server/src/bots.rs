@@ -101,8 +101,7 @@ pub fn spawn(
     pace: Pace,
 ) -> BotHandle {
     let (tx, rx) = mpsc::unbounded_channel();
-    let seed = rand::random();
-    let bot = Bot::new(seat, bot_level(level), profile, seed);
+    let bot = Driver::fresh_bot(seat, level, profile);
     tokio::spawn(run(
         Driver {
             table_no,
@@ -211,6 +210,12 @@ enum Request {
 }
 
 impl Driver {
+    /// A new bot for `seat`: it claims where the table allows claims (R6.7, `claims`), and
+    /// answers claims in any case, from its seat's view like every decision.
+    fn fresh_bot(seat: Seat, level: BotLevel, profile: &Profile) -> Bot {
+        Bot::new(seat, bot_level(level), profile, rand::random()).claiming(profile.claims())
+    }
+
     /// Decides on the blocking pool; a bot that panics is replaced by a fresh one that
     /// plays the first legal action, so the table goes on.
     async fn think(&self, bot: Bot, view: Box<DealView>, legal: ActionList) -> (Bot, Action) {
@@ -229,24 +234,14 @@ impl Driver {
             (Err(e), Some(first)) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(
-                        self.seat,
-                        bot_level(self.level),
-                        &self.profile,
-                        rand::random(),
-                    ),
+                    Driver::fresh_bot(self.seat, self.level, &self.profile),
                     first,
                 )
             }
             (Err(e), None) => {
                 tracing::error!(table = self.table_no, seat = self.seat.0, error = %e, "bot failed");
                 (
-                    Bot::new(
-                        self.seat,
-                        bot_level(self.level),
-                        &self.profile,
-                        rand::random(),
-                    ),
+                    Driver::fresh_bot(self.seat, self.level, &self.profile),
                     Action::Bid(pref_core::Call::Pass),
                 )
             }

@@ -4,7 +4,7 @@
 //! table broadcasts internally: it may hold a full [`Event`] and is deliberately not
 //! `Serialize`; [`News::visible`] is the one way out, through the core's projection.
 
-use pref_core::{Action, Event, Seat, Viewer};
+use pref_core::{Action, ClaimRoom, Event, Seat, Viewer};
 use pref_protocol::server::DealTag;
 use pref_protocol::{DealStatus, Item, Public, TurnView};
 
@@ -48,6 +48,9 @@ pub struct Turn {
     pub to_act: Option<Seat>,
     /// That player's legal actions.
     pub legal: Vec<Action>,
+    /// What each seat may claim now (R6.7), index = seat; any player of the deal may claim
+    /// at a trick boundary, not only the one to act.
+    pub claims: [Option<ClaimRoom>; 4],
     /// The shown deal's public state, for the turn an event carries.
     pub deal: Option<DealStatus>,
 }
@@ -61,6 +64,10 @@ impl Turn {
             legal: match self.to_act {
                 Some(s) if viewer == Viewer::Seat(s) => self.legal.clone(),
                 Some(_) | None => Vec::new(),
+            },
+            claim: match viewer {
+                Viewer::Seat(s) => self.claims.get(s.index()).copied().flatten(),
+                Viewer::Spectator => None,
             },
             deal: self.deal.clone(),
         }

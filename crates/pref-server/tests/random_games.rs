@@ -2,19 +2,27 @@
 //! four players, a spectator attached. After every message each client checks that it
 //! holds no card it could not see at that moment, judged against the deck and the actions
 //! the server stored (an independent replay through the rules, not the server's projection).
+//! Players claim now and then at a trick boundary on their turn, with random splits, and
+//! answer claims at random (R6.7): from a claim on every viewer sees the claimer's hand,
+//! and nothing else.
 
 mod common;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::*;
-use pref_core::{Action, CardSet, DealView, Seat, ViewEvent, Viewer};
+use pref_core::{Action, CardSet, Claim, ClaimRoom, DealView, Seat, ViewEvent, Viewer};
 use pref_protocol::ServerMessage;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
+
+/// Claims sent, and claims every player accepted (seen by the spectators), in all games.
+static CLAIMS: AtomicUsize = AtomicUsize::new(0);
+static ACCEPTED: AtomicUsize = AtomicUsize::new(0);
 
 /// Per-client bookkeeping.
 struct Client {
@@ -53,15 +61,27 @@ impl Client {
         allowed(self.viewer, &events)
     }
 
-    fn turn(&self, m: &Value) -> (Option<Seat>, Vec<Action>) {
+    /// The player to act, the viewer's legal actions, and a claim the viewer may make on
+    /// his own turn (R6.7), now and then.
+    fn turn(&mut self, m: &Value) -> (Option<Seat>, Vec<Action>) {
         let t = &m["turn"];
         let to_act: Option<Seat> = serde_json::from_value(t["to_act"].clone()).unwrap();
-        let legal: Vec<Action> = serde_json::from_value(t["legal"].clone()).unwrap();
+        let mut legal: Vec<Action> = serde_json::from_value(t["legal"].clone()).unwrap();
+        let room: Option<ClaimRoom> = serde_json::from_value(t["claim"].clone()).unwrap();
         if Some(self.viewer) != to_act.map(Viewer::Seat) {
             assert!(
                 legal.is_empty(),
                 "legal actions sent to a viewer not to act: {m}"
             );
+            // Claims are made on the claimer's own turn here, so that they never race a
+            // card; a claim out of turn goes through the same path (tests/claims.rs).
+            return (to_act, legal);
+        }
+        if let Some(room) = room
+            && self.rng.gen_ratio(1, 4)
+        {
+            legal = vec![Action::Claim(random_claim(&mut self.rng, room))];
+            CLAIMS.fetch_add(1, Ordering::Relaxed);
         }
         (to_act, legal)
     }
@@ -111,6 +131,14 @@ impl Client {
         let (_, events) = self.truth.replay(view.dealer, &deck, &actions, k);
         let ok = allowed(self.viewer, &events);
         self.check("snapshot", view.cards(), ok, m);
+        // A pending claim shows the claimer's hand to everybody (R6.7).
+        if let Some(c) = view.claim.as_ref().filter(|c| c.to_answer.is_some()) {
+            assert!(
+                view.open_hands[c.seat.index()].is_some() || view.hand_sizes[c.seat.index()] == 0,
+                "{:?}: a pending claim without the claimer's hand: {m}",
+                self.viewer
+            );
+        }
         let (_, legal) = self.turn(m);
         self.check("snapshot's legal actions", action_cards(&legal), ok, m);
         self.deal = Some((deal_no, view.dealer, k));
@@ -137,6 +165,10 @@ impl Client {
         let mut over = false;
         if e["kind"] == "deal" {
             let event: ViewEvent = strict(&e["event"]);
+            if self.viewer == Viewer::Spectator && matches!(event, ViewEvent::ClaimAccepted { .. })
+            {
+                ACCEPTED.fetch_add(1, Ordering::Relaxed);
+            }
             let deal_no = e["deal_no"].as_u64().unwrap() as u32;
             let k = if let ViewEvent::Dealt { dealer, .. } = event {
                 self.deal = Some((deal_no, dealer, 0));
@@ -205,6 +237,19 @@ impl Client {
     }
 }
 
+/// A random split of the tricks left that `room` allows: any entries summing to
+/// `tricks_left`, a four-player dealer's 0.
+fn random_claim(rng: &mut StdRng, room: ClaimRoom) -> Claim {
+    let mut entries = vec![0u8; usize::from(room.seats)];
+    let takers: Vec<usize> = (0..entries.len())
+        .filter(|&s| room.dealer != Some(Seat(s as u8)))
+        .collect();
+    for _ in 0..room.tricks_left {
+        entries[*takers.choose(rng).unwrap()] += 1;
+    }
+    Claim::new(&entries).unwrap()
+}
+
 /// Plays `deals` deals at one table and ends the game by agreement.
 async fn play(
     addr: &str,
@@ -269,16 +314,7 @@ async fn play(
         checked += t.await.unwrap();
     }
     // The whole game as a record, read back strictly by the core.
-    let (status, text) = http_text(
-        addr,
-        "GET",
-        &format!("/api/tables/{}/record", info.id),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{text}");
-    let record = pref_core::Record::from_json_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let record = record(addr, &info.id).await;
     assert!(!record.deals().is_empty());
     assert_eq!(record.agreed_stop(), !natural);
     (checked, natural)
@@ -344,4 +380,13 @@ async fn random_games_leak_no_card() {
     }
     eprintln!("checked {total} messages; {natural} games closed their pools");
     assert!(total > 1000, "only {total} messages checked");
+    let (claims, accepted) = (
+        CLAIMS.load(Ordering::Relaxed),
+        ACCEPTED.load(Ordering::Relaxed),
+    );
+    eprintln!("{claims} claims, {accepted} accepted by all");
+    assert!(
+        claims > 10 && accepted > 0,
+        "{claims} claims, {accepted} accepted"
+    );
 }

@@ -377,7 +377,7 @@ pub async fn click(c: &Client, css: &str) {
 /// One step of a player whose turn it is, chosen to visit every kind of decision: the first
 /// caller bids the lowest bid and the others pass; the declarer discards his first two cards
 /// and names the lowest game; the first defender whists, the second passes; the lone whister
-/// plays open; cards are the first legal ones.
+/// plays open; cards are the first legal ones; a bot's claim is accepted.
 ///
 /// # Panics
 /// If the page has no control for the stage.
@@ -412,6 +412,12 @@ pub async fn step(c: &Client, stage: &str, bid_made: &mut bool, whists: &mut u32
             click(c, &format!("#whist button.whist-{choice}")).await;
         }
         "defence" => click(c, "#defence button.defence-open").await,
+        // A bot's claim (R6.7) waits for this player's answer: accept it.
+        "play"
+            if js(c, "return !!document.querySelector('#claim-accept')").await == json!(true) =>
+        {
+            click(c, "#claim-accept").await;
+        }
         // The last playable card: in an overlapped hand it lies on top.
         "play" => click(c, ".hand .card.legal:not(:has(~ .card.legal))").await,
         other => panic!("a turn at stage {other:?}"),

@@ -1,7 +1,7 @@
 //! What everybody may see of the table, read off the machine: phase, summary, the deal
 //! shown, and whose turn it is.
 
-use pref_core::{Deal, DealEntry, Viewer};
+use pref_core::{Deal, DealEntry, Seat, Viewer};
 use pref_protocol::{AuctionCall, DealStatus, Phase, SeatInfo, SheetView, Summary};
 
 use super::{Machine, Stage};
@@ -107,6 +107,7 @@ impl Machine {
                         legal: to_act
                             .map(|p| deal.legal_actions_for(p).into_iter().collect())
                             .unwrap_or_default(),
+                        claims: [0, 1, 2, 3].map(|s| deal.claim_room(Seat(s))),
                         deal: None,
                     }
                 }

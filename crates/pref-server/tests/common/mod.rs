@@ -148,6 +148,14 @@ fn dechunk(mut s: &str) -> String {
     out
 }
 
+/// The table's game record, read back strictly by the core.
+pub async fn record(addr: &str, id: &str) -> pref_core::Record {
+    let path = format!("/api/tables/{id}/record");
+    let (status, text) = http_text(addr, "GET", &path, None, None).await;
+    assert_eq!(status, 200, "{text}");
+    pref_core::Record::from_json_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
 /// A created table.
 #[derive(Clone, Debug)]
 pub struct TableInfo {
