@@ -101,11 +101,14 @@ async fn a_bots_deal_is_stepped_through_with_the_servers_values() {
     let mut driver = Driver::start(&shots()).await;
     let desk = driver.browser(false).await;
     desk.goto(&format!("{base}/analysis")).await.unwrap();
-    // A table of three bots, Sochi (hands shown after each deal), started from the page.
+    // A table of three bots, Sochi (hands shown after each deal), started from the page and
+    // watched over a spectator's socket: a bot-only table that nobody watches pauses.
     let id = js(&desk, "return (async () => {
       const post = (p, b, tok) => fetch(p, { method: 'POST', headers: Object.assign({ 'Content-Type': 'application/json' }, tok ? { Authorization: `Bearer ${tok}` } : {}), body: JSON.stringify(b || {}) }).then(r => r.json());
       const t = await post('/api/tables', { profile: { preset: 'sochi', pool_target: 30 } });
       for (const s of [0, 1, 2]) await post(`/api/tables/${t.id}/seats/${s}/bot`, { level: 'easy' }, t.host_token);
+      window.prefWatch = new WebSocket(`ws://${location.host}/api/tables/${t.id}/ws`);
+      await new Promise((resolve) => { window.prefWatch.onopen = resolve; });
       await post(`/api/tables/${t.id}/start`, {}, t.host_token);
       return t.id; })()").await;
     let id = id.as_str().unwrap().to_owned();
