@@ -136,17 +136,7 @@ async fn bots_reject_a_hopeless_claim_and_accept_a_certain_one() {
     )
     .await;
     assert_eq!(status, 200, "{seat}");
-    for s in [1, 2] {
-        let (status, body) = http(
-            &addr,
-            "POST",
-            &format!("/api/tables/{id}/seats/{s}/bot"),
-            Some(&json!({"level": "normal"})),
-            Some(&host),
-        )
-        .await;
-        assert_eq!(status, 200, "{body}");
-    }
+    seat_bots(&addr, &id, &host, &[1, 2], "normal").await;
     let token = seat["token"].as_str().unwrap();
     let mut me = Person {
         ws: connect(&addr, &id, Some(token), "").await,
@@ -156,15 +146,7 @@ async fn bots_reject_a_hopeless_claim_and_accept_a_certain_one() {
         next_id: 0,
     };
     me.next_turn().await;
-    let (status, body) = http(
-        &addr,
-        "POST",
-        &format!("/api/tables/{id}/start"),
-        None,
-        Some(&host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    start_table(&addr, &id, &host).await;
 
     let (mut rejected, mut accepted) = (false, false);
     let mut bid_made = false;

@@ -198,17 +198,37 @@ pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> Tabl
         tokens.push(seat.token);
     }
     if start {
+        start_table(addr, &id, &host).await;
+    }
+    TableInfo { id, host, tokens }
+}
+
+/// Seats a bot of `level` in each of `seats`, as the host.
+pub async fn seat_bots(addr: &str, id: &str, host: &str, seats: &[u8], level: &str) {
+    for s in seats {
         let (status, body) = http(
             addr,
             "POST",
-            &format!("/api/tables/{id}/start"),
-            None,
-            Some(&host),
+            &format!("/api/tables/{id}/seats/{s}/bot"),
+            Some(&json!({ "level": level })),
+            Some(host),
         )
         .await;
         assert_eq!(status, 200, "{body}");
     }
-    TableInfo { id, host, tokens }
+}
+
+/// Starts the game, as the host.
+pub async fn start_table(addr: &str, id: &str, host: &str) {
+    let (status, body) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{id}/start"),
+        None,
+        Some(host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
 }
 
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
