@@ -416,6 +416,20 @@ impl Table {
                     })
                     .await;
             }
+            Command::Watching { connected } => {
+                let _ = self.apply(Op::Watching { connected }).await;
+            }
+            Command::RematchPlan { token, reply } => {
+                let _ = reply.send(self.machine.rematch_plan(&token));
+            }
+            Command::Rematched {
+                token,
+                table,
+                reply,
+            } => {
+                let op = Op::Rematch { host: token, table };
+                let _ = reply.send(self.apply(op).await.map(|_| ()));
+            }
             Command::Act {
                 seat,
                 token,

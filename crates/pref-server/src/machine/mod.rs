@@ -13,6 +13,7 @@ use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetVie
 use crate::ids::Secret;
 use crate::wire::News;
 
+mod audience;
 #[cfg(test)]
 mod deal_record_tests;
 mod op;
@@ -22,6 +23,7 @@ mod tests;
 mod restore;
 mod view;
 
+pub use audience::RematchPlan;
 pub(crate) use op::disallowed_char;
 pub use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
@@ -49,6 +51,10 @@ pub struct Machine {
     version: u64,
     /// The version of the last change to the game; actions made before it are stale.
     state_version: u64,
+    /// Open spectator sockets.
+    spectators: u32,
+    /// The rematch's table id, once the host opened one after the game.
+    rematch: Option<String>,
 }
 
 /// The parts of a new table the caller chooses.
@@ -99,6 +105,8 @@ impl Machine {
             stage: Stage::Lobby,
             version: 0,
             state_version: 0,
+            spectators: 0,
+            rematch: None,
         }
     }
 
@@ -273,6 +281,8 @@ impl Machine {
                 token,
                 connected,
             } => self.presence(&mut change, seat, &token, connected),
+            Op::Watching { connected } => self.watching(&mut change, connected),
+            Op::Rematch { host, table } => self.rematched(&mut change, &host, table)?,
         }
         Ok(change)
     }

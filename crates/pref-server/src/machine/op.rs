@@ -123,6 +123,18 @@ pub enum Op {
         /// Opened or closed.
         connected: bool,
     },
+    /// A spectator's socket opened or closed.
+    Watching {
+        /// Opened or closed.
+        connected: bool,
+    },
+    /// The host opened table `table` as this finished table's rematch.
+    Rematch {
+        /// The host token.
+        host: Secret,
+        /// The new table's id.
+        table: String,
+    },
 }
 
 /// What the host may do.
@@ -240,6 +252,12 @@ pub enum TableError {
     /// Spectators may not chat at this table.
     #[error("spectators may not chat at this table")]
     ChatForbidden,
+    /// A rematch waits for the game's end.
+    #[error("the game is not over: a rematch is opened after it")]
+    NotOver,
+    /// The host already opened this table's rematch.
+    #[error("a rematch of this table is already open")]
+    Rematched,
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
@@ -281,6 +299,8 @@ impl TableError {
             | TableError::ProfileFrozen
             | TableError::SeatBeyond
             | TableError::ChatForbidden
+            | TableError::NotOver
+            | TableError::Rematched
             | TableError::Internal(_) => Reason::Internal,
         }
     }

@@ -67,6 +67,9 @@ impl Machine {
                 Stage::Over { settlement, .. } => Some(settlement.clone()),
                 Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => None,
             },
+            preset: self.preset_name(),
+            spectators: self.spectators,
+            rematch: self.rematch.clone(),
         }
     }
 
