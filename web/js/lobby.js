@@ -37,7 +37,8 @@ export function lobby(state) {
   const l = links(state.id);
   return h('section', { class: 'panel lobby', id: 'lobby' },
     h('h1', {}, t('lobby.title')),
-    h('p', { class: 'lead' }, t(`preset.summary`, { players: tb.players, target: tb.profile.pool_target })),
+    h('p', { class: 'lead', id: 'lobby-preset' }, tb.preset ? [h('b', {}, t(`preset.${tb.preset}`)), ' · '] : null,
+      t(`preset.summary`, { players: tb.players, target: tb.profile.pool_target })),
     canTake ? h('p', {}, nameInput) : null,
     h('ul', { class: 'seats' }, tb.seats.map((s) => h('li', { class: s.name ? 'taken' : 'free' },
       h('span', { class: 'seat-no' }, t('seat.n', { n: s.seat + 1 })),
@@ -45,7 +46,7 @@ export function lobby(state) {
       botBadge(s),
       state.seat === s.seat ? h('span', { class: 'you' }, t('seat.you')) : null,
       !s.name && canTake ? h('button', { type: 'button', class: 'primary', dataset: { take: s.seat }, onclick: () => take(s.seat) }, t('lobby.take')) : null))),
-    state.seat === null ? h('p', { class: 'hint' }, t('lobby.watching')) : h('p', { class: 'hint' }, t('lobby.seated')),
+    h('p', { class: 'hint' }, t(state.seat === null ? 'lobby.watching' : host ? 'ux.seated_host' : 'lobby.seated')),
     host && tb.phase === 'lobby' ? h('div', { class: 'host' },
       linkRow(t('start.invite'), l.invite, 'invite'),
       linkRow(t('start.watch_link'), l.watch, 'watch'),

@@ -359,8 +359,8 @@ async fn score_log_is_the_same_for_a_spectator(driver: &mut Driver, host: &Clien
     assert!(
         links.as_array().is_some_and(|l| !l.is_empty()
             && l.iter()
-                .all(|h| h.as_str().is_some_and(|h| h.starts_with("/guide#s-")))),
-        "rule ids link into the guide: {links}"
+                .all(|h| h.as_str().is_some_and(|h| h.starts_with("/guide#r")))),
+        "rule ids link to their own anchor in the guide: {links}"
     );
     let spectator = driver.browser(true).await;
     spectator
