@@ -22,17 +22,25 @@ async function leaveSeat(state) {
   try { await api.leave(state.id, state.token); } catch (e) { toast(e.message); }
 }
 
-/** The host opens the rematch, takes the same seat there, and goes to it. */
+/** Goes to table `id`; a player of this table first takes the same seat there under the
+ * same name (if somebody was quicker, the lobby offers the free seats). */
+async function join(state, id) {
+  const me = state.seat !== null ? state.table.seats[state.seat] : null;
+  if (me && me.name && !me.bot && !saved.seat(id)) {
+    try {
+      const seat = await api.claim(id, me.name, state.seat);
+      saved.setSeat(id, seat.seat, seat.token);
+    } catch (e) { toast(e.message); }
+  }
+  location.assign(`/t/${id}`);
+}
+
+/** The host opens the rematch and goes to it like everybody else. */
 async function rematch(state, host) {
   try {
     const res = await api.rematch(state.id, host);
     saved.setHost(res.id, res.host_token);
-    const me = state.seat !== null ? state.table.seats[state.seat] : null;
-    if (me && me.name && !me.bot) {
-      const seat = await api.claim(res.id, me.name, state.seat);
-      saved.setSeat(res.id, seat.seat, seat.token);
-    }
-    location.assign(`/t/${res.id}`);
+    await join(state, res.id);
   } catch (e) { toast(e.message); }
 }
 
@@ -71,7 +79,10 @@ export function rematchPanel(state) {
   const host = saved.host(state.id);
   if (tb.rematch) {
     return h('p', { class: 'banner rematch', id: 'rematch-open' }, t('ux.rematch_open'), ' ',
-      h('a', { href: `/t/${tb.rematch}`, id: 'rematch-link' }, t('ux.rematch_join')));
+      h('a', {
+        href: `/t/${tb.rematch}`, id: 'rematch-link',
+        onclick: (e) => { e.preventDefault(); join(state, tb.rematch); },
+      }, t('ux.rematch_join')));
   }
   if (!host) return null;
   return h('div', { class: 'row rematch' },

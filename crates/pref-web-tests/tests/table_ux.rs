@@ -140,6 +140,36 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
     .await;
     assert_eq!(icon, json!("200 image/svg+xml"));
     shot(&host, "ux-01-start-desktop-en").await;
+    // In Russian, with every fold open, no option's control reaches into its help text.
+    language(&host, "ru").await;
+    js(
+        &host,
+        "document.querySelectorAll('details.opt-group').forEach(d => { d.open = true; })",
+    )
+    .await;
+    let overlaps = js(
+        &host,
+        "return [...document.querySelectorAll('.option')].filter(o => { \
+           const c = o.querySelector('.opt-control select, .opt-control input').getBoundingClientRect(); \
+           const h = o.querySelector('.opt-help').getBoundingClientRect(); \
+           const across = c.right > h.left + 1 && c.left < h.right; \
+           const down = c.bottom > h.top + 1 && c.top < h.bottom; \
+           return across && down; }).map(o => o.id)",
+    )
+    .await;
+    assert_eq!(overlaps, json!([]), "controls overlapping their help text");
+    js(
+        &host,
+        "document.querySelector('#row-whist_split').scrollIntoView()",
+    )
+    .await;
+    shot(&host, "ux-01b-options-desktop-ru").await;
+    js(
+        &host,
+        "document.querySelectorAll('details.opt-group').forEach(d => { d.open = false; }); window.scrollTo(0, 0)",
+    )
+    .await;
+    language(&host, "en").await;
 
     // One click: a table with two easy bots, the visitor seated, the game started.
     let name = host.find(Locator::Css("#bots-name")).await.expect("name");
@@ -249,6 +279,16 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
     shot(&late, "ux-02-late-visitor-phone-ru").await;
     shot(&host, "ux-03-playing-desktop-en").await;
 
+    // The turn's sound is off until asked for, and remembered.
+    assert_eq!(
+        js(&host, "return [document.querySelector('#turn-sound').checked, localStorage.getItem('pref:turn-sound')]").await,
+        json!([false, null])
+    );
+    click(&host, "#turn-sound").await;
+    assert_eq!(
+        js(&host, "return localStorage.getItem('pref:turn-sound')").await,
+        json!("on")
+    );
     play_deal(&host).await;
     let player = until(&host, "the player's totals", TOTALS).await;
     let watched = until(&late, "the spectator's totals", TOTALS).await;
@@ -333,6 +373,15 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
     assert_eq!(
         seats,
         json!([["Anna", null], ["Bot 2", "easy"], ["Bot 3", "easy"]])
+    );
+    assert_eq!(
+        js(
+            &host,
+            "return document.querySelector('#turn-sound').checked"
+        )
+        .await,
+        json!(true),
+        "the sound setting is remembered on the next page"
     );
     let lobby = js(
         &host,
