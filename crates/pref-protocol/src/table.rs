@@ -64,6 +64,9 @@ pub struct SeatInfo {
     pub connected: bool,
     /// The bot's level when a bot holds the seat, `null` for a person or a free seat.
     pub bot: Option<BotLevel>,
+    /// The name a free seat of a rematch is kept for (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved: Option<String>,
 }
 
 /// A table's public summary (HTTP and snapshots).

@@ -89,6 +89,13 @@ pub enum HostRequest {
     },
     /// End the game by agreement (not during a deal).
     End,
+    /// Keep a free seat for a rematch's player (lobby only; asked by the rematch itself).
+    Reserve {
+        /// The seat.
+        seat: u8,
+        /// The name.
+        name: String,
+    },
 }
 
 /// A request to a table's task; each carries the channel for its answer.

@@ -90,7 +90,8 @@ impl From<TableError> for ApiError {
             | TableError::Rule { .. }
             | TableError::ChatForbidden
             | TableError::NotOver
-            | TableError::Rematched => ApiError::Conflict(e.to_string()),
+            | TableError::Rematched
+            | TableError::SeatReserved(..) => ApiError::Conflict(e.to_string()),
         }
     }
 }

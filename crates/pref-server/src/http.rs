@@ -263,6 +263,15 @@ async fn rematch(
             })
             .await??;
     }
+    for (seat, name) in plan.people {
+        created.table = handle
+            .ask(|reply| Command::Host {
+                token: host,
+                op: HostRequest::Reserve { seat, name },
+                reply,
+            })
+            .await??;
+    }
     let table = created.id.clone();
     old.ask(|reply| Command::Rematched {
         token,

@@ -382,6 +382,7 @@ impl Table {
                         token: Secret::random(),
                     },
                     HostRequest::End => HostOp::End,
+                    HostRequest::Reserve { seat, name } => HostOp::Reserve { seat, name },
                 };
                 let done = self.apply(Op::Host { host: token, op }).await;
                 let _ = reply.send(done.map(|_| self.machine.summary()));

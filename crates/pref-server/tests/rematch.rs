@@ -1,6 +1,7 @@
 //! After the game and around it, over the real protocol: the host's rematch opens a new
-//! table with the same profile, chat rule and bots, every viewer of the old table is told
-//! its link, and only once; and every viewer is told how many spectators are watching.
+//! table with the same profile, chat rule and bots, keeps each person's seat for his name,
+//! every viewer of the old table is told its link, and only once; and every viewer is told
+//! how many spectators are watching.
 
 mod common;
 
@@ -100,7 +101,27 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     let (status, body) = post(&addr, &rematch, None, Some(&host)).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(summary(&addr, &id).await.rematch, old.rematch);
-    // The new table's own host token works there.
+    // Anna's seat is kept for her: nobody else takes it, by number or as the first free one.
+    assert_eq!(new.seats[0].reserved.as_deref(), Some("Anna"));
+    assert!(new.seats[1..].iter().all(|s| s.reserved.is_none()));
+    let seats = format!("/api/tables/{}/seats", again.id);
+    let (status, body) = post(
+        &addr,
+        &seats,
+        Some(&json!({"name": "Boris", "seat": 0})),
+        None,
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("kept for Anna")),
+        "{body}"
+    );
+    let (status, body) = post(&addr, &seats, Some(&json!({"name": "Boris"})), None).await;
+    assert_eq!(status, 409, "no free seat is kept for nobody: {body}");
+    // She takes it; the new table's own host token works there.
     let (status, body) = post(
         &addr,
         &format!("/api/tables/{}/seats", again.id),
@@ -109,6 +130,8 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     )
     .await;
     assert_eq!(status, 200, "{body}");
+    assert_eq!(body["seat"], 0);
+    assert_eq!(summary(&addr, &again.id).await.seats[0].reserved, None);
     let (status, body) = post(
         &addr,
         &format!("/api/tables/{}/start", again.id),

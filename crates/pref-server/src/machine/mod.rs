@@ -55,6 +55,8 @@ pub struct Machine {
     spectators: u32,
     /// The rematch's table id, once the host opened one after the game.
     rematch: Option<String>,
+    /// Free seats of a rematch kept for the names that sat there (lobby only).
+    reserved: [Option<String>; 4],
 }
 
 /// The parts of a new table the caller chooses.
@@ -107,6 +109,7 @@ impl Machine {
             state_version: 0,
             spectators: 0,
             rematch: None,
+            reserved: [None, None, None, None],
         }
     }
 
@@ -327,12 +330,12 @@ impl Machine {
             }
             Stage::Over { .. } => return Err(TableError::Over),
         }
-        let seat = self.free_seat(seat)?;
+        let seat = self.seat_for(&name, seat)?;
         self.seat(change, seat, name, token, None);
         Ok(())
     }
 
-    /// Puts an occupant into free seat `seat`.
+    /// Puts an occupant into free seat `seat`, which is no longer kept for anybody.
     fn seat(
         &mut self,
         change: &mut Change,
@@ -341,6 +344,7 @@ impl Machine {
         token: Secret,
         bot: Option<BotLevel>,
     ) {
+        self.reserved[usize::from(seat)] = None;
         self.seats[usize::from(seat)] = Some(Occupant {
             name: name.clone(),
             token,
@@ -407,6 +411,7 @@ impl Machine {
                 );
             }
             HostOp::Remove(seat) => self.free(change, seat)?,
+            HostOp::Reserve { seat, name } => self.reserve(seat, name)?,
             HostOp::Bot { seat, level, token } => {
                 if seat >= self.players() {
                     return Err(TableError::NoSuchSeat(seat));

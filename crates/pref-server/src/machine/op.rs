@@ -165,6 +165,13 @@ pub enum HostOp {
     },
     /// End the game by agreement (R10.3).
     End,
+    /// Keep free seat `seat` for `name` (a rematch's player), in the lobby.
+    Reserve {
+        /// The seat.
+        seat: u8,
+        /// The name that may take it.
+        name: String,
+    },
 }
 
 /// Why the table refused an op; nothing changed.
@@ -258,6 +265,9 @@ pub enum TableError {
     /// The host already opened this table's rematch.
     #[error("a rematch of this table is already open")]
     Rematched,
+    /// The seat is kept for the player who sat there before the rematch.
+    #[error("seat {0} is kept for {1}")]
+    SeatReserved(u8, String),
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
@@ -301,6 +311,7 @@ impl TableError {
             | TableError::ChatForbidden
             | TableError::NotOver
             | TableError::Rematched
+            | TableError::SeatReserved(..)
             | TableError::Internal(_) => Reason::Internal,
         }
     }

@@ -56,6 +56,7 @@ impl Machine {
                         name: o.map(|o| o.name.clone()),
                         connected: o.is_some_and(|o| o.sockets > 0 || o.bot.is_some()),
                         bot: o.and_then(|o| o.bot),
+                        reserved: self.reserved(s).map(str::to_owned),
                     }
                 })
                 .collect(),
