@@ -42,7 +42,7 @@ export function lobby(state) {
     canTake ? h('p', {}, nameInput) : null,
     h('ul', { class: 'seats' }, tb.seats.map((s) => h('li', { class: s.name ? 'taken' : 'free' },
       h('span', { class: 'seat-no' }, t('seat.n', { n: s.seat + 1 })),
-      h('span', { class: 'name' }, s.name || t('seat.free')),
+      h('span', { class: 'name' }, s.name || (s.reserved ? t('ux.reserved', { name: s.reserved }) : t('seat.free'))),
       botBadge(s),
       state.seat === s.seat ? h('span', { class: 'you' }, t('seat.you')) : null,
       !s.name && canTake ? h('button', { type: 'button', class: 'primary', dataset: { take: s.seat }, onclick: () => take(s.seat) }, t('lobby.take')) : null))),

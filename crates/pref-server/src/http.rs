@@ -254,20 +254,19 @@ async fn rematch(
     let host = Secret::parse(&created.host_token)
         .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;
     let handle = s.tables.get(&new_id)?;
-    for (seat, level) in plan.bots {
+    let bots = plan
+        .bots
+        .into_iter()
+        .map(|(seat, level)| HostRequest::Bot { seat, level });
+    let people = plan
+        .people
+        .into_iter()
+        .map(|(seat, name)| HostRequest::Reserve { seat, name });
+    for op in bots.chain(people) {
         created.table = handle
             .ask(|reply| Command::Host {
                 token: host,
-                op: HostRequest::Bot { seat, level },
-                reply,
-            })
-            .await??;
-    }
-    for (seat, name) in plan.people {
-        created.table = handle
-            .ask(|reply| Command::Host {
-                token: host,
-                op: HostRequest::Reserve { seat, name },
+                op,
                 reply,
             })
             .await??;
