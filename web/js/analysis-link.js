@@ -14,3 +14,13 @@ export function analysisLink(state) {
     class: 'button secondary', id: 'analysis-link', href: `/t/${state.id}/analysis/${tb.deals_finished - 1}`,
   }, t('sheet.analysis')));
 }
+
+/** A link to deal `n`'s analysis in the score log, once its cards may be seen by everyone
+ * (the same rule as above: after each deal where the table shows the hands, else at the end). */
+export function dealAnalysisLink(state, n) {
+  const tb = state.table;
+  if (!(n < tb.deals_finished && (tb.phase === 'over' || tb.profile.reveal_after_deal))) return null;
+  return h('p', { class: 'log-analysis' }, h('a', {
+    class: 'deal-analysis', href: `/t/${state.id}/analysis/${n}`, dataset: { deal: n }, target: '_blank', rel: 'noopener',
+  }, t('ux.analyse_deal', { n: n + 1 })));
+}

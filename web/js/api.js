@@ -26,6 +26,7 @@ export const api = {
   leave: (id, token) => call('POST', `/api/tables/${id}/leave`, undefined, token),
   start: (id, host) => call('POST', `/api/tables/${id}/start`, undefined, host),
   end: (id, host) => call('POST', `/api/tables/${id}/end`, undefined, host),
+  rematch: (id, host) => call('POST', `/api/tables/${id}/rematch`, undefined, host),
   bot: (id, seat, level, host) => call('POST', `/api/tables/${id}/seats/${seat}/bot`, { level }, host),
   saveProfile: (name, profile) => call('POST', '/api/profiles', { name, profile }),
   profile: (id) => call('GET', `/api/profiles/${encodeURIComponent(id)}`),

@@ -1,5 +1,6 @@
 // Why: the table's chat: lines arrive as table news, are kept for this visit, and are sent
-// over the same socket. Spectators write only where the host allowed it.
+// over the same socket. Spectators take part only where the host allowed it: elsewhere the
+// server sends them no line at all, and the panel says so.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -23,7 +24,8 @@ export function chatPanel(state) {
       }
     },
   }, input, h('button', { type: 'submit', class: 'secondary' }, t('chat.send')));
-  const panel = h('section', { class: 'chat', id: 'chat' }, h('h2', {}, t('chat.title')), list, canWrite ? form : h('p', { class: 'hint' }, t('chat.spectators_read')));
+  const panel = h('section', { class: 'chat', id: 'chat' }, h('h2', {}, t('chat.title')), list, canWrite ? form : null,
+    h('p', { class: 'hint', id: 'chat-rule' }, t(state.table.spectator_chat ? 'ux.chat_spectators_join' : state.seat === null ? 'ux.chat_spectators_none' : 'ux.chat_players_only')));
   requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   return panel;
 }

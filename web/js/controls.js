@@ -8,11 +8,10 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { bidLabel } from './cards.js';
-import { api } from './api.js';
 import { saved } from './store.js';
-import { toast } from './dom.js';
 import { seatAdmin } from './hostseats.js';
 import { claimPending } from './claim.js';
+import { endGame } from './audience.js';
 
 const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
 
@@ -113,7 +112,7 @@ export function controls(state) {
       }, t('deal.next')) : null,
       host ? h('button', {
         type: 'button', class: 'secondary', id: 'end-game',
-        onclick: async () => { try { await api.end(state.id, host); } catch (e) { toast(e.message); } },
+        onclick: () => endGame(state, host),
       }, t('deal.end_game')) : null),
     host ? seatAdmin(state, host) : null);
   }

@@ -145,6 +145,8 @@ function publicNews(state, e, t) {
       tb.settlement = { agreed: e.agreed, balance: e.balance, stop: e.stop || [] };
       tb.phase = 'over';
       break;
+    case 'spectators': tb.spectators = e.count; break;
+    case 'rematch': tb.rematch = e.table; break;
     default: throw new Unfollowable(`table news ${e.kind}`);
   }
 }

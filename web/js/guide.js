@@ -7,6 +7,7 @@ import { init, LANGS, lang, use, onChange, extend, t } from './i18n.js';
 import { h, toast } from './dom.js';
 import { guidePage } from './guide-text.js';
 import { rulesPage } from './guide-rules.js';
+import { anchorRules, showRule } from './guide-anchors.js';
 
 extend('guide');
 
@@ -35,8 +36,11 @@ async function boot() {
       h('a', { href: '/guide', id: 'guide-link' }, t('g.guide')),
       m && h('a', { href: `/t/${m[1]}`, id: 'table-link' }, t('g.rules.back'))].filter(Boolean));
     page();
+    anchorRules(root);
   };
   redraw();
+  showRule();
+  window.addEventListener('hashchange', showRule);
   onChange(redraw);
   document.body.dataset.ready = 'true';
 }

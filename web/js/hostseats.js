@@ -11,7 +11,8 @@ const LEVELS = ['easy', 'normal', 'strong'];
 /** A small badge naming a bot's level, or nothing for a person. */
 export function botBadge(seat) {
   return seat && seat.bot
-    ? h('span', { class: 'badge bot', title: t('bot.title', { level: t(`bot.${seat.bot}`) }) }, t('bot.badge'))
+    ? h('span', { class: 'badge bot', dataset: { level: seat.bot }, title: t('bot.title', { level: t(`bot.${seat.bot}`) }) },
+      t('ux.bot_badge', { level: t(`bot.${seat.bot}`) }))
     : null;
 }
 

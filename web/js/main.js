@@ -12,7 +12,7 @@ import { keeperPage } from './keeper.js';
 // The header's links are words of the guide.
 extend('guide');
 
-/** The header's links: the guide everywhere, the table's own rules at a table. */
+/** The header's links: the guide everywhere, the table's own rules at a table (in a new tab). */
 function headerLinks(id) {
   const select = document.getElementById('lang');
   let nav = document.getElementById('top-links');
@@ -20,9 +20,11 @@ function headerLinks(id) {
     nav = h('nav', { class: 'top-links', id: 'top-links' });
     select.before(nav);
   }
+  // At a table the links open a new tab, so that reading the rules never leaves the game.
+  const away = id ? { target: '_blank', rel: 'noopener' } : {};
   nav.replaceChildren(...[
-    h('a', { href: '/guide', id: 'guide-link' }, t('g.guide')),
-    id && h('a', { href: `/t/${id}/rules`, id: 'rules-link' }, t('g.rules.link'))].filter(Boolean));
+    h('a', { href: '/guide', id: 'guide-link', ...away }, t('g.guide')),
+    id && h('a', { href: `/t/${id}/rules`, id: 'rules-link', ...away }, t('g.rules.link'))].filter(Boolean));
 }
 
 async function boot() {

@@ -6,6 +6,7 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { claimOutcome } from './claim.js';
+import { dealAnalysisLink } from './analysis-link.js';
 
 const SUITS = { S: '♠', C: '♣', D: '♦', H: '♥' };
 
@@ -25,9 +26,10 @@ export function guideAnchor(rule) {
   return sections[chapter] || 's-scoring';
 }
 
-/** A link to the guide for one rule id. */
+/** A link to the guide for one rule id: to the rule's own anchor (`#r8-1`), which the guide
+ * places at the rule's first mention or, for a rule it does not name, at its chapter's section. */
 export function ruleLink(rule) {
-  return h('a', { class: 'rule', href: `/guide#${guideAnchor(rule)}`, target: '_blank', rel: 'noopener', 'data-rule': rule }, rule);
+  return h('a', { class: 'rule', href: `/guide#${rule.toLowerCase().replace(/\./g, '-')}`, target: '_blank', rel: 'noopener', 'data-rule': rule }, rule);
 }
 
 /** Why a line was written, in words. */
@@ -116,7 +118,7 @@ function totals(entry, name, n) {
 }
 
 /** One deal of the log; `folds` keeps each deal's open or folded state across redraws. */
-function deal(entry, name, n, folds, last) {
+function deal(entry, name, n, folds, last, link) {
   const open = folds.has(entry.deal_no) ? folds.get(entry.deal_no) : last;
   return h('details', {
     class: 'log-deal', 'data-deal': entry.deal_no, open,
@@ -125,7 +127,8 @@ function deal(entry, name, n, folds, last) {
     h('summary', {}, h('b', {}, t('log.deal', { n: entry.deal_no + 1 })), ' ',
       t('log.dealer', { name: name(entry.dealer) }), ': ', [...summary(entry.outcome, name), claimOutcome(entry.outcome, name)].filter(Boolean).join('; ')),
     entry.lines.length ? h('ul', { class: 'log-lines' }, entry.lines.map((l) => sentence(l, name))) : h('p', {}, t('log.nothing')),
-    totals(entry, name, n));
+    totals(entry, name, n),
+    link);
 }
 
 /** A seat's player name, or "Seat N". */
@@ -140,7 +143,7 @@ export function scoreLog(state) {
   if (!state.logFolds) state.logFolds = new Map();
   return h('section', { class: 'score-log', id: 'score-log' },
     h('h3', {}, t('log.title')),
-    [...log].reverse().map((e, i) => deal(e, name, n, state.logFolds, i === 0)));
+    [...log].reverse().map((e, i) => deal(e, name, n, state.logFolds, i === 0, dealAnalysisLink(state, e.deal_no))));
 }
 
 /** The R10.3 adjustment of an agreed stop, one sentence per charged pool. */

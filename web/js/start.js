@@ -11,6 +11,7 @@ import { GROUPS, OPTIONS, inGroup, overrides, readList, show } from './options.j
 import { fromLink, saveForm, savedCard } from './profiles.js';
 import { saved } from './store.js';
 import { keeperStart } from './keeper-start.js';
+import { botsPanel } from './quickplay.js';
 
 const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
@@ -133,6 +134,7 @@ function render(root) {
   root.append(h('section', { class: 'panel start' },
     h('h1', {}, t('start.title')),
     h('p', { class: 'lead' }, t('start.lead')),
+    botsPanel(request, () => form.profile.players),
     h('h2', {}, t('start.preset')),
     h('div', { class: 'presets', role: 'radiogroup' },
       form.saved && savedCard(form.saved, form.useSaved, () => { useSaved(form.saved); render(root); }),

@@ -19,6 +19,8 @@ import { follow, Unfollowable } from './follow.js';
 import { trickNews, trickReset } from './trick.js';
 import { auctionNews, auctionFromSnapshot } from './auctionlog.js';
 import { claimPanel } from './claim.js';
+import { audienceBar, rematchPanel } from './audience.js';
+import { yourTurn } from './yourturn.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -63,11 +65,11 @@ function render(state) {
     phase: tb.phase, stage: d ? d.stage : '', myturn: mine && !state.busy && !state.syncing ? 'true' : 'false', seat: state.seat ?? 'spectator',
     version: state.snap.version, snapshots: Object.values(snapshots).reduce((a, b) => a + b, 0), toact: d && d.stage !== 'finished' && d.to_act !== null ? d.to_act : '',
   });
-  const main = [];
+  const main = [audienceBar(state)];
   if (tb.phase === 'lobby') {
     main.push(lobby(state));
   } else if (tb.phase === 'over') {
-    main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), sheetPanel(state));
+    main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state));
   } else {
     main.push(felt(state));
   }
@@ -85,6 +87,7 @@ function render(state) {
     again.setSelectionRange(typing.start, typing.end);
   }
   state.afterRender();
+  yourTurn(document.body.dataset.myturn === 'true');
 }
 
 /** The items of the page's last accepted action are all followed: the controls wake. */

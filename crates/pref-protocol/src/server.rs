@@ -181,6 +181,17 @@ pub enum Public {
     },
     /// The game is over.
     GameOver(Settlement),
+    /// The number of spectators watching changed (every viewer is told, seats and
+    /// spectators alike).
+    Spectators {
+        /// Open spectator sockets.
+        count: u32,
+    },
+    /// The host opened a new table for a rematch with the same people and profile.
+    Rematch {
+        /// The new table's id; its invite link is `/t/{table}`.
+        table: String,
+    },
 }
 
 /// The `kind` of a deal item: always `"deal"`.

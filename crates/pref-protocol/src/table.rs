@@ -64,6 +64,9 @@ pub struct SeatInfo {
     pub connected: bool,
     /// The bot's level when a bot holds the seat, `null` for a person or a free seat.
     pub bot: Option<BotLevel>,
+    /// The name a free seat of a rematch is kept for (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved: Option<String>,
 }
 
 /// A table's public summary (HTTP and snapshots).
@@ -88,6 +91,20 @@ pub struct Summary {
     pub sheet: Option<SheetView>,
     /// The settlement (R10), once the game is over.
     pub settlement: Option<Settlement>,
+    /// The preset the host started from (`sochi`, …), as the table was requested; the
+    /// profile holds every option with the host's changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// Open spectator sockets (absent while none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spectators: u32,
+    /// The rematch's table id, once the host opened one after the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The score sheet: public to everybody at the table.

@@ -186,6 +186,8 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "started",
             "deal_finished",
             "game_over",
+            "spectators",
+            "rematch",
             "stub",
         ])
     );

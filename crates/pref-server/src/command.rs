@@ -9,7 +9,7 @@ use pref_protocol::{BotLevel, Snapshot, Summary};
 use tokio::sync::{broadcast, oneshot, watch};
 
 use crate::ids::Secret;
-use crate::machine::{DealHidden, RecordError, TableError};
+use crate::machine::{DealHidden, RecordError, RematchPlan, TableError};
 use crate::wire::Stamped;
 
 /// What a connecting socket starts with.
@@ -84,6 +84,13 @@ pub enum HostRequest {
     },
     /// End the game by agreement (not during a deal).
     End,
+    /// Keep a free seat for a rematch's player (lobby only; asked by the rematch itself).
+    Reserve {
+        /// The seat.
+        seat: u8,
+        /// The name.
+        name: String,
+    },
 }
 
 /// A request to a table's task; each carries the channel for its answer.
@@ -154,6 +161,27 @@ pub enum Command {
         token: Secret,
         /// Opened or closed.
         connected: bool,
+    },
+    /// A spectator's socket opened (`true`) or closed.
+    Watching {
+        /// Opened or closed.
+        connected: bool,
+    },
+    /// What a rematch of this finished table copies, for its host.
+    RematchPlan {
+        /// The host token.
+        token: Secret,
+        /// The plan, or why there is none.
+        reply: oneshot::Sender<Result<RematchPlan, TableError>>,
+    },
+    /// The host opened table `table` as this table's rematch: tell every viewer.
+    Rematched {
+        /// The host token.
+        token: Secret,
+        /// The new table's id.
+        table: String,
+        /// Done.
+        reply: oneshot::Sender<Result<(), TableError>>,
     },
     /// An action by a seated player.
     Act {

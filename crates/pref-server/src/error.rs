@@ -88,7 +88,10 @@ impl From<TableError> for ApiError {
             | TableError::FutureVersion { .. }
             | TableError::NotYourTurn(_)
             | TableError::Rule { .. }
-            | TableError::ChatForbidden => ApiError::Conflict(e.to_string()),
+            | TableError::ChatForbidden
+            | TableError::NotOver
+            | TableError::Rematched
+            | TableError::SeatReserved(..) => ApiError::Conflict(e.to_string()),
         }
     }
 }

@@ -84,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
         .route("/api/tables/{id}/seats/{seat}/bot", post(seat_bot))
         .route("/api/tables/{id}/end", post(end))
+        .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))
         .merge(crate::keeper::http::routes(
@@ -190,6 +191,17 @@ async fn create_table(
     let req: CreateTable = body(&bytes)?;
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
+    let created = open_table(&s, profile, req.spectator_chat).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// Opens a new table in the lobby with a fresh host token; the store keeps the resolved
+/// profile.
+async fn open_table(
+    s: &AppState,
+    profile: Profile,
+    spectator_chat: bool,
+) -> Result<Created, ApiError> {
     if s.tables.live() >= s.config.limits.max_tables {
         return Err(ApiError::Full);
     }
@@ -202,7 +214,7 @@ async fn create_table(
             &id,
             &host,
             &profile.to_json(),
-            req.spectator_chat,
+            spectator_chat,
             first_dealer.0,
         )
         .await?;
@@ -211,7 +223,7 @@ async fn create_table(
         NewTable {
             host,
             profile,
-            spectator_chat: req.spectator_chat,
+            spectator_chat,
             first_dealer,
         },
         s.store.clone(),
@@ -223,12 +235,56 @@ async fn create_table(
     let handle = s.tables.get(&id)?;
     let summary = handle.ask(Command::Summary).await?;
     let id_hex = id.expose();
-    let created = Created {
+    Ok(Created {
         invite: format!("{}/t/{id_hex}", s.base_url),
         id: id_hex,
         host_token: host.expose(),
         table: summary,
-    };
+    })
+}
+
+/// The host of a finished table opens its rematch: a new table with the same profile, the
+/// chat rule and the bots in their seats, whose link every viewer of the old table is told.
+/// The answer is the new table's, with its own host token.
+async fn rematch(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let old = s.tables.open(&table_id(&id)?).await?;
+    let token = bearer(&headers)?;
+    let plan = old
+        .ask(|reply| Command::RematchPlan { token, reply })
+        .await??;
+    let mut created = open_table(&s, plan.profile, plan.spectator_chat).await?;
+    let new_id = table_id(&created.id)?;
+    let host = Secret::parse(&created.host_token)
+        .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;
+    let handle = s.tables.get(&new_id)?;
+    let bots = plan
+        .bots
+        .into_iter()
+        .map(|(seat, level)| HostRequest::Bot { seat, level });
+    let people = plan
+        .people
+        .into_iter()
+        .map(|(seat, name)| HostRequest::Reserve { seat, name });
+    for op in bots.chain(people) {
+        created.table = handle
+            .ask(|reply| Command::Host {
+                token: host,
+                op,
+                reply,
+            })
+            .await??;
+    }
+    let table = created.id.clone();
+    old.ask(|reply| Command::Rematched {
+        token,
+        table,
+        reply,
+    })
+    .await??;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 

@@ -475,6 +475,7 @@ impl Table {
                         token: Secret::random(),
                     },
                     HostRequest::End => HostOp::End,
+                    HostRequest::Reserve { seat, name } => HostOp::Reserve { seat, name },
                 };
                 let done = self.apply(Op::Host { host: token, op }).await;
                 let _ = reply.send(done.map(|_| self.machine.summary()));
@@ -508,6 +509,20 @@ impl Table {
                         connected,
                     })
                     .await;
+            }
+            Command::Watching { connected } => {
+                let _ = self.apply(Op::Watching { connected }).await;
+            }
+            Command::RematchPlan { token, reply } => {
+                let _ = reply.send(self.machine.rematch_plan(&token));
+            }
+            Command::Rematched {
+                token,
+                table,
+                reply,
+            } => {
+                let op = Op::Rematch { host: token, table };
+                let _ = reply.send(self.apply(op).await.map(|_| ()));
             }
             Command::Act {
                 seat,

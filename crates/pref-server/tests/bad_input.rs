@@ -13,6 +13,8 @@ const UNKNOWN: &str = "0123456789abcdef0123456789abcdef";
 async fn spectator(addr: &str, id: &str) -> Ws {
     let mut ws = connect(addr, id, None, "").await;
     until(&mut ws, |m| m["type"] == "snapshot").await;
+    // Its own arrival is news to every viewer: the spectator count.
+    until(&mut ws, |m| m["event"]["kind"] == "spectators").await;
     ws
 }
 

@@ -12,17 +12,32 @@ const PICTURE: &str = "return window.prefPicture()";
 
 /// A snapshot for the page's own viewer over a second socket: the seat token the page keeps,
 /// or none on a spectator's page. It is not the page's socket, so the page does not count it.
+/// A spectator's probe is itself news (the spectator count its arrival makes, which every
+/// page follows): it stays open until the next probe, and its snapshot is given with that
+/// count and version, so that the page can be caught at the same version.
 const FRESH: &str = "const id = location.pathname.split('/').pop();
   const watch = new URLSearchParams(location.search).has('watch');
   const mine = watch ? null : JSON.parse(localStorage.getItem(`pref:${id}:seat`) || 'null');
   const q = mine ? `?token=${mine.token}` : '';
+  if (window.prefProbe) { window.prefProbe.close(); window.prefProbe = null; }
+  const out = (m) => JSON.stringify({ version: m.version, table: m.table, deal_no: m.deal_no, deal: m.deal, turn: m.turn });
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws${q}`);
+    let snap = null;
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
-      if (m.type !== 'snapshot') return;
-      ws.close();
-      resolve(JSON.stringify({ version: m.version, table: m.table, deal_no: m.deal_no, deal: m.deal, turn: m.turn }));
+      if (m.type === 'snapshot') {
+        snap = m;
+        if (mine) { ws.close(); resolve(out(m)); }
+        return;
+      }
+      if (snap && !mine && m.type === 'event' && m.event && m.event.kind === 'spectators') {
+        snap.version = m.version;
+        snap.table.version = m.version;
+        snap.table.spectators = m.event.count;
+        window.prefProbe = ws;
+        resolve(out(snap));
+      }
     };
     ws.onerror = () => reject(new Error('the second socket failed'));
   });";

@@ -330,8 +330,10 @@ async fn a_full_deal_in_three_browsers() {
     let png = sheet.screenshot().await.expect("sheet screenshot");
     std::fs::write(screenshots_dir().join("22-score-sheet.png"), png).expect("saved");
 
-    // The host ends the game by agreement: everybody gets the settlement.
+    // The host ends the game by agreement, once he has confirmed it: everybody gets the
+    // settlement.
     click(&players[0], "#end-game").await;
+    click(&players[0], "dialog#confirm[open] #confirm-ok").await;
     for p in players.iter().chain([&watcher]) {
         until(
             p,
@@ -385,8 +387,8 @@ async fn score_log_is_the_same_for_a_spectator(driver: &mut Driver, host: &Clien
     assert!(
         links.as_array().is_some_and(|l| !l.is_empty()
             && l.iter()
-                .all(|h| h.as_str().is_some_and(|h| h.starts_with("/guide#s-")))),
-        "rule ids link into the guide: {links}"
+                .all(|h| h.as_str().is_some_and(|h| h.starts_with("/guide#r")))),
+        "rule ids link to their own anchor in the guide: {links}"
     );
     let spectator = driver.browser(true).await;
     spectator

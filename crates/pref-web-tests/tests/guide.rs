@@ -257,7 +257,16 @@ async fn the_guide_in_five_languages_printed_and_on_a_phone() {
     let created = js(&desk, "return fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({profile: 'leningrad'})}).then(r => r.json())").await;
     let id = created["id"].as_str().expect("a table id").to_owned();
     desk.goto(&format!("{base}/t/{id}")).await.expect("table");
-    click(&desk, "#rules-link").await;
+    // At a table the header's links open a new tab; this window follows the link itself.
+    let rules = until(
+        &desk,
+        "the rules link",
+        "const a = document.querySelector('#rules-link'); return a && a.target === '_blank' && a.getAttribute('href')",
+    )
+    .await;
+    desk.goto(&format!("{base}{}", rules.as_str().expect("a link")))
+        .await
+        .expect("the table's rules");
     until(
         &desk,
         "the table's rules",

@@ -13,6 +13,7 @@ use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetVie
 use crate::ids::Secret;
 use crate::wire::News;
 
+mod audience;
 #[cfg(test)]
 mod deal_record_tests;
 mod op;
@@ -22,6 +23,7 @@ mod tests;
 mod restore;
 mod view;
 
+pub use audience::RematchPlan;
 pub(crate) use op::disallowed_char;
 pub use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
@@ -47,6 +49,12 @@ pub struct Machine {
     version: u64,
     /// The version of the last change to the game; actions made before it are stale.
     state_version: u64,
+    /// Open spectator sockets.
+    spectators: u32,
+    /// The rematch's table id, once the host opened one after the game.
+    rematch: Option<String>,
+    /// Free seats of a rematch kept for the names that sat there (lobby only).
+    reserved: [Option<String>; 4],
 }
 
 /// The parts of a new table the caller chooses.
@@ -94,6 +102,9 @@ impl Machine {
             stage: Stage::Lobby,
             version: 0,
             state_version: 0,
+            spectators: 0,
+            rematch: None,
+            reserved: [None, None, None, None],
         }
     }
 
@@ -268,6 +279,8 @@ impl Machine {
                 token,
                 connected,
             } => self.presence(&mut change, seat, &token, connected),
+            Op::Watching { connected } => self.watching(&mut change, connected),
+            Op::Rematch { host, table } => self.rematched(&mut change, &host, table)?,
         }
         Ok(change)
     }
@@ -312,12 +325,12 @@ impl Machine {
             }
             Stage::Over { .. } => return Err(TableError::Over),
         }
-        let seat = self.free_seat(seat)?;
+        let seat = self.seat_for(&name, seat)?;
         self.seat(change, seat, name, token, None);
         Ok(())
     }
 
-    /// Puts an occupant into free seat `seat`.
+    /// Puts an occupant into free seat `seat`, which is no longer kept for anybody.
     fn seat(
         &mut self,
         change: &mut Change,
@@ -326,6 +339,7 @@ impl Machine {
         token: Secret,
         bot: Option<BotLevel>,
     ) {
+        self.reserved[usize::from(seat)] = None;
         self.seats[usize::from(seat)] = Some(Occupant {
             name: name.clone(),
             token,
@@ -391,6 +405,7 @@ impl Machine {
                 );
             }
             HostOp::Remove(seat) => self.free(change, seat)?,
+            HostOp::Reserve { seat, name } => self.reserve(seat, name)?,
             HostOp::Bot { seat, level, token } => {
                 if seat >= self.players() {
                     return Err(TableError::NoSuchSeat(seat));

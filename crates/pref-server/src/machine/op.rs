@@ -123,6 +123,18 @@ pub enum Op {
         /// Opened or closed.
         connected: bool,
     },
+    /// A spectator's socket opened or closed.
+    Watching {
+        /// Opened or closed.
+        connected: bool,
+    },
+    /// The host opened table `table` as this finished table's rematch.
+    Rematch {
+        /// The host token.
+        host: Secret,
+        /// The new table's id.
+        table: String,
+    },
 }
 
 /// What the host may do.
@@ -148,6 +160,13 @@ pub enum HostOp {
     },
     /// End the game by agreement (R10.3).
     End,
+    /// Keep free seat `seat` for `name` (a rematch's player), in the lobby.
+    Reserve {
+        /// The seat.
+        seat: u8,
+        /// The name that may take it.
+        name: String,
+    },
 }
 
 /// Why the table refused an op; nothing changed.
@@ -235,6 +254,15 @@ pub enum TableError {
     /// Spectators may not chat at this table.
     #[error("spectators may not chat at this table")]
     ChatForbidden,
+    /// A rematch waits for the game's end.
+    #[error("the game is not over: a rematch is opened after it")]
+    NotOver,
+    /// The host already opened this table's rematch.
+    #[error("a rematch of this table is already open")]
+    Rematched,
+    /// The seat is kept for the player who sat there before the rematch.
+    #[error("seat {0} is kept for {1}")]
+    SeatReserved(u8, String),
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
@@ -276,6 +304,9 @@ impl TableError {
             | TableError::ProfileFrozen
             | TableError::SeatBeyond
             | TableError::ChatForbidden
+            | TableError::NotOver
+            | TableError::Rematched
+            | TableError::SeatReserved(..)
             | TableError::Internal(_) => Reason::Internal,
         }
     }

@@ -71,6 +71,7 @@ impl Machine {
                         name: o.map(|o| o.name.clone()),
                         connected: o.is_some_and(|o| o.sockets > 0 || o.bot.is_some()),
                         bot: o.and_then(|o| o.bot),
+                        reserved: self.reserved(s).map(str::to_owned),
                     }
                 })
                 .collect(),
@@ -82,6 +83,9 @@ impl Machine {
                 Stage::Over { settlement, .. } => Some(settlement.clone()),
                 Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => None,
             },
+            preset: self.preset_name(),
+            spectators: self.spectators,
+            rematch: self.rematch.clone(),
         }
     }
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use pref_core::Viewer;
+use pref_core::{Seat, Viewer};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::watch;
 use tokio::time::{Instant, MissedTickBehavior, interval};
@@ -23,6 +23,7 @@ use self::limits::{Bucket, MAX_STRIKES};
 
 use crate::command::{Caller, Command, Session, Start};
 use crate::config::Limits;
+use crate::ids::Secret;
 use crate::machine::{TableError, disallowed_char};
 use crate::metrics::METRICS;
 use crate::registry::TableHandle;
@@ -325,15 +326,7 @@ pub async fn run<S>(
         (Viewer::Seat(seat), Some(token)) => Some((seat, token)),
         _ => None,
     };
-    if let Some((seat, token)) = seated {
-        table
-            .tell(Command::Presence {
-                seat,
-                token,
-                connected: true,
-            })
-            .await;
-    }
+    table.tell(presence(seated, true)).await;
     let mut conn = Conn {
         ws,
         table: table.clone(),
@@ -349,16 +342,21 @@ pub async fn run<S>(
         };
         let _ = tokio::time::timeout(SEND_TIMEOUT, conn.ws.send(Message::Close(Some(frame)))).await;
     }
-    if let Some((seat, token)) = seated {
-        table
-            .tell(Command::Presence {
-                seat,
-                token,
-                connected: false,
-            })
-            .await;
-    }
+    table.tell(presence(seated, false)).await;
     METRICS.connections(-1);
+}
+
+/// What a socket's opening or closing tells the table: a seat's presence, or the spectator
+/// count.
+fn presence(seated: Option<(Seat, Secret)>, connected: bool) -> Command {
+    match seated {
+        Some((seat, token)) => Command::Presence {
+            seat,
+            token,
+            connected,
+        },
+        None => Command::Watching { connected },
+    }
 }
 
 async fn serve<S>(conn: &mut Conn<S>, limits: &Limits, going: &mut watch::Receiver<bool>) -> Stop

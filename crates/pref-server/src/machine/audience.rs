@@ -1,0 +1,235 @@
+//! Who is at the table besides its players, and where they all go next: the spectator
+//! count every viewer is told, and the rematch the host opens once the game is over (the
+//! new table itself is made by the edge; the machine checks the host, hands out what the
+//! new table copies, and tells every viewer its link).
+
+use pref_core::Profile;
+use pref_protocol::{BotLevel, Public};
+
+use super::{Change, Machine, Stage, TableError};
+use crate::ids::Secret;
+use crate::wire::News;
+
+/// What a rematch copies from a finished table.
+#[derive(Clone, Debug)]
+pub struct RematchPlan {
+    /// The same house profile.
+    pub profile: Profile,
+    /// The same chat rule for spectators.
+    pub spectator_chat: bool,
+    /// The bots to seat again, by seat and level.
+    pub bots: Vec<(u8, BotLevel)>,
+    /// The people's seats, kept for their names until they take them by the link.
+    pub people: Vec<(u8, String)>,
+}
+
+impl Machine {
+    /// Open spectator sockets.
+    #[must_use]
+    pub fn spectators(&self) -> u32 {
+        self.spectators
+    }
+
+    /// The rematch's table id, once the host opened one.
+    #[must_use]
+    pub fn rematch(&self) -> Option<&str> {
+        self.rematch.as_deref()
+    }
+
+    /// The preset the table's profile is closest to (the fewest keys overridden; the first
+    /// preset of [`pref_core::PRESETS`] on a tie): the lobby names it.
+    #[must_use]
+    pub fn preset_name(&self) -> Option<String> {
+        pref_core::PRESETS
+            .iter()
+            .filter_map(|&name| {
+                Profile::preset(name).map(|p| (name, self.profile.overrides_from(&p).len()))
+            })
+            .min_by_key(|&(_, differ)| differ)
+            .map(|(name, _)| name.to_owned())
+    }
+
+    /// A spectator's socket opened (`true`) or closed: every viewer is told the new count.
+    pub(super) fn watching(&mut self, change: &mut Change, connected: bool) {
+        self.spectators = if connected {
+            self.spectators.saturating_add(1)
+        } else {
+            self.spectators.saturating_sub(1)
+        };
+        let count = self.spectators;
+        self.publish(change, News::Public(Public::Spectators { count }));
+    }
+
+    /// What a rematch of this table copies, for its host once the game is over and before
+    /// a rematch is open.
+    ///
+    /// # Errors
+    /// [`TableError::NotHost`], [`TableError::NotOver`] or [`TableError::Rematched`].
+    pub fn rematch_plan(&self, host: &Secret) -> Result<RematchPlan, TableError> {
+        self.check_rematch(host)?;
+        Ok(RematchPlan {
+            profile: self.profile.clone(),
+            spectator_chat: self.spectator_chat,
+            bots: (0..self.players())
+                .filter_map(|s| self.occupant(s).and_then(|o| o.bot).map(|b| (s, b)))
+                .collect(),
+            people: (0..self.players())
+                .filter_map(|s| {
+                    self.occupant(s)
+                        .filter(|o| o.bot.is_none())
+                        .map(|o| (s, o.name.clone()))
+                })
+                .collect(),
+        })
+    }
+
+    /// The name free seat `seat` is kept for, if any.
+    #[must_use]
+    pub fn reserved(&self, seat: u8) -> Option<&str> {
+        self.reserved
+            .get(usize::from(seat))
+            .and_then(Option::as_deref)
+    }
+
+    /// Keeps free seat `seat` for `name` while the table is in the lobby.
+    pub(super) fn reserve(&mut self, seat: u8, name: String) -> Result<(), TableError> {
+        if !matches!(self.stage, Stage::Lobby) {
+            return Err(TableError::Started);
+        }
+        let name = super::check_name(&name)?;
+        self.free_seat(Some(seat))?;
+        self.reserved[usize::from(seat)] = Some(name);
+        Ok(())
+    }
+
+    /// The seat `name` takes: the one asked for unless it is kept for another name; without
+    /// one, the seat kept for this name, else the first free seat kept for nobody.
+    pub(super) fn seat_for(&self, name: &str, seat: Option<u8>) -> Result<u8, TableError> {
+        let same = |kept: &str| kept.to_lowercase() == name.to_lowercase();
+        match seat {
+            Some(s) => {
+                let s = self.free_seat(Some(s))?;
+                match self.reserved(s) {
+                    Some(kept) if !same(kept) => Err(TableError::SeatReserved(s, kept.to_owned())),
+                    Some(_) | None => Ok(s),
+                }
+            }
+            None => (0..self.players())
+                .filter(|&s| self.occupant(s).is_none())
+                .find(|&s| self.reserved(s).is_some_and(same))
+                .or_else(|| {
+                    (0..self.players())
+                        .find(|&s| self.occupant(s).is_none() && self.reserved(s).is_none())
+                })
+                .ok_or(TableError::Full),
+        }
+    }
+
+    fn check_rematch(&self, host: &Secret) -> Result<(), TableError> {
+        if !self.host.matches(host) {
+            return Err(TableError::NotHost);
+        }
+        if !matches!(self.stage, Stage::Over { .. }) {
+            return Err(TableError::NotOver);
+        }
+        if self.rematch.is_some() {
+            return Err(TableError::Rematched);
+        }
+        Ok(())
+    }
+
+    /// The host opened table `table` as this one's rematch: every viewer is told its link.
+    pub(super) fn rematched(
+        &mut self,
+        change: &mut Change,
+        host: &Secret,
+        table: String,
+    ) -> Result<(), TableError> {
+        self.check_rematch(host)?;
+        self.rematch = Some(table.clone());
+        self.publish(change, News::Public(Public::Rematch { table }));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pref_core::{Profile, Seat};
+    use serde_json::json;
+
+    use super::super::{HostOp, Machine, NewTable, Op, TableError};
+    use crate::ids::Secret;
+
+    fn lobby(host: Secret) -> Machine {
+        Machine::new(NewTable {
+            host,
+            profile: Profile::from_json(&json!({"preset": "sochi", "pool_target": 30})).unwrap(),
+            spectator_chat: false,
+            first_dealer: Seat(0),
+        })
+    }
+
+    fn claim(m: &mut Machine, name: &str, seat: Option<u8>) -> Result<u8, TableError> {
+        m.apply(Op::Claim {
+            name: name.into(),
+            seat,
+            host: None,
+            token: Secret::random(),
+        })?;
+        Ok((0..3)
+            .find(|&s| m.occupant(s).is_some_and(|o| o.name == name))
+            .expect("seated"))
+    }
+
+    #[test]
+    fn the_lobby_names_the_preset_nearest_to_the_profile() {
+        for (request, preset) in [
+            (json!("leningrad"), "leningrad"),
+            (json!({"preset": "rostov", "pool_target": 40}), "rostov"),
+            (json!({"preset": "sochi", "pool_target": 30}), "sochi"),
+        ] {
+            let m = Machine::new(NewTable {
+                host: Secret::random(),
+                profile: Profile::from_json(&request).unwrap(),
+                spectator_chat: false,
+                first_dealer: Seat(0),
+            });
+            assert_eq!(m.preset_name().as_deref(), Some(preset), "{request}");
+        }
+    }
+
+    #[test]
+    fn a_kept_seat_goes_to_its_name_only_and_others_fill_the_rest() {
+        let host = Secret::random();
+        let mut m = lobby(host);
+        assert_eq!(m.preset_name().as_deref(), Some("sochi"));
+        let keep = |m: &mut Machine, seat: u8, name: &str| {
+            m.apply(Op::Host {
+                host,
+                op: HostOp::Reserve {
+                    seat,
+                    name: name.into(),
+                },
+            })
+        };
+        keep(&mut m, 0, "Anna").unwrap();
+        keep(&mut m, 2, "Vera").unwrap();
+        assert_eq!(m.summary().seats[0].reserved.as_deref(), Some("Anna"));
+        // Another name is refused the kept seat, and the first free seat skips kept ones.
+        assert_eq!(
+            claim(&mut m, "Boris", Some(0)),
+            Err(TableError::SeatReserved(0, "Anna".into()))
+        );
+        assert_eq!(claim(&mut m, "Boris", None), Ok(1));
+        assert_eq!(claim(&mut m, "Gleb", None), Err(TableError::Full));
+        // The name takes its own seat, by number or as the first free one, in any case.
+        assert_eq!(claim(&mut m, "vera", None), Ok(2));
+        assert_eq!(claim(&mut m, "Anna", Some(0)), Ok(0));
+        assert!(m.summary().seats.iter().all(|s| s.reserved.is_none()));
+        // Only a free seat in the lobby is kept.
+        assert_eq!(
+            keep(&mut m, 1, "Gleb").unwrap_err(),
+            TableError::SeatTaken(1)
+        );
+    }
+}
