@@ -26,7 +26,7 @@ use crate::command::{Command, HostRequest};
 use crate::config::Config;
 use crate::edge;
 use crate::error::ApiError;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::keeper::Keepers;
 use crate::machine::NewTable;
 use crate::metrics::METRICS;
@@ -161,6 +161,22 @@ fn table_id(id: &str) -> Result<Secret, ApiError> {
     Secret::parse(id).ok_or(ApiError::NoTable)
 }
 
+/// The seat token a socket offers as the subprotocol `pref.token.TOKEN`; `None` for a
+/// spectator. An empty or malformed one is refused, never read as "no token".
+///
+/// # Errors
+/// [`ApiError::Forbidden`] for a malformed token.
+fn socket_token(headers: &HeaderMap) -> Result<Option<Secret>, ApiError> {
+    let offered = headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(pref_protocol::subprotocol::offered_token);
+    offered
+        .map(|t| Secret::parse(t).ok_or(ApiError::Forbidden("the seat token is malformed")))
+        .transpose()
+}
+
 /// The bearer token of a request.
 pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     let value = headers
@@ -196,12 +212,18 @@ async fn create_table(
     let first_dealer = Seat(OsRng.gen_range(0..profile.players()));
     let no = s
         .store
-        .create_table(&id, &host, &request, req.spectator_chat, first_dealer.0)
+        .create_table(
+            &id,
+            &TokenHash::of(&host),
+            &request,
+            req.spectator_chat,
+            first_dealer.0,
+        )
         .await?;
     let table = Table::new(
         no,
         NewTable {
-            host,
+            host: TokenHash::of(&host),
             profile,
             request,
             spectator_chat: req.spectator_chat,
@@ -412,7 +434,8 @@ async fn end(
 /// `GET /api/tables/{id}/ws` query.
 #[derive(Debug, Deserialize)]
 struct WsQuery {
-    /// A seat token; none for a spectator.
+    /// Read only to be refused: a token in the URL would be written to access logs; it
+    /// goes in `Sec-WebSocket-Protocol` (`pref_protocol::subprotocol`).
     token: Option<String>,
     /// The last version seen, to resume.
     since: Option<u64>,
@@ -424,14 +447,17 @@ async fn websocket(
     State(s): State<AppState>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
+    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    if q.token.is_some() {
+        return Err(ApiError::BadRequest(
+            "the seat token goes in Sec-WebSocket-Protocol (\"pref.token.TOKEN\"), not in the URL"
+                .into(),
+        ));
+    }
     let handle = s.tables.open(&table_id(&id)?).await?;
-    // An empty or malformed token is refused, never read as "no token" (a spectator).
-    let token = q
-        .token
-        .map(|t| Secret::parse(&t).ok_or(ApiError::Forbidden("the seat token is malformed")))
-        .transpose()?;
+    let token = socket_token(&headers)?;
     let resume = q.since.zip(q.epoch);
     let session = handle
         .ask(|reply| Command::Connect {
@@ -446,6 +472,7 @@ async fn websocket(
     // limit, with room above it, only stops a flood.
     let hard = limits.max_frame_bytes.saturating_mul(4).max(1024);
     Ok(ws
+        .protocols([pref_protocol::subprotocol::PROTOCOL])
         .max_message_size(hard)
         .max_frame_size(hard)
         // tungstenite reserves 128 KiB to read into per socket by default, which at 20,000

@@ -122,6 +122,12 @@ async fn websocket(
     request
         .headers_mut()
         .insert(FORWARDED, HeaderValue::from_static("1"));
+    // The seat token travels in the subprotocols; the owner checks it and selects `pref`.
+    if let Some(offered) = parts.headers.get(header::SEC_WEBSOCKET_PROTOCOL) {
+        request
+            .headers_mut()
+            .insert(header::SEC_WEBSOCKET_PROTOCOL, offered.clone());
+    }
     let tcp = connect(addr).await?;
     let upstream = match tokio_tungstenite::client_async(request, tcp).await {
         Ok((upstream, _)) => upstream,
@@ -141,6 +147,7 @@ async fn websocket(
     };
     let hard = limits.max_frame_bytes.saturating_mul(4).max(1024);
     Ok(upgrade
+        .protocols([pref_protocol::subprotocol::PROTOCOL])
         .max_message_size(hard)
         .max_frame_size(hard)
         .on_upgrade(move |client| pump(client, upstream)))

@@ -20,7 +20,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use crate::bots::{self, BotHandle, Pace, Prompt};
 use crate::command::{Command, HostRequest, Session, Start};
 use crate::config::Limits;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::machine::{Change, HostOp, Machine, NewTable, Op, Stage, StoredSeat, TableError, Write};
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
@@ -51,6 +51,9 @@ pub struct Table {
     /// Per seat, tells the current occupant's sockets the version at which the seat was
     /// freed; made on the first connect, replaced when the seat is freed.
     tenures: [Option<watch::Sender<Option<u64>>>; 4],
+    /// The tokens of bots restored from the database, for their drivers: only the hashes
+    /// are stored, so each restored bot is given a fresh token.
+    bot_keys: [Option<Secret>; 4],
 }
 
 impl std::fmt::Debug for Table {
@@ -90,6 +93,7 @@ impl Table {
             bots: [None, None, None, None],
             prompted: None,
             tenures: [None, None, None, None],
+            bot_keys: [None, None, None, None],
         }
     }
 
@@ -100,6 +104,7 @@ impl Table {
     pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
         let profile = Profile::from_json(&row.profile).map_err(|e| e.to_string())?;
         let mut seats = Vec::with_capacity(row.seats.len());
+        let mut bot_keys = [None, None, None, None];
         for s in row.seats {
             let bot = match s.bot.as_deref() {
                 None => None,
@@ -108,10 +113,14 @@ impl Table {
                         .ok_or_else(|| format!("seat {}: unknown bot level {name:?}", s.seat))?,
                 ),
             };
+            let token = match (bot, bot_keys.get_mut(usize::from(s.seat))) {
+                (Some(_), Some(key)) => TokenHash::of(key.insert(Secret::random())),
+                (Some(_) | None, _) => s.token,
+            };
             seats.push(StoredSeat {
                 seat: s.seat,
                 name: s.name,
-                token: s.token,
+                token,
                 bot,
             });
         }
@@ -129,7 +138,9 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
-        Ok(Table::with(row.no, machine, store, limits))
+        let mut table = Table::with(row.no, machine, store, limits);
+        table.bot_keys = bot_keys;
+        Ok(table)
     }
 
     /// Serves commands until every sender is gone; `me` is the inbox's own sender, for
@@ -139,8 +150,8 @@ impl Table {
         for s in 0..self.machine.players() {
             if let Some(o) = self.machine.occupant(s)
                 && let Some(level) = o.bot
+                && let Some(token) = self.bot_keys[usize::from(s)].take()
             {
-                let token = o.token;
                 self.start_bot(Seat(s), level, token);
             }
         }
@@ -541,13 +552,13 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
     let (id, host) = (Secret::random(), Secret::random());
     let request = serde_json::json!("sochi");
     let no = store
-        .create_table(&id, &host, &request, false, 0)
+        .create_table(&id, &TokenHash::of(&host), &request, false, 0)
         .await
         .expect("a test table is stored");
     let table = Table::new(
         no,
         NewTable {
-            host,
+            host: TokenHash::of(&host),
             profile: Profile::sochi(),
             request,
             spectator_chat: false,

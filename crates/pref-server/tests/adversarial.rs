@@ -185,11 +185,22 @@ async fn empty_and_malformed_tokens_and_future_versions_are_refused() {
     let b = Binary::start("tokens", &[]);
     let addr = &b.addr;
     let info = table(addr, json!("sochi"), 3, true).await;
+    let url = format!("ws://{addr}/api/tables/{}/ws", info.id);
     for token in ["", "abc", "0123456789ABCDEF0123456789abcdeg"] {
-        let url = format!("ws://{addr}/api/tables/{}/ws?token={token}", info.id);
-        match tokio_tungstenite::connect_async(url).await {
+        match tokio_tungstenite::connect_async(ws_request(&url, Some(token))).await {
             Err(tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 403, "{token:?}"),
             other => panic!("token {token:?} was not refused: {:?}", other.map(|_| ())),
+        }
+    }
+    // A token in the URL, where access logs would write it down, is refused, even a good one.
+    for query in [format!("?token={}", info.tokens[0]), "?token=".into()] {
+        match tokio_tungstenite::connect_async(format!("{url}{query}")).await {
+            Err(tungstenite::Error::Http(resp)) => {
+                assert_eq!(resp.status(), 400, "{query}");
+                let body: Value = serde_json::from_slice(resp.body().as_deref().unwrap()).unwrap();
+                assert_eq!(body["error"], "bad_request");
+            }
+            other => panic!("{query} was not refused: {:?}", other.map(|_| ())),
         }
     }
     let mut ws = connect(addr, &info.id, Some(&info.tokens[0]), "").await;

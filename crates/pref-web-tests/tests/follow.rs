@@ -29,9 +29,9 @@ const PICTURE: &str = "return window.prefPicture()";
 const FRESH: &str = "const id = location.pathname.split('/').pop();
   const watch = new URLSearchParams(location.search).has('watch');
   const mine = watch ? null : JSON.parse(localStorage.getItem(`pref:${id}:seat`) || 'null');
-  const q = mine ? `?token=${mine.token}` : '';
+  const protocols = mine ? ['pref', `pref.token.${mine.token}`] : ['pref'];
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws${q}`);
+    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`, protocols);
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
       if (m.type !== 'snapshot') return;

@@ -10,7 +10,7 @@
 use pref_core::{Action, Card, Game, GameError, Profile, RuleError, Seat, Viewer};
 use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetView, Speaker};
 
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
 
 #[cfg(test)]
@@ -31,8 +31,8 @@ pub use op::{
 /// One table's rules and state.
 #[derive(Clone, Debug)]
 pub struct Machine {
-    /// Proves the host.
-    host: Secret,
+    /// Proves the host: the hash of the host token.
+    host: TokenHash,
     /// The agreements.
     profile: Profile,
     /// The profile as requested, stored and restored from.
@@ -54,8 +54,8 @@ pub struct Machine {
 /// The parts of a new table the caller chooses.
 #[derive(Clone, Debug)]
 pub struct NewTable {
-    /// Host token.
-    pub host: Secret,
+    /// The host token's hash.
+    pub host: TokenHash,
     /// Validated profile.
     pub profile: Profile,
     /// As requested.
@@ -165,10 +165,11 @@ impl Machine {
     /// The seat whose token this is; every seat is compared, without an early exit.
     #[must_use]
     pub fn seat_of(&self, token: &Secret) -> Option<u8> {
+        let token = TokenHash::of(token);
         let mut found = None;
         for (i, o) in self.seats.iter().enumerate() {
             if let Some(o) = o
-                && o.token.matches(token)
+                && o.token.matches(&token)
             {
                 found = Some(i as u8);
             }
@@ -184,7 +185,7 @@ impl Machine {
             (Viewer::Spectator, _) => true,
             (Viewer::Seat(seat), Some(token)) => self
                 .occupant(seat.0)
-                .is_some_and(|o| o.token.matches(token)),
+                .is_some_and(|o| o.token.verifies(token)),
             (Viewer::Seat(_), None) => false,
         }
     }
@@ -223,7 +224,7 @@ impl Machine {
                 self.free(&mut change, seat)?;
             }
             Op::Host { host, op } => {
-                if !self.host.matches(&host) {
+                if !self.host.verifies(&host) {
                     return Err(TableError::NotHost);
                 }
                 if let Stage::Over { .. } = self.stage {
@@ -311,7 +312,7 @@ impl Machine {
         match self.stage {
             Stage::Lobby => {}
             Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
-                if !host.is_some_and(|h| self.host.matches(&h)) {
+                if !host.is_some_and(|h| self.host.verifies(&h)) {
                     return Err(TableError::HostSeats);
                 }
             }
@@ -331,6 +332,7 @@ impl Machine {
         token: Secret,
         bot: Option<BotLevel>,
     ) {
+        let token = TokenHash::of(&token);
         self.seats[usize::from(seat)] = Some(Occupant {
             name: name.clone(),
             token,
@@ -592,7 +594,7 @@ impl Machine {
         let Some(o) = self.seats.get_mut(seat.index()).and_then(Option::as_mut) else {
             return;
         };
-        if !o.token.matches(token) {
+        if !o.token.verifies(token) {
             return;
         }
         let before = o.sockets > 0;

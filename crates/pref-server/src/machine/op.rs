@@ -4,7 +4,7 @@
 use pref_core::{Action, Card, Deal, Game, Profile, Seat, Viewer};
 use pref_protocol::{BotLevel, Reason, Settlement};
 
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::wire::{News, Turn};
 
 /// An occupied seat.
@@ -12,8 +12,8 @@ use crate::wire::{News, Turn};
 pub struct Occupant {
     /// Shown to everybody.
     pub name: String,
-    /// Proves the seat.
-    pub token: Secret,
+    /// Proves the seat: the hash of the seat token.
+    pub token: TokenHash,
     /// Open sockets; the seat is connected while this is positive.
     pub sockets: u32,
     /// The level of the bot holding the seat, if a bot does.
@@ -295,8 +295,8 @@ pub enum Write {
         seat: u8,
         /// The name.
         name: String,
-        /// The token.
-        token: Secret,
+        /// The token's hash.
+        token: TokenHash,
         /// The bot's level.
         bot: Option<BotLevel>,
     },
@@ -389,8 +389,8 @@ pub struct StoredSeat {
     pub seat: u8,
     /// The name.
     pub name: String,
-    /// The token.
-    pub token: Secret,
+    /// The token's hash.
+    pub token: TokenHash,
     /// The bot's level.
     pub bot: Option<BotLevel>,
 }

@@ -21,7 +21,7 @@ fn deck(seed: u64) -> [Card; 32] {
 
 fn lobby(host: Secret) -> Machine {
     Machine::new(NewTable {
-        host,
+        host: host.into(),
         profile: Profile::sochi(),
         request: serde_json::json!("sochi"),
         spectator_chat: false,
@@ -303,14 +303,22 @@ fn pick() -> impl Strategy<Value = Pick> {
 }
 
 /// The op a pick stands for at table `m`.
-fn resolve(m: &Machine, host: Secret, pick: &Pick, seed: u64) -> Op {
-    let token_of = |s: u8| m.occupant(s).map_or_else(Secret::random, |o| o.token);
+/// Every token handed out is kept in `keys`: the machine keeps only their hashes.
+fn resolve(m: &Machine, host: Secret, keys: &mut Vec<Secret>, pick: &Pick, seed: u64) -> Op {
+    let fresh = Secret::random();
+    keys.push(fresh);
+    let keys = &*keys;
+    let token_of = |s: u8| {
+        m.occupant(s)
+            .and_then(|o| keys.iter().find(|k| o.token.verifies(k)).copied())
+            .unwrap_or_else(Secret::random)
+    };
     match *pick {
         Pick::Claim { seat, as_host } => Op::Claim {
             name: format!("p{seed}"),
             seat,
             host: as_host.then_some(host),
-            token: Secret::random(),
+            token: fresh,
         },
         Pick::Leave { seat, real } => Op::Leave {
             token: if real {
@@ -342,7 +350,7 @@ fn resolve(m: &Machine, host: Secret, pick: &Pick, seed: u64) -> Op {
             op: HostOp::Bot {
                 seat,
                 level: BotLevel::Easy,
-                token: Secret::random(),
+                token: fresh,
             },
         },
         Pick::End => Op::Host {
@@ -450,8 +458,9 @@ proptest! {
     ) {
         let host = Secret::random();
         let mut m = lobby(host);
+        let mut keys = Vec::new();
         for (pick, seed) in &picks {
-            let op = resolve(&m, host, pick, *seed);
+            let op = resolve(&m, host, &mut keys, pick, *seed);
             let before = format!("{m:?}");
             let version = m.version();
             match m.apply(op) {

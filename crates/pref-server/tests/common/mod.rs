@@ -205,11 +205,30 @@ pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> Tabl
 
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// Opens a socket to table `id` with an optional seat token and query suffix.
+/// The upgrade request for `url`, with the seat token (if any) offered as a subprotocol,
+/// as every client sends it.
+pub fn ws_request(
+    url: &str,
+    token: Option<&str>,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert(
+        "sec-websocket-protocol",
+        pref_protocol::subprotocol::offer(token).parse().unwrap(),
+    );
+    req
+}
+
+/// Opens a socket to table `id` with an optional seat token and query suffix (`&since=…`).
 pub async fn connect(addr: &str, id: &str, token: Option<&str>, extra: &str) -> Ws {
-    let q = token.map(|t| format!("token={t}")).unwrap_or_default();
-    let url = format!("ws://{addr}/api/tables/{id}/ws?{q}{extra}");
-    let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let url = format!(
+        "ws://{addr}/api/tables/{id}/ws?{}",
+        extra.trim_start_matches('&')
+    );
+    let (ws, _) = tokio_tungstenite::connect_async(ws_request(&url, token))
+        .await
+        .unwrap();
     ws
 }
 
