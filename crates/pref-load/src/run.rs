@@ -58,6 +58,7 @@ async fn setup_table(
     let created: Created = api
         .expect(201, Method::POST, "/api/tables", Some(&create), None)
         .await?;
+    let invite = created.invite_key().map(str::to_owned);
     let Created {
         id,
         host_token: host,
@@ -68,6 +69,7 @@ async fn setup_table(
         let claim = Claim {
             name: format!("load {s}"),
             seat: Some(s),
+            invite: invite.clone(),
         };
         let seat: Claimed = api
             .expect(

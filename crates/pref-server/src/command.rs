@@ -114,6 +114,8 @@ pub enum Command {
         seat: Option<u8>,
         /// The host token, when the host seats a player.
         host: Option<Secret>,
+        /// The invite key from the invite link.
+        invite: Option<Secret>,
         /// Seat number and seat token.
         reply: oneshot::Sender<Result<(u8, Secret), TableError>>,
     },

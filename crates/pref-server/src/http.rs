@@ -2,15 +2,16 @@
 //! the rules guide's data, health and metrics. Handlers are thin: they check the request's shape and pass a
 //! [`Command`] to the table's task.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{DefaultBodyLimit, Path, Query, RawQuery, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post, put};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use pref_core::{PRESETS, Profile, Seat};
 use pref_protocol::{Claim, Claimed, CreateTable, Created, Left, SeatBot};
 use rand::Rng;
@@ -21,9 +22,11 @@ use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::analysis::{Analyses, MAX_RECORD_BYTES};
+use crate::budget::{Budgets, Spender};
 use crate::cluster::{self, Cluster};
 use crate::command::{Command, HostRequest};
 use crate::config::Config;
+use crate::conns::Conns;
 use crate::edge;
 use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
@@ -61,6 +64,16 @@ pub struct AppState {
     pub shutdown: Shutdown,
     /// Analyses of finished deals and uploaded records.
     pub analyses: Arc<Analyses>,
+    /// The budgets shared across connections: chat and `resync` per seat, table openings
+    /// per address.
+    pub budgets: Arc<Budgets>,
+    /// Open sockets per address, table and seat token.
+    pub conns: Arc<Conns>,
+}
+
+/// The client's address, when the server was started with it (not in router tests).
+fn client_ip(info: Option<&Extension<ConnectInfo<SocketAddr>>>) -> Option<IpAddr> {
+    info.map(|Extension(ConnectInfo(addr))| addr.ip())
 }
 
 /// The whole router.
@@ -199,9 +212,18 @@ pub(crate) fn body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 
 async fn create_table(
     State(s): State<AppState>,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateTable = body(&bytes)?;
+    if let Some(ip) = client_ip(info.as_ref())
+        && !s.budgets.create(ip)
+    {
+        return Err(ApiError::RateLimited(format!(
+            "this address may open {} tables a minute; try again later",
+            s.config.limits.tables_per_ip_per_minute
+        )));
+    }
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     if s.tables.len() >= s.config.limits.max_tables {
@@ -238,8 +260,10 @@ async fn create_table(
     let handle = s.tables.get(&id)?;
     let summary = handle.ask(Command::Summary).await?;
     let id_hex = id.expose();
+    let invite = TokenHash::of(&host).invite_key().expose();
     let created = Created {
-        invite: format!("{}/t/{id_hex}", s.base_url),
+        invite: format!("{}/t/{id_hex}#invite={invite}", s.base_url),
+        watch: format!("{}/t/{id_hex}?watch", s.base_url),
         id: id_hex,
         host_token: host.expose(),
         table: summary,
@@ -334,11 +358,16 @@ async fn claim_seat(
         .contains_key(header::AUTHORIZATION)
         .then(|| bearer(&headers))
         .transpose()?;
+    let invite = req
+        .invite
+        .map(|k| Secret::parse(&k).ok_or(ApiError::InviteRequired))
+        .transpose()?;
     let (seat, token) = handle
         .ask(|reply| Command::Claim {
             name: req.name,
             seat: req.seat,
             host,
+            invite,
             reply,
         })
         .await??;
@@ -448,6 +477,7 @@ async fn websocket(
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     headers: HeaderMap,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if q.token.is_some() {
@@ -456,8 +486,20 @@ async fn websocket(
                 .into(),
         ));
     }
-    let handle = s.tables.open(&table_id(&id)?).await?;
+    let table = table_id(&id)?;
+    let handle = s.tables.open(&table).await?;
     let token = socket_token(&headers)?;
+    let limits = s.config.limits.clone();
+    // Counted until the socket ends; refused before the upgrade when a cap is reached.
+    let place = s
+        .conns
+        .admit(&limits, client_ip(info.as_ref()), table, token.as_ref())
+        .map_err(|e| ApiError::RateLimited(e.to_string()))?;
+    let shared = socket::Shared::new(
+        Arc::clone(&s.budgets),
+        table,
+        token.map_or(Spender::Spectators, |t| Spender::Seat(TokenHash::of(&t))),
+    );
     let resume = q.since.zip(q.epoch);
     let session = handle
         .ask(|reply| Command::Connect {
@@ -466,7 +508,7 @@ async fn websocket(
             reply,
         })
         .await??;
-    let limits = s.config.limits.clone();
+
     let going = s.shutdown.watch();
     // The socket's own check answers a too-large message with a typed error; the transport
     // limit, with room above it, only stops a flood.
@@ -483,5 +525,8 @@ async fn websocket(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(WRITE_BUFFER_MAX)
-        .on_upgrade(move |socket| socket::run(socket, handle, session, limits, going)))
+        .on_upgrade(move |socket| async move {
+            socket::run(socket, handle, session, (limits, shared), going).await;
+            drop(place);
+        }))
 }

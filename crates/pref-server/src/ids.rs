@@ -109,6 +109,20 @@ impl TokenHash {
         hex(s).map(TokenHash)
     }
 
+    /// The table's invite key, when this is its host token's hash: whoever holds it may
+    /// take a seat in the lobby; the table id alone (the watch link) may only watch. It is
+    /// made from the hash, so it needs no column of its own and cannot be found from the id.
+    #[must_use]
+    pub fn invite_key(&self) -> Secret {
+        let d = Sha256::new()
+            .chain_update(b"pref invite\0")
+            .chain_update(self.0)
+            .finalize();
+        let mut b = [0u8; 16];
+        b.copy_from_slice(&d[..16]);
+        Secret(b)
+    }
+
     /// The 64 hex digits, as stored.
     #[must_use]
     pub fn expose(&self) -> String {

@@ -32,9 +32,11 @@
 
 pub mod analysis;
 pub mod bots;
+pub mod budget;
 pub mod cluster;
 pub mod command;
 pub mod config;
+pub mod conns;
 pub mod data;
 pub mod edge;
 pub mod error;
@@ -193,6 +195,8 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     });
     let stop = Shutdown::new();
     let state = http::AppState {
+        budgets: Arc::new(budget::Budgets::new(&config.limits)),
+        conns: Arc::default(),
         keepers: Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone())),
         tables: Arc::clone(&tables),
         store,
@@ -205,6 +209,8 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let app = http::router(state);
     let mut going = stop.watch();
     let task = tokio::spawn(async move {
+        // The client's address, for the per-address caps and budgets.
+        let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
         let served = axum::serve(listener, app)
             .with_graceful_shutdown(async move { going_away(&mut going).await });
         if let Err(e) = served.await {

@@ -359,6 +359,7 @@ impl Table {
                 name,
                 seat,
                 host,
+                invite,
                 reply,
             } => {
                 let token = Secret::random();
@@ -366,6 +367,7 @@ impl Table {
                     name,
                     seat,
                     host,
+                    invite,
                     token,
                 };
                 let claimed = self.apply(op).await.and_then(|c| match c.news.first() {

@@ -331,7 +331,8 @@ async fn http_lifecycle_and_refusals() {
     );
     let info = table(&addr, json!("sochi"), 2, false).await;
     let (host, seat0) = (Some(info.host.as_str()), Some(info.tokens[0].as_str()));
-    let name = |n: &str| Some(json!({ "name": n }));
+    let key = invite(&info.host);
+    let name = |n: &str| Some(json!({ "name": n, "invite": key }));
     // (method, path after the table, body, bearer, expected status, why)
     let steps = [
         ("POST", "/start", None, host, 409, "seats are free"),

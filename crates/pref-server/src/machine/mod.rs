@@ -102,6 +102,12 @@ impl Machine {
         }
     }
 
+    /// The key of the table's invite link (see [`TokenHash::invite_key`]).
+    #[must_use]
+    pub fn invite_key(&self) -> Secret {
+        self.host.invite_key()
+    }
+
     /// Players at the table.
     #[must_use]
     pub fn players(&self) -> u8 {
@@ -214,8 +220,9 @@ impl Machine {
                 name,
                 seat,
                 host,
+                invite,
                 token,
-            } => self.claim(&mut change, &name, seat, host, token)?,
+            } => self.claim(&mut change, &name, seat, (host, invite), token)?,
             Op::Leave { token } => {
                 let seat = self.seat_of(&token).ok_or(TableError::NotSeated)?;
                 if let Stage::Over { .. } = self.stage {
@@ -305,12 +312,17 @@ impl Machine {
         change: &mut Change,
         name: &str,
         seat: Option<u8>,
-        host: Option<Secret>,
+        (host, invite): (Option<Secret>, Option<Secret>),
         token: Secret,
     ) -> Result<(), TableError> {
         let name = check_name(name)?;
         match self.stage {
-            Stage::Lobby => {}
+            Stage::Lobby => {
+                let invited = invite.is_some_and(|k| self.invite_key().matches(&k));
+                if !invited && !host.is_some_and(|h| self.host.verifies(&h)) {
+                    return Err(TableError::InviteRequired);
+                }
+            }
             Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
                 if !host.is_some_and(|h| self.host.verifies(&h)) {
                     return Err(TableError::HostSeats);

@@ -68,6 +68,9 @@ pub enum Op {
         seat: Option<u8>,
         /// The host token, required once the game has started.
         host: Option<Secret>,
+        /// The invite key from the invite link, required in the lobby unless the host
+        /// claims.
+        invite: Option<Secret>,
         /// The new seat's token.
         token: Secret,
     },
@@ -176,6 +179,9 @@ pub enum TableError {
     /// The host token is wrong.
     #[error("the host token is not valid at this table")]
     NotHost,
+    /// A seat is claimed without the invite key: the watch link only watches.
+    #[error("taking a seat needs the invite link; the watch link only watches")]
+    InviteRequired,
     /// Only the host seats a player once the game has started.
     #[error("the game has started: only the host can seat a player")]
     HostSeats,
@@ -277,6 +283,7 @@ impl TableError {
             | TableError::Full
             | TableError::NotHost
             | TableError::HostSeats
+            | TableError::InviteRequired
             | TableError::Started
             | TableError::ProfileFrozen
             | TableError::SeatBeyond

@@ -10,7 +10,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use super::*;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
 
 fn deck(seed: u64) -> [Card; 32] {
@@ -35,6 +35,7 @@ fn claim(m: &mut Machine, name: &str) -> Result<(u8, Secret), TableError> {
         name: name.into(),
         seat: None,
         host: None,
+        invite: Some(m.invite_key()),
         token,
     })?;
     match change.news.as_slice() {
@@ -86,6 +87,7 @@ fn seats_fill_in_order_and_a_full_table_refuses() {
         name: "Gleb".into(),
         seat: Some(3),
         host: None,
+        invite: Some(m.invite_key()),
         token: Secret::random(),
     });
     assert_eq!(seat_3.unwrap_err(), TableError::NoSuchSeat(3));
@@ -124,6 +126,48 @@ fn only_the_host_starts_and_only_with_every_seat_taken() {
 }
 
 #[test]
+fn in_the_lobby_a_seat_needs_the_invite_key_or_the_host_token() {
+    let host = Secret::random();
+    let mut m = lobby(host);
+    let key = m.invite_key();
+    // The key belongs to this table's host token and cannot be guessed from the id.
+    assert!(key.matches(&TokenHash::of(&host).invite_key()));
+    assert!(!key.matches(&TokenHash::of(&Secret::random()).invite_key()));
+    let before = format!("{m:?}");
+    for invite in [None, Some(Secret::random())] {
+        let refused = m.apply(Op::Claim {
+            name: "Mallory".into(),
+            seat: None,
+            host: None,
+            invite,
+            token: Secret::random(),
+        });
+        assert_eq!(refused.unwrap_err(), TableError::InviteRequired);
+    }
+    assert_eq!(
+        format!("{m:?}"),
+        before,
+        "a refused claim changed the table"
+    );
+    let by_invite = m.apply(Op::Claim {
+        name: "Anna".into(),
+        seat: None,
+        host: None,
+        invite: Some(key),
+        token: Secret::random(),
+    });
+    assert_eq!(by_invite.unwrap().first, 1);
+    let by_host = m.apply(Op::Claim {
+        name: "Boris".into(),
+        seat: None,
+        host: Some(host),
+        invite: None,
+        token: Secret::random(),
+    });
+    assert_eq!(by_host.unwrap().first, 2);
+}
+
+#[test]
 fn once_started_only_the_host_seats_a_player_and_never_during_a_deal() {
     let (mut m, host, tokens) = started();
     let leave = m.apply(Op::Leave { token: tokens[0] });
@@ -132,6 +176,7 @@ fn once_started_only_the_host_seats_a_player_and_never_during_a_deal() {
         name: "Gleb".into(),
         seat: None,
         host: None,
+        invite: Some(m.invite_key()),
         token: Secret::random(),
     });
     assert_eq!(by_anyone.unwrap_err(), TableError::HostSeats);
@@ -139,6 +184,7 @@ fn once_started_only_the_host_seats_a_player_and_never_during_a_deal() {
         name: "Gleb".into(),
         seat: None,
         host: Some(host),
+        invite: None,
         token: Secret::random(),
     });
     assert_eq!(by_host.unwrap_err(), TableError::Full);
@@ -318,6 +364,7 @@ fn resolve(m: &Machine, host: Secret, keys: &mut Vec<Secret>, pick: &Pick, seed:
             name: format!("p{seed}"),
             seat,
             host: as_host.then_some(host),
+            invite: (!as_host).then(|| m.invite_key()),
             token: fresh,
         },
         Pick::Leave { seat, real } => Op::Leave {

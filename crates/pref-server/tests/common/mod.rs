@@ -168,7 +168,21 @@ pub async fn lobby(addr: &str, profile: Value) -> (String, String) {
     .await;
     assert_eq!(status, 201, "{created}");
     let created: Created = strict(&created);
+    // The invite link carries the key in its fragment; the watch link does not.
+    let key = created.invite_key();
+    assert_eq!(
+        key,
+        Some(invite(&created.host_token).as_str()),
+        "{created:?}"
+    );
+    assert!(created.watch.ends_with(&format!("/t/{}?watch", created.id)));
     (created.id, created.host_token)
+}
+
+/// The invite key of the table whose host token is `host`, as its invite link carries it.
+pub fn invite(host: &str) -> String {
+    let host = pref_server::ids::Secret::parse(host).expect("a host token");
+    pref_server::ids::TokenHash::of(&host).invite_key().expose()
 }
 
 /// Creates a table with `profile`, fills every seat and (if `start`) starts it.
@@ -180,7 +194,7 @@ pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> Tabl
             addr,
             "POST",
             &format!("/api/tables/{id}/seats"),
-            Some(&json!({ "name": format!("player {i}") })),
+            Some(&json!({ "name": format!("player {i}"), "invite": invite(&host) })),
             None,
         )
         .await;
