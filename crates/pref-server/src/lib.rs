@@ -3,7 +3,8 @@
 //! - [`config`]: `config/server.toml` and `PREF_*` overrides.
 //! - [`data`]: the texts the crate carries (the protocol document, the worked deal), kept
 //!   equal to their repository files by a test.
-//! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted).
+//! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted);
+//!   tokens are kept only as their SHA-256, and a table's invite key is made from it.
 //! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
 //!   restores.
 //! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table
@@ -21,6 +22,9 @@
 //!   with 1001, tables finish what they hold, leases are let go.
 //! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
 //!   policy, errors in the documented JSON shape.
+//! - [`conns`], [`budget`]: sockets counted per address, table and seat token with their
+//!   caps; the `governor` budgets shared across connections (chat and `resync` per seat and
+//!   per table's spectators, table openings per address).
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
 //!   each deal's outcome, the core scores the sheet, watchers follow it live.
