@@ -22,13 +22,13 @@ async function leaveSeat(state) {
   try { await api.leave(state.id, state.token); } catch (e) { toast(e.message); }
 }
 
-/** Goes to table `id`; a player of this table first takes the same seat there under the
- * same name (if somebody was quicker, the lobby offers the free seats). */
+/** Goes to table `id`; a player of this table first takes the seat kept for him there,
+ * his seat token here standing for the invite link (if that fails, he arrives watching). */
 async function join(state, id) {
   const me = state.seat !== null ? state.table.seats[state.seat] : null;
-  if (me && me.name && !me.bot && !saved.seat(id)) {
+  if (me && me.name && !me.bot && state.token && !saved.seat(id)) {
     try {
-      const seat = await api.claim(id, me.name, state.seat);
+      const seat = await api.rematchSeat(state.id, state.token);
       saved.setSeat(id, seat.seat, seat.token);
     } catch (e) { toast(e.message); }
   }
@@ -40,6 +40,7 @@ async function rematch(state, host) {
   try {
     const res = await api.rematch(state.id, host);
     saved.setHost(res.id, res.host_token);
+    saved.setInvite(res.id, res.invite);
     await join(state, res.id);
   } catch (e) { toast(e.message); }
 }

@@ -19,7 +19,9 @@ export function lobby(state) {
   const tb = state.table;
   const host = saved.host(state.id);
   const full = tb.seats.every((s) => s.name);
-  const canTake = state.seat === null && (tb.phase === 'lobby' || host);
+  // The watch link lacks the invite key: its visitors watch (the server refuses their claims).
+  const invite = saved.invite(state.id);
+  const canTake = state.seat === null && ((tb.phase === 'lobby' && invite) || host);
   const nameInput = h('input', {
     type: 'text', id: 'name', maxlength: 32, value: state.nameDraft ?? saved.name(), placeholder: t('lobby.name'), 'aria-label': t('lobby.name'),
     oninput: (e) => { state.nameDraft = e.target.value; },
@@ -28,7 +30,7 @@ export function lobby(state) {
     const name = nameInput.value.trim();
     if (!name) { toast(t('lobby.need_name')); nameInput.focus(); return; }
     try {
-      const res = await api.claim(state.id, name, seat, tb.phase === 'lobby' ? undefined : host);
+      const res = await api.claim(state.id, name, seat, host || undefined, invite);
       saved.setName(name);
       saved.setSeat(state.id, res.seat, res.token);
       state.sit(res.seat, res.token);

@@ -1,4 +1,5 @@
-// Why: one WebSocket to a table, kept alive. It remembers the last version and epoch so a
+// Why: one WebSocket to a table, kept alive. A seat's token is offered as the subprotocol
+// `pref.token.TOKEN` beside `pref`, so it stays out of the URL. It remembers the last version and epoch so a
 // dropped connection resumes with `?since=&epoch=` (the server replays what was missed or sends
 // a snapshot), retries with a growing delay, reports "connected / reconnecting" for the screen,
 // and matches acks and rejections to the actions that asked for them. A snapshot comes only on
@@ -22,7 +23,6 @@ export class TableSocket {
 
   url() {
     const q = new URLSearchParams();
-    if (this.token) q.set('token', this.token);
     if (this.version !== null && this.epoch) {
       q.set('since', String(this.version));
       q.set('epoch', this.epoch);
@@ -33,7 +33,9 @@ export class TableSocket {
 
   open() {
     this.h.status(this.version === null ? 'connecting' : 'reconnecting');
-    const ws = new WebSocket(this.url());
+    // The seat token travels as a subprotocol, never in the URL (which logs write down).
+    const protocols = this.token ? ['pref', `pref.token.${this.token}`] : ['pref'];
+    const ws = new WebSocket(this.url(), protocols);
     this.ws = ws;
     ws.onopen = () => { this.retry = 0; this.opened = true; this.awaiting = 'connect'; this.h.status('online'); };
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));

@@ -121,6 +121,7 @@ async function create(root) {
   try {
     const res = await api.create(profile, form.spectatorChat);
     saved.setHost(res.id, res.host_token);
+    saved.setInvite(res.id, res.invite);
     form.created = res;
     render(root);
   } catch (e) {

@@ -1,5 +1,6 @@
 // Why: a seat token must survive a reload or a new tab, so a player returns to his seat;
-// the host token and the last name used are kept the same way. Nothing else is stored.
+// the host token, the table's invite key and the last name used are kept the same way.
+// Nothing else is stored.
 
 const key = (table, what) => `pref:${table}:${what}`;
 
@@ -16,6 +17,16 @@ export const saved = {
   setKeeper(sheet, token) { localStorage.setItem(key(sheet, 'keeper'), token); },
   host(table) { return localStorage.getItem(key(table, 'host')); },
   setHost(table, token) { localStorage.setItem(key(table, 'host'), token); },
+  /** The invite key: from the page's `#invite=` (the invite link), kept for a reload. */
+  invite(table) {
+    const m = /^#invite=([0-9a-f]{32})$/.exec(location.hash);
+    if (m && location.pathname === `/t/${table}`) localStorage.setItem(key(table, 'invite'), m[1]);
+    return localStorage.getItem(key(table, 'invite'));
+  },
+  setInvite(table, link) {
+    const m = /#invite=([0-9a-f]{32})$/.exec(link);
+    if (m) localStorage.setItem(key(table, 'invite'), m[1]);
+  },
   name() { return localStorage.getItem('pref:name') || ''; },
   setName(name) { localStorage.setItem('pref:name', name); },
   lang() { return localStorage.getItem('pref:lang'); },

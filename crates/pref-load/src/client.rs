@@ -26,6 +26,8 @@ use tokio::sync::watch;
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::header;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::report::Stats;
@@ -134,8 +136,13 @@ fn ws_config() -> WebSocketConfig {
 }
 
 impl Dialer {
-    /// Opens a socket to `path_and_query` on the server.
-    pub(crate) async fn connect(&self, path_and_query: &str) -> Result<Ws, String> {
+    /// Opens a socket to `path_and_query` on the server, offering the seat `token` (if any)
+    /// as a subprotocol, as the browser does: a token is never put in the URL.
+    pub(crate) async fn connect(
+        &self,
+        path_and_query: &str,
+        token: Option<&str>,
+    ) -> Result<Ws, String> {
         let socket = TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
         if !self.sources.is_empty() {
             let i = self.next.fetch_add(1, Ordering::Relaxed) as usize % self.sources.len();
@@ -148,10 +155,19 @@ impl Dialer {
             .await
             .map_err(|e| format!("connect: {e}"))?;
         stream.set_nodelay(true).map_err(|e| e.to_string())?;
-        let url = format!("ws://{}{path_and_query}", self.server);
-        let (ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(ws_config()))
-            .await
-            .map_err(|e| format!("upgrade: {e}"))?;
+        let mut request = format!("ws://{}{path_and_query}", self.server)
+            .into_client_request()
+            .map_err(|e| format!("request: {e}"))?;
+        let offer = pref_protocol::subprotocol::offer(token)
+            .parse()
+            .map_err(|_| "a malformed token".to_owned())?;
+        request
+            .headers_mut()
+            .insert(header::SEC_WEBSOCKET_PROTOCOL, offer);
+        let (ws, _) =
+            tokio_tungstenite::client_async_with_config(request, stream, Some(ws_config()))
+                .await
+                .map_err(|e| format!("upgrade: {e}"))?;
         Ok(ws)
     }
 }

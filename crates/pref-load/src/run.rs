@@ -58,6 +58,7 @@ async fn setup_table(
     let created: Created = api
         .expect(201, Method::POST, "/api/tables", Some(&create), None)
         .await?;
+    let invite = created.invite_key().map(str::to_owned);
     let Created {
         id,
         host_token: host,
@@ -68,6 +69,7 @@ async fn setup_table(
         let claim = Claim {
             name: format!("load {s}"),
             seat: Some(s),
+            invite: invite.clone(),
         };
         let seat: Claimed = api
             .expect(
@@ -85,12 +87,10 @@ async fn setup_table(
     let think = plan.think();
     let mut tasks = Vec::with_capacity(viewers);
     for v in 0..viewers {
-        let (seat, query) = match tokens.get(v) {
-            Some(t) => (Some(v as u8), format!("?token={t}")),
-            None => (None, String::new()),
-        };
+        let token = tokens.get(v);
+        let seat = token.map(|_| v as u8);
         let mut ws = dialer
-            .connect(&format!("/api/tables/{id}/ws{query}"))
+            .connect(&format!("/api/tables/{id}/ws"), token.map(String::as_str))
             .await?;
         let version = client::first_snapshot(&mut ws).await?;
         let seed = plan.seed ^ (((i as u64) << 8) | v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -132,7 +132,9 @@ async fn setup_idle(
     let id = created.id;
     let mut tasks = Vec::with_capacity(n);
     for _ in 0..n {
-        let mut ws = dialer.connect(&format!("/api/tables/{id}/ws")).await?;
+        let mut ws = dialer
+            .connect(&format!("/api/tables/{id}/ws"), None)
+            .await?;
         client::first_snapshot(&mut ws).await?;
         tasks.push(tokio::spawn(client::idle(
             ws,

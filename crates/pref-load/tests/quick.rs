@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use pref_load::{Follow, Plan, Players};
-use pref_server::config::Config;
+use pref_server::config::{Config, Limits};
 
 /// Runs the quick load with `follow` and returns its report.
 async fn quick(follow: Follow) -> pref_load::Report {
@@ -18,6 +18,13 @@ async fn quick(follow: Follow) -> pref_load::Report {
         bind: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir.clone(),
         web_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
+        // One address opens every table and socket of the run: lift the per-address caps.
+        limits: Limits {
+            tables_per_ip_per_minute: 10_000,
+            table_burst_per_ip: 10_000,
+            max_conns_per_ip: 100_000,
+            ..Limits::default()
+        },
         ..Config::default()
     };
     let server = pref_server::start(config).await.unwrap();

@@ -24,10 +24,22 @@ pub struct Created {
     pub id: String,
     /// Proves the host.
     pub host_token: String,
-    /// The link to share.
+    /// The link that lets its holder take a seat in the lobby: the table's page with the
+    /// invite key in its fragment (`/t/{id}#invite=KEY`).
     pub invite: String,
+    /// The link that only watches (`/t/{id}?watch`): it lacks the invite key.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub watch: String,
     /// The new table's summary.
     pub table: Summary,
+}
+
+impl Created {
+    /// The invite key the invite link carries (after `#invite=`), for [`Claim::invite`].
+    #[must_use]
+    pub fn invite_key(&self) -> Option<&str> {
+        self.invite.split_once("#invite=").map(|(_, key)| key)
+    }
 }
 
 /// `POST /api/tables/{id}/seats`.
@@ -39,6 +51,9 @@ pub struct Claim {
     /// A particular seat, or the first free one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<u8>,
+    /// The invite key from the invite link, required in the lobby unless the host claims.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
 }
 
 /// The answer to a claim.

@@ -14,6 +14,7 @@
 //! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
 //!   cards).
 //! - [`strict`]: reading a request or message as an object only ([`read`]).
+//! - [`subprotocol`]: the WebSocket's seat token, offered as a subprotocol, not in the URL.
 //!
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
@@ -25,6 +26,7 @@ pub mod keeper;
 pub mod score;
 pub mod server;
 pub mod strict;
+pub mod subprotocol;
 pub mod table;
 
 pub use auction::AuctionCall;

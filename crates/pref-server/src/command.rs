@@ -116,6 +116,8 @@ pub enum Command {
         seat: Option<u8>,
         /// The host token, when the host seats a player.
         host: Option<Secret>,
+        /// The invite key from the invite link.
+        invite: Option<Secret>,
         /// Seat number and seat token.
         reply: oneshot::Sender<Result<(u8, Secret), TableError>>,
     },
@@ -173,6 +175,18 @@ pub enum Command {
         token: Secret,
         /// The plan, or why there is none.
         reply: oneshot::Sender<Result<RematchPlan, TableError>>,
+    },
+    /// Where a player of this finished table sits in its rematch (id, seat, name).
+    RematchSeat {
+        /// The player's seat token at this table.
+        token: Secret,
+        /// The rematch's id, the seat and the name, or why there is none.
+        reply: oneshot::Sender<Result<(String, u8, String), TableError>>,
+    },
+    /// The key of this table's invite link, for the edge seating a rematch's player.
+    InviteKey {
+        /// The key.
+        reply: oneshot::Sender<Secret>,
     },
     /// The host opened table `table` as this table's rematch: tell every viewer.
     Rematched {

@@ -137,6 +137,26 @@ pub struct Limits {
     /// One more uploaded deal may be analysed every this many milliseconds, across all
     /// clients.
     pub analysis_every_ms: u64,
+    /// Most WebSockets open from one client address.
+    pub max_conns_per_ip: usize,
+    /// Most WebSockets open to one table.
+    pub max_conns_per_table: usize,
+    /// Most WebSockets open with one seat token.
+    pub max_conns_per_token: usize,
+    /// Tables one client address may open per minute, sustained.
+    pub tables_per_ip_per_minute: u32,
+    /// Tables one client address may open at once above that rate.
+    pub table_burst_per_ip: u32,
+    /// Chat lines, `resync`s and binary frames per second of one seat, all its sockets
+    /// together.
+    pub seat_heavy_per_second: u32,
+    /// The burst of those above the rate.
+    pub seat_heavy_burst: u32,
+    /// Chat lines, `resync`s and binary frames per second of all spectators of one table
+    /// together.
+    pub spectators_heavy_per_second: u32,
+    /// The burst of those above the rate.
+    pub spectators_heavy_burst: u32,
 }
 
 impl Default for Config {
@@ -178,6 +198,15 @@ impl Default for Limits {
             analysis_max_record_bytes: 524_288,
             analysis_burst: 10,
             analysis_every_ms: 2000,
+            max_conns_per_ip: 256,
+            max_conns_per_table: 512,
+            max_conns_per_token: 8,
+            tables_per_ip_per_minute: 30,
+            table_burst_per_ip: 10,
+            seat_heavy_per_second: 2,
+            seat_heavy_burst: 10,
+            spectators_heavy_per_second: 5,
+            spectators_heavy_burst: 20,
         }
     }
 }
@@ -358,6 +387,9 @@ impl Config {
                 "PREF_ANALYSIS_MAX_RECORD_BYTES",
                 &mut l.analysis_max_record_bytes,
             ),
+            ("PREF_MAX_CONNS_PER_IP", &mut l.max_conns_per_ip),
+            ("PREF_MAX_CONNS_PER_TABLE", &mut l.max_conns_per_table),
+            ("PREF_MAX_CONNS_PER_TOKEN", &mut l.max_conns_per_token),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -367,6 +399,18 @@ impl Config {
             ("PREF_MESSAGES_PER_SECOND", &mut l.messages_per_second),
             ("PREF_MESSAGE_BURST", &mut l.message_burst),
             ("PREF_ANALYSIS_BURST", &mut l.analysis_burst),
+            (
+                "PREF_TABLES_PER_IP_PER_MINUTE",
+                &mut l.tables_per_ip_per_minute,
+            ),
+            ("PREF_TABLE_BURST_PER_IP", &mut l.table_burst_per_ip),
+            ("PREF_SEAT_HEAVY_PER_SECOND", &mut l.seat_heavy_per_second),
+            ("PREF_SEAT_HEAVY_BURST", &mut l.seat_heavy_burst),
+            (
+                "PREF_SPECTATORS_HEAVY_PER_SECOND",
+                &mut l.spectators_heavy_per_second,
+            ),
+            ("PREF_SPECTATORS_HEAVY_BURST", &mut l.spectators_heavy_burst),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

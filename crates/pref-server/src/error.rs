@@ -29,6 +29,9 @@ pub enum ApiError {
     /// A token is missing or wrong; the reason says which.
     #[error("{0}")]
     Forbidden(&'static str),
+    /// A seat claimed in the lobby without the invite key (from the watch link).
+    #[error("taking a seat needs the invite link; the watch link only watches")]
+    InviteRequired,
     /// A scorekeeper's deal the rules refuse: the record's words, naming the deal, what
     /// to fix and the rule.
     #[error("{0}")]
@@ -66,6 +69,7 @@ impl From<TableError> for ApiError {
         match e {
             TableError::BadName | TableError::NoSuchSeat(_) => ApiError::BadRequest(e.to_string()),
             TableError::NotHost => ApiError::Forbidden("the host token is not valid at this table"),
+            TableError::InviteRequired => ApiError::InviteRequired,
             TableError::HostSeats => {
                 ApiError::Forbidden("the game has started: only the host can seat a player")
             }
@@ -91,6 +95,7 @@ impl From<TableError> for ApiError {
             | TableError::ChatForbidden
             | TableError::NotOver
             | TableError::Rematched
+            | TableError::NoRematch
             | TableError::SeatReserved(..) => ApiError::Conflict(e.to_string()),
         }
     }
@@ -128,6 +133,7 @@ impl ApiError {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Profile(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_profile"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::InviteRequired => (StatusCode::FORBIDDEN, "invite_required"),
             ApiError::BadDeal(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_deal"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),

@@ -2,15 +2,16 @@
 //! the rules guide's data, health and metrics. Handlers are thin: they check the request's shape and pass a
 //! [`Command`] to the table's task.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{DefaultBodyLimit, Path, Query, RawQuery, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post, put};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use pref_core::{PRESETS, Profile, Seat};
 use pref_protocol::{Claim, Claimed, CreateTable, Created, Left, SeatBot};
 use rand::Rng;
@@ -21,12 +22,14 @@ use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::analysis::Analyses;
+use crate::budget::{Budgets, Spender};
 use crate::cluster::{self, Cluster};
 use crate::command::{Command, HostRequest};
 use crate::config::Config;
+use crate::conns::Conns;
 use crate::edge;
 use crate::error::ApiError;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::keeper::Keepers;
 use crate::machine::NewTable;
 use crate::metrics::METRICS;
@@ -61,6 +64,16 @@ pub struct AppState {
     pub shutdown: Shutdown,
     /// Analyses of finished deals and uploaded records.
     pub analyses: Arc<Analyses>,
+    /// The budgets shared across connections: chat and `resync` per seat, table openings
+    /// per address.
+    pub budgets: Arc<Budgets>,
+    /// Open sockets per address, table and seat token.
+    pub conns: Arc<Conns>,
+}
+
+/// The client's address, when the server was started with it (not in router tests).
+fn client_ip(info: Option<&Extension<ConnectInfo<SocketAddr>>>) -> Option<IpAddr> {
+    info.map(|Extension(ConnectInfo(addr))| addr.ip())
 }
 
 /// The whole router.
@@ -85,6 +98,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/seats/{seat}/bot", post(seat_bot))
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/rematch", post(rematch))
+        .route("/api/tables/{id}/rematch/seat", post(rematch_seat))
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))
         .merge(crate::keeper::http::routes(
@@ -164,6 +178,22 @@ fn table_id(id: &str) -> Result<Secret, ApiError> {
     Secret::parse(id).ok_or(ApiError::NoTable)
 }
 
+/// The seat token a socket offers as the subprotocol `pref.token.TOKEN`; `None` for a
+/// spectator. An empty or malformed one is refused, never read as "no token".
+///
+/// # Errors
+/// [`ApiError::Forbidden`] for a malformed token.
+fn socket_token(headers: &HeaderMap) -> Result<Option<Secret>, ApiError> {
+    let offered = headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(pref_protocol::subprotocol::offered_token);
+    offered
+        .map(|t| Secret::parse(t).ok_or(ApiError::Forbidden("the seat token is malformed")))
+        .transpose()
+}
+
 /// The bearer token of a request.
 pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     let value = headers
@@ -186,9 +216,18 @@ pub(crate) fn body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 
 async fn create_table(
     State(s): State<AppState>,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateTable = body(&bytes)?;
+    if let Some(ip) = client_ip(info.as_ref())
+        && !s.budgets.create(ip)
+    {
+        return Err(ApiError::RateLimited(format!(
+            "this address may open {} tables a minute; try again later",
+            s.config.limits.tables_per_ip_per_minute
+        )));
+    }
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     let created = open_table(&s, profile, req.spectator_chat).await?;
@@ -212,7 +251,7 @@ async fn open_table(
         .store
         .create_table(
             &id,
-            &host,
+            &TokenHash::of(&host),
             &profile.to_json(),
             spectator_chat,
             first_dealer.0,
@@ -221,7 +260,7 @@ async fn open_table(
     let table = Table::new(
         no,
         NewTable {
-            host,
+            host: TokenHash::of(&host),
             profile,
             spectator_chat,
             first_dealer,
@@ -235,12 +274,41 @@ async fn open_table(
     let handle = s.tables.get(&id)?;
     let summary = handle.ask(Command::Summary).await?;
     let id_hex = id.expose();
+    let invite = TokenHash::of(&host).invite_key().expose();
     Ok(Created {
-        invite: format!("{}/t/{id_hex}", s.base_url),
+        invite: format!("{}/t/{id_hex}#invite={invite}", s.base_url),
+        watch: format!("{}/t/{id_hex}?watch", s.base_url),
         id: id_hex,
         host_token: host.expose(),
         table: summary,
     })
+}
+
+/// A player of a finished table takes the seat its rematch keeps for him: the bearer is his
+/// seat token here, which stands for the invite link he was never given. The answer is the
+/// new table's id with the seat and its token there.
+async fn rematch_seat(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let old = s.tables.open(&table_id(&id)?).await?;
+    let token = bearer(&headers)?;
+    let (table, seat, name) = old
+        .ask(|reply| Command::RematchSeat { token, reply })
+        .await??;
+    let new = s.tables.open(&table_id(&table)?).await?;
+    let invite = new.ask(|reply| Command::InviteKey { reply }).await?;
+    let (seat, token) = new
+        .ask(|reply| Command::Claim {
+            name,
+            seat: Some(seat),
+            host: None,
+            invite: Some(invite),
+            reply,
+        })
+        .await??;
+    Ok(Json(json!({ "table": table, "seat": seat, "token": token.expose() })))
 }
 
 /// The host of a finished table opens its rematch: a new table with the same profile, the
@@ -375,11 +443,16 @@ async fn claim_seat(
         .contains_key(header::AUTHORIZATION)
         .then(|| bearer(&headers))
         .transpose()?;
+    let invite = req
+        .invite
+        .map(|k| Secret::parse(&k).ok_or(ApiError::InviteRequired))
+        .transpose()?;
     let (seat, token) = handle
         .ask(|reply| Command::Claim {
             name: req.name,
             seat: req.seat,
             host,
+            invite,
             reply,
         })
         .await??;
@@ -475,7 +548,8 @@ async fn end(
 /// `GET /api/tables/{id}/ws` query.
 #[derive(Debug, Deserialize)]
 struct WsQuery {
-    /// A seat token; none for a spectator.
+    /// Read only to be refused: a token in the URL would be written to access logs; it
+    /// goes in `Sec-WebSocket-Protocol` (`pref_protocol::subprotocol`).
     token: Option<String>,
     /// The last version seen, to resume.
     since: Option<u64>,
@@ -487,14 +561,30 @@ async fn websocket(
     State(s): State<AppState>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
+    headers: HeaderMap,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let handle = s.tables.open(&table_id(&id)?).await?;
-    // An empty or malformed token is refused, never read as "no token" (a spectator).
-    let token = q
-        .token
-        .map(|t| Secret::parse(&t).ok_or(ApiError::Forbidden("the seat token is malformed")))
-        .transpose()?;
+    if q.token.is_some() {
+        return Err(ApiError::BadRequest(
+            "the seat token goes in Sec-WebSocket-Protocol (\"pref.token.TOKEN\"), not in the URL"
+                .into(),
+        ));
+    }
+    let table = table_id(&id)?;
+    let handle = s.tables.open(&table).await?;
+    let token = socket_token(&headers)?;
+    let limits = s.config.limits.clone();
+    // Counted until the socket ends; refused before the upgrade when a cap is reached.
+    let place = s
+        .conns
+        .admit(&limits, client_ip(info.as_ref()), table, token.as_ref())
+        .map_err(|e| ApiError::RateLimited(e.to_string()))?;
+    let shared = socket::Shared::new(
+        Arc::clone(&s.budgets),
+        table,
+        token.map_or(Spender::Spectators, |t| Spender::Seat(TokenHash::of(&t))),
+    );
     let resume = q.since.zip(q.epoch);
     let session = handle
         .ask(|reply| Command::Connect {
@@ -503,12 +593,13 @@ async fn websocket(
             reply,
         })
         .await??;
-    let limits = s.config.limits.clone();
+
     let going = s.shutdown.watch();
     // The socket's own check answers a too-large message with a typed error; the transport
     // limit, with room above it, only stops a flood.
     let hard = limits.max_frame_bytes.saturating_mul(4).max(1024);
     Ok(ws
+        .protocols([pref_protocol::subprotocol::PROTOCOL])
         .max_message_size(hard)
         .max_frame_size(hard)
         // tungstenite reserves 128 KiB to read into per socket by default, which at 20,000
@@ -519,5 +610,8 @@ async fn websocket(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(WRITE_BUFFER_MAX)
-        .on_upgrade(move |socket| socket::run(socket, handle, session, limits, going)))
+        .on_upgrade(move |socket| async move {
+            socket::run(socket, handle, session, (limits, shared), going).await;
+            drop(place);
+        }))
 }

@@ -6,13 +6,33 @@
 //! A [`Secret`] compares in constant time and prints as `Secret(…)` in `Debug`, so a token can
 //! neither be guessed by timing nor leak into a log line by accident. Table ids are secrets
 //! too: whoever has the link may watch, so the id is as good as an invitation.
+//!
+//! Tokens are kept only as their [`TokenHash`] (SHA-256 of the 16 bytes), in memory and in
+//! the database: a copy of the database, or of a table's memory, does not let anyone act as
+//! a player or host. 128 random bits need no salt or slow hash: they cannot be guessed.
 
 use std::fmt;
 
 use rand::RngCore;
 use rand::rngs::OsRng;
+use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
+
+/// `N` bytes written as exactly `2 * N` hex digits; anything else is `None`.
+fn hex<const N: usize>(s: &str) -> Option<[u8; N]> {
+    let s = s.as_bytes();
+    if s.len() != 2 * N {
+        return None;
+    }
+    let mut b = [0u8; N];
+    for (i, pair) in s.chunks(2).enumerate() {
+        let hi = (pair[0] as char).to_digit(16)?;
+        let lo = (pair[1] as char).to_digit(16)?;
+        b[i] = (hi * 16 + lo) as u8;
+    }
+    Some(b)
+}
 
 /// 128 random bits: a table id, a host token or a seat token.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -40,17 +60,7 @@ impl Secret {
         if s.len() == 36 {
             return Uuid::try_parse(s).ok().map(|u| Secret(u.into_bytes()));
         }
-        let s = s.as_bytes();
-        if s.len() != 32 {
-            return None;
-        }
-        let mut b = [0u8; 16];
-        for (i, pair) in s.chunks(2).enumerate() {
-            let hi = (pair[0] as char).to_digit(16)?;
-            let lo = (pair[1] as char).to_digit(16)?;
-            b[i] = (hi * 16 + lo) as u8;
-        }
-        Some(Secret(b))
+        hex(s).map(Secret)
     }
 
     /// Whether `other` is this secret, in time independent of where they differ.
@@ -63,6 +73,72 @@ impl Secret {
     #[must_use]
     pub fn expose(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// The SHA-256 of a token's 16 bytes: what the server keeps of a host or seat token.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TokenHash([u8; 32]);
+
+impl TokenHash {
+    /// The hash of `token`.
+    #[must_use]
+    pub fn of(token: &Secret) -> TokenHash {
+        TokenHash(Sha256::digest(token.0).into())
+    }
+
+    /// Whether `token` hashes to this, in time independent of where they differ.
+    #[must_use]
+    pub fn verifies(&self, token: &Secret) -> bool {
+        self.matches(&TokenHash::of(token))
+    }
+
+    /// Whether `other` is this hash, in time independent of where they differ.
+    #[must_use]
+    pub fn matches(&self, other: &TokenHash) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+
+    /// Reads a stored token: 64 hex digits are a hash; 32 hex digits are a token stored in
+    /// plain text before tokens were hashed, and are hashed here. Anything else is `None`.
+    #[must_use]
+    pub fn read_stored(s: &str) -> Option<TokenHash> {
+        if s.len() == 32 {
+            return Secret::parse(s).map(|t| TokenHash::of(&t));
+        }
+        hex(s).map(TokenHash)
+    }
+
+    /// The table's invite key, when this is its host token's hash: whoever holds it may
+    /// take a seat in the lobby; the table id alone (the watch link) may only watch. It is
+    /// made from the hash, so it needs no column of its own and cannot be found from the id.
+    #[must_use]
+    pub fn invite_key(&self) -> Secret {
+        let d = Sha256::new()
+            .chain_update(b"pref invite\0")
+            .chain_update(self.0)
+            .finalize();
+        let mut b = [0u8; 16];
+        b.copy_from_slice(&d[..16]);
+        Secret(b)
+    }
+
+    /// The 64 hex digits, as stored.
+    #[must_use]
+    pub fn expose(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl From<Secret> for TokenHash {
+    fn from(token: Secret) -> TokenHash {
+        TokenHash::of(&token)
+    }
+}
+
+impl fmt::Debug for TokenHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TokenHash(…)")
     }
 }
 
@@ -86,6 +162,25 @@ mod tests {
         assert_eq!(format!("{s:?}"), "Secret(…)");
         assert!(Secret::parse("xyz").is_none());
         assert!(Secret::parse(&"g".repeat(32)).is_none());
+    }
+
+    #[test]
+    fn a_token_is_kept_as_its_sha256_and_a_plain_stored_token_still_verifies() {
+        let t = Secret::parse("000102030405060708090a0b0c0d0e0f").unwrap();
+        let h = TokenHash::of(&t);
+        // SHA-256 of the bytes 00..0f.
+        assert_eq!(
+            h.expose(),
+            "be45cb2605bf36bebde684841a28f0fd43c69850a3dce5fedba69928ee3a8991"
+        );
+        assert!(h.verifies(&t));
+        assert!(!h.verifies(&Secret::random()));
+        // A hash as stored reads back as itself; a plain token stored before reads as its hash.
+        assert!(TokenHash::read_stored(&h.expose()).unwrap().matches(&h));
+        assert!(TokenHash::read_stored(&t.expose()).unwrap().matches(&h));
+        assert!(TokenHash::read_stored("xyz").is_none());
+        assert!(TokenHash::read_stored(&"g".repeat(64)).is_none());
+        assert_eq!(format!("{h:?}"), "TokenHash(…)");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! - [`config`]: `config/server.toml` and `PREF_*` overrides.
 //! - [`data`]: the texts the crate carries (the protocol document, the worked deal), kept
 //!   equal to their repository files by a test.
-//! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted).
+//! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted);
+//!   tokens are kept only as their SHA-256, and a table's invite key is made from it.
 //! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
 //!   restores.
 //! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table
@@ -25,6 +26,9 @@
 //! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
 //!   policy, errors in the documented JSON shape.
 //! - [`thinking`]: the share of the cores bots and analyses may take.
+//! - [`conns`], [`budget`]: sockets counted per address, table and seat token with their
+//!   caps; the `governor` budgets shared across connections (chat and `resync` per seat and
+//!   per table's spectators, table openings per address).
 //! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
 //! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
 //!   each deal's outcome, the core scores the sheet, watchers follow it live.
@@ -36,9 +40,11 @@
 
 pub mod analysis;
 pub mod bots;
+pub mod budget;
 pub mod cluster;
 pub mod command;
 pub mod config;
+pub mod conns;
 pub mod data;
 pub mod edge;
 pub mod error;
@@ -207,6 +213,8 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     });
     let stop = Shutdown::new();
     let state = http::AppState {
+        budgets: Arc::new(budget::Budgets::new(&config.limits)),
+        conns: Arc::default(),
         keepers: Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone())),
         tables: Arc::clone(&tables),
         store,
@@ -223,6 +231,8 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let app = http::router(state);
     let mut going = stop.watch();
     let task = tokio::spawn(async move {
+        // The client's address, for the per-address caps and budgets.
+        let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
         let served = axum::serve(listener, app)
             .with_graceful_shutdown(async move { going_away(&mut going).await });
         if let Err(e) = served.await {

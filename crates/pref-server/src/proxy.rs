@@ -142,6 +142,12 @@ async fn websocket(
         .into_client_request()
         .map_err(Box::new)?;
     request.headers_mut().insert(FORWARDED, how.mark()?);
+    // The seat token travels in the subprotocols; the owner checks it and selects `pref`.
+    if let Some(offered) = parts.headers.get(header::SEC_WEBSOCKET_PROTOCOL) {
+        request
+            .headers_mut()
+            .insert(header::SEC_WEBSOCKET_PROTOCOL, offered.clone());
+    }
     let tcp = connect(addr).await?;
     let upstream = match tokio_tungstenite::client_async(request, tcp).await {
         Ok((upstream, _)) => upstream,
@@ -165,6 +171,7 @@ async fn websocket(
         idle: how.limits.idle_timeout(),
     };
     Ok(upgrade
+        .protocols([pref_protocol::subprotocol::PROTOCOL])
         .max_message_size(hard)
         .max_frame_size(hard)
         .on_upgrade(move |client| pump(client, upstream, times)))

@@ -272,16 +272,17 @@ mod tests {
         let registry = Registry::new(store.clone(), Limits::default());
         let mut handles = Vec::new();
         for _ in 0..2 {
-            let (id, no, _, table) = test_table(&store, &Limits::default()).await;
+            let (id, no, host, table) = test_table(&store, &Limits::default()).await;
             registry.spawn(id, no, table);
-            handles.push(id);
+            handles.push((id, host));
         }
-        let first = registry.get(&handles[0]).unwrap();
+        let first = registry.get(&handles[0].0).unwrap();
         let claimed = first
             .ask(|reply| Command::Claim {
                 name: "Anna".into(),
                 seat: None,
-                host: None,
+                host: Some(handles[0].1),
+                invite: None,
                 reply,
             })
             .await
@@ -289,14 +290,14 @@ mod tests {
         assert!(claimed.is_ok());
         first.tell(Command::Panic).await;
         // The other table never notices.
-        let other = registry.get(&handles[1]).unwrap();
+        let other = registry.get(&handles[1].0).unwrap();
         assert!(other.ask(Command::Summary).await.is_ok());
         // The panicked one comes back from the database, seat and all.
         let mut summary = None;
         for _ in 0..50 {
             tokio::time::sleep(Duration::from_millis(20)).await;
             if let Ok(s) = registry
-                .get(&handles[0])
+                .get(&handles[0].0)
                 .unwrap()
                 .ask(Command::Summary)
                 .await

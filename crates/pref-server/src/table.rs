@@ -20,7 +20,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use crate::bots::{self, BotHandle, Pace, Prompt};
 use crate::command::{Command, HostRequest, Session, Start};
 use crate::config::Limits;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::lifecycle::{Due, Life, Lifecycle, Phase, Slot};
 use crate::machine::{Change, HostOp, Machine, NewTable, Op, Stage, StoredSeat, TableError, Write};
 use crate::metrics::METRICS;
@@ -54,6 +54,9 @@ pub struct Table {
     tenures: [Option<watch::Sender<Option<u64>>>; 4],
     /// When an unused table expires or leaves memory, and its slot among live tables.
     life: Life,
+    /// The tokens of bots restored from the database, for their drivers: only the hashes
+    /// are stored, so each restored bot is given a fresh token.
+    bot_keys: [Option<Secret>; 4],
 }
 
 impl std::fmt::Debug for Table {
@@ -93,6 +96,7 @@ impl Table {
             bots: [None, None, None, None],
             prompted: None,
             tenures: [None, None, None, None],
+            bot_keys: [None, None, None, None],
             life: Life::new(Lifecycle::default(), None),
         }
     }
@@ -168,6 +172,7 @@ impl Table {
     pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
         let profile = stored_profile(&row.profile).map_err(|e| e.to_string())?;
         let mut seats = Vec::with_capacity(row.seats.len());
+        let mut bot_keys = [None, None, None, None];
         for s in row.seats {
             let bot = match s.bot.as_deref() {
                 None => None,
@@ -176,10 +181,14 @@ impl Table {
                         .ok_or_else(|| format!("seat {}: unknown bot level {name:?}", s.seat))?,
                 ),
             };
+            let token = match (bot, bot_keys.get_mut(usize::from(s.seat))) {
+                (Some(_), Some(key)) => TokenHash::of(key.insert(Secret::random())),
+                (Some(_) | None, _) => s.token,
+            };
             seats.push(StoredSeat {
                 seat: s.seat,
                 name: s.name,
-                token: s.token,
+                token,
                 bot,
             });
         }
@@ -196,7 +205,9 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
-        Ok(Table::with(row.no, machine, store, limits))
+        let mut table = Table::with(row.no, machine, store, limits);
+        table.bot_keys = bot_keys;
+        Ok(table)
     }
 
     /// Serves commands until every sender is gone; `me` is the inbox's own sender, for
@@ -206,8 +217,8 @@ impl Table {
         for s in 0..self.machine.players() {
             if let Some(o) = self.machine.occupant(s)
                 && let Some(level) = o.bot
+                && let Some(token) = self.bot_keys[usize::from(s)].take()
             {
-                let token = o.token;
                 self.start_bot(Seat(s), level, token);
             }
         }
@@ -444,6 +455,7 @@ impl Table {
                 name,
                 seat,
                 host,
+                invite,
                 reply,
             } => {
                 let token = Secret::random();
@@ -451,6 +463,7 @@ impl Table {
                     name,
                     seat,
                     host,
+                    invite,
                     token,
                 };
                 let claimed = self.apply(op).await.and_then(|c| match c.news.first() {
@@ -515,6 +528,12 @@ impl Table {
             }
             Command::RematchPlan { token, reply } => {
                 let _ = reply.send(self.machine.rematch_plan(&token));
+            }
+            Command::RematchSeat { token, reply } => {
+                let _ = reply.send(self.machine.rematch_seat(&token));
+            }
+            Command::InviteKey { reply } => {
+                let _ = reply.send(self.machine.invite_key());
             }
             Command::Rematched {
                 token,
@@ -665,13 +684,13 @@ fn stored_profile(stored: &serde_json::Value) -> Result<Profile, ProfileError> {
 pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Secret, Table) {
     let (id, host) = (Secret::random(), Secret::random());
     let no = store
-        .create_table(&id, &host, &Profile::sochi().to_json(), false, 0)
+        .create_table(&id, &TokenHash::of(&host), &Profile::sochi().to_json(), false, 0)
         .await
         .expect("a test table is stored");
     let table = Table::new(
         no,
         NewTable {
-            host,
+            host: TokenHash::of(&host),
             profile: Profile::sochi(),
             spectator_chat: false,
             first_dealer: Seat(0),

@@ -185,11 +185,22 @@ async fn empty_and_malformed_tokens_and_future_versions_are_refused() {
     let b = Binary::start("tokens", &[]);
     let addr = &b.addr;
     let info = table(addr, json!("sochi"), 3, true).await;
+    let url = format!("ws://{addr}/api/tables/{}/ws", info.id);
     for token in ["", "abc", "0123456789ABCDEF0123456789abcdeg"] {
-        let url = format!("ws://{addr}/api/tables/{}/ws?token={token}", info.id);
-        match tokio_tungstenite::connect_async(url).await {
+        match tokio_tungstenite::connect_async(ws_request(&url, Some(token))).await {
             Err(tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 403, "{token:?}"),
             other => panic!("token {token:?} was not refused: {:?}", other.map(|_| ())),
+        }
+    }
+    // A token in the URL, where access logs would write it down, is refused, even a good one.
+    for query in [format!("?token={}", info.tokens[0]), "?token=".into()] {
+        match tokio_tungstenite::connect_async(format!("{url}{query}")).await {
+            Err(tungstenite::Error::Http(resp)) => {
+                assert_eq!(resp.status(), 400, "{query}");
+                let body: Value = serde_json::from_slice(resp.body().as_deref().unwrap()).unwrap();
+                assert_eq!(body["error"], "bad_request");
+            }
+            other => panic!("{query} was not refused: {:?}", other.map(|_| ())),
         }
     }
     let mut ws = connect(addr, &info.id, Some(&info.tokens[0]), "").await;
@@ -274,6 +285,57 @@ async fn a_foreign_origin_cannot_open_a_socket() {
             .unwrap_or_else(|e| panic!("{ok:?}: {e}"));
         until(&mut ws, |m| m["type"] == "snapshot").await;
     }
+}
+
+#[tokio::test]
+async fn the_watch_link_cannot_take_a_seat() {
+    let b = Binary::start("watch-link", &[]);
+    let addr = &b.addr;
+    let (id, host) = lobby(addr, json!("sochi")).await;
+    let seats = format!("/api/tables/{id}/seats");
+    let (_, before) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    // From the watch link: no key, a wrong key, a malformed key, a seat token as the key.
+    let (_, anna) = http(
+        addr,
+        "POST",
+        &seats,
+        Some(&json!({ "name": "Anna", "invite": invite(&host) })),
+        None,
+    )
+    .await;
+    let anna_token = anna["token"].as_str().unwrap().to_owned();
+    let (_, before_mallory) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_ne!(before, before_mallory, "the invite seats a player");
+    for invite_field in [
+        None,
+        Some("0123456789abcdef0123456789abcdef".to_owned()),
+        Some("nope".to_owned()),
+        Some(anna_token.clone()),
+        Some(id.clone()),
+    ] {
+        let mut claim = json!({ "name": "Mallory" });
+        if let Some(k) = &invite_field {
+            claim["invite"] = json!(k);
+        }
+        let (status, body) = http(addr, "POST", &seats, Some(&claim), None).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (403, Some("invite_required")),
+            "{invite_field:?}: {body}"
+        );
+    }
+    let (_, after) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(after, before_mallory, "a refused claim changed the table");
+    // The host sits down with the host token alone.
+    let (status, body) = http(
+        addr,
+        "POST",
+        &seats,
+        Some(&json!({ "name": "Host" })),
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
 }
 
 #[tokio::test]
@@ -365,5 +427,189 @@ async fn binary_frames_spend_the_rate_budget_and_a_flood_is_closed() {
         "binary frames were rate limited {limited} times"
     );
     assert!(ended, "a binary flood ends the socket");
+    still_serves(addr, Duration::from_secs(10)).await;
+}
+
+/// The refusal of a socket's upgrade: its status and JSON body.
+async fn upgrade_refused(url: &str, token: Option<&str>) -> (u16, Value) {
+    match tokio_tungstenite::connect_async(ws_request(url, token)).await {
+        Err(tungstenite::Error::Http(resp)) => (
+            resp.status().as_u16(),
+            serde_json::from_slice(resp.body().as_deref().unwrap_or_default()).unwrap(),
+        ),
+        other => panic!("{url} was not refused: {:?}", other.map(|_| ())),
+    }
+}
+
+#[tokio::test]
+async fn connection_caps_refuse_the_socket_over_each_cap() {
+    let b = Binary::start(
+        "conn-caps",
+        &[
+            ("PREF_MAX_CONNS_PER_TOKEN", "2"),
+            ("PREF_MAX_CONNS_PER_TABLE", "5"),
+            ("PREF_MAX_CONNS_PER_IP", "9"),
+        ],
+    );
+    let addr = &b.addr;
+    let info = table(addr, json!("sochi"), 3, false).await;
+    let url = format!("ws://{addr}/api/tables/{}/ws", info.id);
+    // Two sockets on Anna's token; a third is refused, before the upgrade.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        held.push(connect(addr, &info.id, Some(&info.tokens[0]), "").await);
+    }
+    let (status, body) = upgrade_refused(&url, Some(&info.tokens[0])).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    assert!(
+        body["message"].as_str().unwrap().contains("seat token"),
+        "{body}"
+    );
+    // The table holds five: Boris, then spectators up to the cap.
+    held.push(connect(addr, &info.id, Some(&info.tokens[1]), "").await);
+    for _ in 0..2 {
+        held.push(connect(addr, &info.id, None, "").await);
+    }
+    let (status, body) = upgrade_refused(&url, None).await;
+    assert_eq!(status, 429);
+    assert!(
+        body["message"].as_str().unwrap().contains("table"),
+        "{body}"
+    );
+    // A closed socket gives its place back.
+    let mut gone = held.pop().unwrap();
+    gone.close(None).await.unwrap();
+    drop(gone);
+    let began = Instant::now();
+    let mut again = loop {
+        match tokio_tungstenite::connect_async(ws_request(&url, None)).await {
+            Ok((ws, _)) => break ws,
+            Err(_) if began.elapsed() < Duration::from_secs(5) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("the freed place was not given back: {e}"),
+        }
+    };
+    until(&mut again, |m| m["type"] == "snapshot").await;
+    held.push(again);
+    // This address holds 5 here; 4 more at another table, then its cap refuses.
+    let (other, _) = lobby(addr, json!("sochi")).await;
+    for _ in 0..4 {
+        held.push(connect(addr, &other, None, "").await);
+    }
+    let (status, body) = upgrade_refused(&format!("ws://{addr}/api/tables/{other}/ws"), None).await;
+    assert_eq!(status, 429);
+    assert!(
+        body["message"].as_str().unwrap().contains("address"),
+        "{body}"
+    );
+    // Once the address lets go, an honest table is served at once.
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    still_serves(addr, Duration::from_secs(10)).await;
+}
+
+#[tokio::test]
+async fn table_openings_are_budgeted_per_address() {
+    let b = Binary::start(
+        "create-budget",
+        &[
+            ("PREF_TABLE_BURST_PER_IP", "4"),
+            ("PREF_TABLES_PER_IP_PER_MINUTE", "1"),
+        ],
+    );
+    let addr = &b.addr;
+    // `table` opens one table: 4 in a burst, then refused.
+    for _ in 0..4 {
+        lobby(addr, json!("sochi")).await;
+    }
+    let (status, body) = http(addr, "POST", "/api/tables", Some(&json!({})), None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (429, Some("rate_limited")),
+        "{body}"
+    );
+    let (_, health) = http(addr, "GET", "/health", None, None).await;
+    assert_eq!(health["tables"], 4, "{health}");
+}
+
+#[tokio::test]
+async fn many_sockets_on_one_seat_share_its_chat_and_resync_budget() {
+    use futures_util::SinkExt;
+    let b = Binary::start(
+        "seat-budget",
+        &[
+            ("PREF_SEAT_HEAVY_BURST", "4"),
+            ("PREF_SEAT_HEAVY_PER_SECOND", "1"),
+            ("PREF_MAX_CONNS_PER_TOKEN", "8"),
+        ],
+    );
+    let addr = &b.addr;
+    let info = table(addr, json!("sochi"), 3, true).await;
+    let mut anna = Vec::new();
+    for _ in 0..4 {
+        let mut ws = connect(addr, &info.id, Some(&info.tokens[0]), "").await;
+        until(&mut ws, |m| m["type"] == "snapshot").await;
+        anna.push(ws);
+    }
+    // Three resyncs from each of four sockets: twelve asked, the seat's burst of four (and
+    // at most one refill per second) answered, the rest refused.
+    let began = Instant::now();
+    for ws in &mut anna {
+        for _ in 0..3 {
+            send(ws, json!({"type": "resync"})).await;
+        }
+    }
+    let (mut snapshots, mut limited) = (0, 0);
+    for ws in &mut anna {
+        for _ in 0..3 {
+            let m = until(ws, |m| {
+                m["type"] == "snapshot" || m["code"] == "rate_limited"
+            })
+            .await;
+            if m["type"] == "snapshot" {
+                snapshots += 1;
+            } else {
+                limited += 1;
+            }
+        }
+    }
+    let refills = began.elapsed().as_secs() as usize + 1;
+    assert!(
+        snapshots >= 4 && snapshots <= 4 + refills,
+        "{snapshots} snapshots"
+    );
+    assert_eq!(snapshots + limited, 12);
+    // Binary frames spend the same budget: three at once, at most one refilled, so at
+    // least two are refused as over it.
+    let mut over = 0;
+    for _ in 0..3 {
+        anna[0]
+            .send(tungstenite::Message::Binary(vec![0u8; 8].into()))
+            .await
+            .unwrap();
+    }
+    for _ in 0..3 {
+        let m = until(&mut anna[0], |m| m["type"] == "error").await;
+        over += usize::from(m["code"] == "rate_limited");
+    }
+    assert!(
+        over >= 2,
+        "{over} binary frames refused as over the seat's budget"
+    );
+    // Boris's seat has its own budget: his resync is answered at once.
+    let mut boris = connect(addr, &info.id, Some(&info.tokens[1]), "").await;
+    until(&mut boris, |m| m["type"] == "snapshot").await;
+    let asked = Instant::now();
+    send(&mut boris, json!({"type": "resync"})).await;
+    until(&mut boris, |m| m["type"] == "snapshot").await;
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        asked.elapsed()
+    );
     still_serves(addr, Duration::from_secs(10)).await;
 }

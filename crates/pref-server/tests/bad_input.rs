@@ -20,7 +20,12 @@ async fn spectator(addr: &str, id: &str) -> Ws {
 
 /// The status and body of a refused WebSocket handshake.
 async fn refused(url: String) -> (u16, String) {
-    match tokio_tungstenite::connect_async(url).await {
+    refused_with(url, None).await
+}
+
+/// The status and body of a refused WebSocket handshake offering `token`.
+async fn refused_with(url: String, token: Option<&str>) -> (u16, String) {
+    match tokio_tungstenite::connect_async(ws_request(&url, token)).await {
         Err(tungstenite::Error::Http(resp)) => (
             resp.status().as_u16(),
             String::from_utf8_lossy(resp.body().as_deref().unwrap_or_default()).into_owned(),
@@ -134,16 +139,17 @@ async fn unknown_table_is_404() {
 async fn wrong_tokens_are_refused_with_a_reason() {
     let (addr, _) = server("token", |_| {}).await;
     let info = table(&addr, json!("sochi"), 3, false).await;
-    let (status, body) = refused(format!(
-        "ws://{addr}/api/tables/{}/ws?token={UNKNOWN}",
-        info.id
-    ))
-    .await;
+    let url = format!("ws://{addr}/api/tables/{}/ws", info.id);
+    let (status, body) = refused_with(url.clone(), Some(UNKNOWN)).await;
     assert_eq!(status, 403);
     assert!(body.contains("seat token is not valid"), "{body}");
-    let (status, body) = refused(format!("ws://{addr}/api/tables/{}/ws?token=abc", info.id)).await;
+    let (status, body) = refused_with(url.clone(), Some("abc")).await;
     assert_eq!(status, 403);
     assert!(body.contains("malformed"), "{body}");
+    // A token in the URL (written to access logs) is refused, even a valid one.
+    let (status, body) = refused(format!("{url}?token={}", info.tokens[0])).await;
+    assert_eq!(status, 400);
+    assert!(body.contains("Sec-WebSocket-Protocol"), "{body}");
     let start = format!("/api/tables/{}/start", info.id);
     let (status, body) = http(&addr, "POST", &start, None, Some(UNKNOWN)).await;
     assert_eq!(status, 403);
@@ -327,7 +333,8 @@ async fn http_lifecycle_and_refusals() {
     );
     let info = table(&addr, json!("sochi"), 2, false).await;
     let (host, seat0) = (Some(info.host.as_str()), Some(info.tokens[0].as_str()));
-    let name = |n: &str| Some(json!({ "name": n }));
+    let key = invite(&info.host);
+    let name = |n: &str| Some(json!({ "name": n, "invite": key }));
     // (method, path after the table, body, bearer, expected status, why)
     let steps = [
         ("POST", "/start", None, host, 409, "seats are free"),

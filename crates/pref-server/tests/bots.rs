@@ -186,7 +186,7 @@ async fn the_host_seats_and_removes_bots_and_people_play_with_them() {
             &addr,
             "POST",
             &format!("/api/tables/{id}/seats"),
-            Some(&json!({ "name": name })),
+            Some(&json!({ "name": name, "invite": invite(&host) })),
             None,
         )
         .await;
@@ -337,7 +337,7 @@ async fn finished_games_come_back_after_a_restart() {
         &addr,
         "POST",
         &format!("/api/tables/{agreed}/seats"),
-        Some(&json!({ "name": "Vera" })),
+        Some(&json!({ "name": "Vera", "invite": invite(&agreed_host) })),
         None,
     )
     .await;

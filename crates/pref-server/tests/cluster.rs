@@ -153,10 +153,10 @@ impl Client {
             let addr = &nodes[attempt % nodes.len()];
             attempt += 1;
             let url = format!(
-                "ws://{addr}/api/tables/{id}/ws?token={}&since={}&epoch={}",
-                self.token, self.version, self.epoch
+                "ws://{addr}/api/tables/{id}/ws?since={}&epoch={}",
+                self.version, self.epoch
             );
-            match tokio_tungstenite::connect_async(url).await {
+            match tokio_tungstenite::connect_async(ws_request(&url, Some(&self.token))).await {
                 Ok((ws, _)) => {
                     self.ws = Some(ws);
                     break;

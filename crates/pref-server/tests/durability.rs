@@ -233,12 +233,11 @@ async fn host_replaces_a_player_between_deals() {
         next_json(old).await.is_none(),
         "the removed player's socket stays open"
     );
-    let url = format!(
-        "ws://{addr}/api/tables/{}/ws?token={}",
-        info.id, info.tokens[1]
-    );
+    let url = format!("ws://{addr}/api/tables/{}/ws", info.id);
     assert!(
-        tokio_tungstenite::connect_async(url).await.is_err(),
+        tokio_tungstenite::connect_async(ws_request(&url, Some(&info.tokens[1])))
+            .await
+            .is_err(),
         "the old token still works"
     );
 

@@ -37,7 +37,7 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     let (status, seat) = post(
         &addr,
         &format!("/api/tables/{id}/seats"),
-        Some(&json!({"name": "Anna", "seat": 0})),
+        Some(&json!({"name": "Anna", "seat": 0, "invite": invite(&host)})),
         None,
     )
     .await;
@@ -63,13 +63,22 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     assert_eq!(status, 200, "{body}");
     let (status, body) = post(&addr, &rematch, None, Some(&anna)).await;
     assert_eq!(status, 403, "a seat token is not the host's: {body}");
+    let kept = format!("/api/tables/{id}/rematch/seat");
+    let (status, body) = post(&addr, &kept, None, Some(&anna)).await;
+    assert_eq!(status, 409, "no rematch is open yet: {body}");
 
     let (status, body) = post(&addr, &rematch, None, Some(&host)).await;
     assert_eq!(status, 201, "{body}");
     let again: Created = strict(&body);
     assert_ne!(again.id, id);
     assert_ne!(again.host_token, host);
-    assert!(again.invite.ends_with(&format!("/t/{}", again.id)));
+    assert!(
+        again
+            .invite
+            .ends_with(&format!("/t/{}#invite={}", again.id, invite(&again.host_token))),
+        "{}",
+        again.invite
+    );
     let old = summary(&addr, &id).await;
     let new = summary(&addr, &again.id).await;
     assert_eq!(
@@ -108,7 +117,7 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     let (status, body) = post(
         &addr,
         &seats,
-        Some(&json!({"name": "Boris", "seat": 0})),
+        Some(&json!({"name": "Boris", "seat": 0, "invite": invite(&again.host_token)})),
         None,
     )
     .await;
@@ -119,18 +128,27 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
             .is_some_and(|m| m.contains("kept for Anna")),
         "{body}"
     );
-    let (status, body) = post(&addr, &seats, Some(&json!({"name": "Boris"})), None).await;
-    assert_eq!(status, 409, "no free seat is kept for nobody: {body}");
-    // She takes it; the new table's own host token works there.
     let (status, body) = post(
         &addr,
-        &format!("/api/tables/{}/seats", again.id),
-        Some(&json!({"name": "Anna", "seat": 0})),
+        &seats,
+        Some(&json!({"name": "Boris", "invite": invite(&again.host_token)})),
         None,
     )
     .await;
+    assert_eq!(status, 409, "no free seat is kept for nobody: {body}");
+    // She takes it with her seat token at the old table, which stands for the invite link
+    // only the host was given; nobody else's token does (the host's holds no seat there).
+    let (status, body) = post(&addr, &kept, None, Some(&host)).await;
+    assert_eq!(status, 403, "the host holds no seat at the old table: {body}");
+    let (status, body) = post(&addr, &kept, None, Some(&anna)).await;
     assert_eq!(status, 200, "{body}");
+    assert_eq!(body["table"], json!(again.id));
     assert_eq!(body["seat"], 0);
+    let anna_again = body["token"].as_str().unwrap().to_owned();
+    assert_ne!(anna_again, anna, "a new token for the new table");
+    let (status, body) = post(&addr, &kept, None, Some(&anna)).await;
+    assert_eq!(status, 409, "the seat is hers already: {body}");
+    // The new table's own host token works there.
     assert_eq!(summary(&addr, &again.id).await.seats[0].reserved, None);
     let (status, body) = post(
         &addr,

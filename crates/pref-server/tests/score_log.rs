@@ -63,7 +63,7 @@ async fn a_player_a_spectator_and_a_reconnect_get_the_same_score_log() {
         &addr,
         "POST",
         &format!("/api/tables/{id}/seats"),
-        Some(&json!({ "name": "Anna" })),
+        Some(&json!({ "name": "Anna", "invite": invite(&host) })),
         None,
     )
     .await;

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{connect, http, next_json, send, server, table, until};
+use common::{connect, http, invite, next_json, send, server, table, until};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -96,7 +96,7 @@ async fn leave_and_resync(order: Order) {
         &addr,
         "POST",
         &format!("{base}/seats"),
-        Some(&json!({"name": "Gleb", "seat": 0})),
+        Some(&json!({"name": "Gleb", "seat": 0, "invite": invite(&info.host)})),
         None,
     )
     .await;

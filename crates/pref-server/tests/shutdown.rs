@@ -186,11 +186,9 @@ async fn after_sigterm_another_node_takes_the_tables_well_within_the_lease() {
     let acked = act_then_sigterm(&a, &mut ws, 2).await;
     // Node b serves the table as soon as a reconnecting client asks.
     let mut w = loop {
-        let url = format!(
-            "ws://{b_addr}/api/tables/{}/ws?token={}",
-            info.id, info.tokens[0]
-        );
-        if let Ok((mut w, _)) = tokio_tungstenite::connect_async(url).await
+        let url = format!("ws://{b_addr}/api/tables/{}/ws", info.id);
+        if let Ok((mut w, _)) =
+            tokio_tungstenite::connect_async(ws_request(&url, Some(&info.tokens[0]))).await
             && let Some(m) = next_json(&mut w).await
             && m["type"] == "snapshot"
         {

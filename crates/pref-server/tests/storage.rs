@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::*;
 use futures_util::future::join_all;
 use pref_core::{Action, Card, Seat};
-use pref_server::ids::Secret;
+use pref_server::ids::{Secret, TokenHash};
 use pref_server::lease;
 use pref_server::store::{Database, Store, StoreError, Stored};
 use serde_json::json;
@@ -41,7 +41,7 @@ fn deck() -> [Card; 32] {
 async fn new_table(store: &Store) -> (Secret, i64) {
     let id = Secret::random();
     let no = store
-        .create_table(&id, &Secret::random(), &json!("sochi"), true, 2)
+        .create_table(&id, &Secret::random().into(), &json!("sochi"), true, 2)
         .await
         .unwrap();
     (id, no)
@@ -52,16 +52,16 @@ async fn a_table_reads_back_as_written() {
     for db in backends("roundtrip").await {
         let store = Store::connect(&db, LEASE).await.unwrap();
         let (id, no) = new_table(&store).await;
-        let anna = Secret::random();
+        let anna = TokenHash::of(&Secret::random());
         store.put_seat(no, 0, "Anna", &anna, None).await.unwrap();
         store
-            .put_seat(no, 1, "Bot", &Secret::random(), Some("strong"))
+            .put_seat(no, 1, "Bot", &Secret::random().into(), Some("strong"))
             .await
             .unwrap();
         // A seat given again is replaced, not duplicated.
-        let boris = Secret::random();
+        let boris = TokenHash::of(&Secret::random());
         store
-            .put_seat(no, 2, "Old", &Secret::random(), None)
+            .put_seat(no, 2, "Old", &Secret::random().into(), None)
             .await
             .unwrap();
         store.put_seat(no, 2, "Boris", &boris, None).await.unwrap();
@@ -289,6 +289,7 @@ async fn a_node_stops_writing_when_its_own_clock_says_the_lease_may_be_over() {
 async fn an_sqlite_database_from_before_migrations_still_opens() {
     let dir = temp_dir("legacy");
     let file = dir.join("pref.sqlite3");
+    let (id, host, token) = (Secret::random(), Secret::random(), Secret::random());
     {
         let pool = sqlx::sqlite::SqlitePoolOptions::new()
             .max_connections(1)
@@ -316,7 +317,6 @@ async fn an_sqlite_database_from_before_migrations_still_opens() {
         .execute(&pool)
         .await
         .unwrap();
-        let (id, host, token) = (Secret::random(), Secret::random(), Secret::random());
         sqlx::query(
             "INSERT INTO tables (id, host_token, profile, spectator_chat, first_dealer, state)
              VALUES (?, ?, '\"sochi\"', 0, 1, 'lobby')",
@@ -339,11 +339,73 @@ async fn an_sqlite_database_from_before_migrations_still_opens() {
     assert_eq!(rows[0].seats.len(), 1);
     assert_eq!(rows[0].seats[0].name, "Anna");
     assert_eq!(rows[0].seats[0].bot, None);
+    // The plain tokens stored before are kept as their hashes now, and still verify.
+    assert!(rows[0].id.matches(&id));
+    assert_eq!(rows[0].host, TokenHash::of(&host));
+    assert_eq!(rows[0].seats[0].token, TokenHash::of(&token));
+    let stored: Vec<String> =
+        sqlx::query_scalar("SELECT host_token FROM tables UNION ALL SELECT token FROM seats")
+            .fetch_all(
+                &sqlx::SqlitePool::connect_with(
+                    sqlx::sqlite::SqliteConnectOptions::new().filename(&file),
+                )
+                .await
+                .unwrap(),
+            )
+            .await
+            .unwrap();
+    assert_eq!(
+        stored,
+        [
+            TokenHash::of(&host).expose(),
+            TokenHash::of(&token).expose()
+        ]
+    );
     store
-        .put_seat(1, 1, "Bot", &Secret::random(), Some("easy"))
+        .put_seat(1, 1, "Bot", &Secret::random().into(), Some("easy"))
         .await
         .unwrap();
     let again = Store::open(&dir).await.unwrap();
     let rows = again.unfinished().await.unwrap();
     assert_eq!(rows[0].seats[1].bot.as_deref(), Some("easy"));
+}
+
+#[tokio::test]
+async fn plain_tokens_stored_before_migration_0040_are_hashed_on_postgresql() {
+    let Some(url) = postgres("hash0040").await else {
+        return;
+    };
+    let db = Database::Postgres(url);
+    let store = Store::connect(&db, LEASE).await.unwrap();
+    let (id, no) = new_table(&store).await;
+    let (host, token) = (Secret::random(), Secret::random());
+    let pool = store.postgres().unwrap();
+    // The rows as a server before 0040 wrote them, and 0040 not yet applied.
+    sqlx::query("UPDATE tables SET host_token = $1 WHERE no = $2")
+        .bind(host.expose())
+        .bind(no)
+        .execute(pool)
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO seats (table_no, seat, name, token) VALUES ($1, 0, 'Anna', $2)")
+        .bind(no)
+        .bind(token.expose())
+        .execute(pool)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM _sqlx_migrations WHERE version = 40")
+        .execute(pool)
+        .await
+        .unwrap();
+    let again = Store::connect(&db, LEASE).await.unwrap();
+    let row = again.table(no).await.unwrap().unwrap();
+    assert!(row.id.matches(&id));
+    assert_eq!(row.host, TokenHash::of(&host));
+    assert_eq!(row.seats[0].token, TokenHash::of(&token));
+    let stored: String = sqlx::query_scalar("SELECT token FROM seats WHERE table_no = $1")
+        .bind(no)
+        .fetch_one(again.postgres().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(stored, TokenHash::of(&token).expose());
 }

@@ -18,11 +18,11 @@ const PICTURE: &str = "return window.prefPicture()";
 const FRESH: &str = "const id = location.pathname.split('/').pop();
   const watch = new URLSearchParams(location.search).has('watch');
   const mine = watch ? null : JSON.parse(localStorage.getItem(`pref:${id}:seat`) || 'null');
-  const q = mine ? `?token=${mine.token}` : '';
+  const protocols = mine ? ['pref', `pref.token.${mine.token}`] : ['pref'];
   if (window.prefProbe) { window.prefProbe.close(); window.prefProbe = null; }
   const out = (m) => JSON.stringify({ version: m.version, table: m.table, deal_no: m.deal_no, deal: m.deal, turn: m.turn });
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws${q}`);
+    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`, protocols);
     let snap = null;
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);

@@ -162,6 +162,9 @@ async fn a_full_deal_in_three_browsers() {
     let watch = js(&host, "return document.querySelector('#link-watch').value").await;
     let watch = watch.as_str().expect("link").to_owned();
     assert!(watch.ends_with("?watch"), "{watch}");
+    // The invite carries the key to sit down; the watch link lacks it.
+    assert!(invite.contains("#invite="), "{invite}");
+    assert!(!watch.contains("invite"), "{watch}");
     shot(&host, "02-created").await;
 
     // The phone player reads the start page, switches it to Russian, and plays in Russian.
@@ -392,7 +395,10 @@ async fn score_log_is_the_same_for_a_spectator(driver: &mut Driver, host: &Clien
     );
     let spectator = driver.browser(true).await;
     spectator
-        .goto(&format!("{invite}?watch"))
+        .goto(&format!(
+            "{}?watch",
+            invite.split('#').next().unwrap_or(invite)
+        ))
         .await
         .expect("watch link");
     until(&spectator, "the spectator's score log", SCORE_LOG).await;

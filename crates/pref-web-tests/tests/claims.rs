@@ -31,9 +31,9 @@ const ROBOTS: &str = "const done = arguments[0];
   window.robots = { answer: null, answered: [], hold: [0, 1] };
   (async () => {
     for (const name of ['Boris', 'Vera']) {
-      const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name }) });
+      const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name, invite: localStorage.getItem(`pref:${id}:invite`) || undefined }) });
       const seat = await r.json();
-      const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws?token=${seat.token}`);
+      const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`, ['pref', `pref.token.${seat.token}`]);
       let version = 0; let n = 0; let turn = null; let poll = null; let tricks = 0; let inTrick = 0;
       const act = (action) => ws.send(JSON.stringify({ type: 'action', id: `r${seat.seat}-${++n}`, version, action }));
       // One wait at a time: a new turn replaces whatever the robot was waiting for.

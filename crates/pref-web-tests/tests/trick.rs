@@ -40,11 +40,11 @@ const PAUSE: u64 = 2500;
 const DRIVERS: &str = "const id = arguments[0];
   window.prefDrivers = { errors: [] };
   for (const name of ['Boris', 'Vera']) {
-    const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, invite: localStorage.getItem(`pref:${id}:invite`) || undefined }) });
     if (!r.ok) throw new Error(await r.text());
     const { seat, token } = await r.json();
     const me = { version: 0, bids: 0, n: 0 };
-    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws?token=${token}`);
+    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`, ['pref', `pref.token.${token}`]);
     const act = (turn) => {
       if (!turn || turn.to_act !== seat || !turn.legal.length) return;
       const legal = turn.legal;

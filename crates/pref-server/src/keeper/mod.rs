@@ -26,7 +26,7 @@ use tokio::sync::broadcast;
 
 use crate::config::Limits;
 use crate::error::ApiError;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::store::{Store, StoreError};
 
 use self::sheet::{Deals, Header, SheetError};
@@ -54,7 +54,8 @@ pub struct Entry {
 #[derive(Debug)]
 struct State {
     no: i64,
-    keeper: Secret,
+    /// The keeper token's hash.
+    keeper: TokenHash,
     header: Header,
     deals: Deals,
     history: Vec<KeeperChange>,
@@ -88,7 +89,7 @@ impl State {
     /// The state `stored` replays to.
     fn replay(
         no: i64,
-        keeper: Secret,
+        keeper: TokenHash,
         header: &str,
         changes: &[(u64, i64, String)],
     ) -> Result<State, ApiError> {
@@ -217,12 +218,13 @@ impl Keepers {
             .iter()
             .map(|c| (c.version, c.at, store::change_text(&c.op)))
             .collect();
-        let no = store::create(&self.store, &id, &keeper, &header_text, now(), &rows).await?;
+        let hash = TokenHash::of(&keeper);
+        let no = store::create(&self.store, &id, &hash, &header_text, now(), &rows).await?;
         let view = Arc::new(sheet::view(&header, &deals, scored, &history));
         let entry = Arc::new(Entry {
             state: tokio::sync::Mutex::new(State {
                 no,
-                keeper,
+                keeper: hash,
                 header,
                 deals,
                 history,
@@ -302,7 +304,7 @@ impl Keepers {
     ) -> Result<Arc<KeeperView>, ApiError> {
         let entry = self.entry(id).await?;
         let mut state = entry.state.lock().await;
-        if !state.keeper.matches(token) {
+        if !state.keeper.verifies(token) {
             return Err(ApiError::Forbidden(
                 "the keeper token is not valid for this sheet",
             ));

@@ -10,7 +10,7 @@
 use pref_protocol::KeeperOp;
 use sqlx::Row;
 
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::store::{Pool, Store, StoreError, with_pool};
 
 /// A sheet as stored.
@@ -18,8 +18,8 @@ use crate::store::{Pool, Store, StoreError, with_pool};
 pub(crate) struct StoredSheet {
     /// Row number.
     pub(crate) no: i64,
-    /// The keeper's token.
-    pub(crate) keeper: Secret,
+    /// The keeper token's hash.
+    pub(crate) keeper: TokenHash,
     /// The header as JSON (`header.rs`).
     pub(crate) header: String,
     /// Every change: (version, seconds since 1970, the change as JSON).
@@ -46,7 +46,7 @@ pub(crate) async fn count(store: &Store) -> Result<i64, StoreError> {
 pub(crate) async fn create(
     store: &Store,
     id: &Secret,
-    keeper: &Secret,
+    keeper: &TokenHash,
     header: &str,
     created: i64,
     changes: &[(u64, i64, String)],
@@ -120,7 +120,7 @@ pub(crate) async fn load(
     let Some((no, token, header)) = row else {
         return Ok(None);
     };
-    let keeper = Secret::parse(&token).ok_or_else(|| StoreError::Damaged {
+    let keeper = TokenHash::read_stored(&token).ok_or_else(|| StoreError::Damaged {
         table: no,
         why: "the keeper token does not parse".into(),
     })?;

@@ -125,6 +125,23 @@ impl Machine {
         }
     }
 
+    /// Where the person holding `token` at this table sits in its rematch: the rematch's
+    /// id, the seat and the name it is kept for.
+    ///
+    /// # Errors
+    /// [`TableError::NoRematch`] before the host opened one; [`TableError::NotSeated`] for a
+    /// token that holds no person's seat here.
+    pub fn rematch_seat(&self, token: &Secret) -> Result<(String, u8, String), TableError> {
+        let table = self.rematch.clone().ok_or(TableError::NoRematch)?;
+        let seat = self.seat_of(token).ok_or(TableError::NotSeated)?;
+        let name = self
+            .occupant(seat)
+            .filter(|o| o.bot.is_none())
+            .map(|o| o.name.clone())
+            .ok_or(TableError::NotSeated)?;
+        Ok((table, seat, name))
+    }
+
     fn check_rematch(&self, host: &Secret) -> Result<(), TableError> {
         if !self.host.matches(host) {
             return Err(TableError::NotHost);

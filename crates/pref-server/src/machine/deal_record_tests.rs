@@ -52,13 +52,13 @@ fn table(reveal: bool, deals: &[StoredDeal], over: bool) -> Machine {
         .map(|(name, seat)| StoredSeat {
             seat,
             name: (*name).to_owned(),
-            token: Secret::random(),
+            token: Secret::random().into(),
             bot: None,
         })
         .collect();
     Machine::restore(
         NewTable {
-            host: Secret::random(),
+            host: Secret::random().into(),
             profile,
             spectator_chat: false,
             first_dealer: Seat(0),
@@ -139,7 +139,7 @@ fn a_hidden_finished_deal_is_given_only_once_the_game_is_over() {
 #[test]
 fn nothing_is_given_before_the_game_starts() {
     let m = Machine::new(NewTable {
-        host: Secret::random(),
+        host: Secret::random().into(),
         profile: Profile::sochi(),
         spectator_chat: false,
         first_dealer: Seat(0),

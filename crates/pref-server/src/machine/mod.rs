@@ -10,7 +10,7 @@
 use pref_core::{Action, Card, Game, GameError, Profile, RuleError, Seat, Viewer};
 use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetView, Speaker};
 
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
 
 mod audience;
@@ -33,8 +33,8 @@ pub use op::{
 /// One table's rules and state.
 #[derive(Clone, Debug)]
 pub struct Machine {
-    /// Proves the host.
-    host: Secret,
+    /// Proves the host: the hash of the host token.
+    host: TokenHash,
     /// The agreements.
     profile: Profile,
     /// Whether spectators take part in the chat.
@@ -60,8 +60,8 @@ pub struct Machine {
 /// The parts of a new table the caller chooses.
 #[derive(Clone, Debug)]
 pub struct NewTable {
-    /// Host token.
-    pub host: Secret,
+    /// The host token's hash.
+    pub host: TokenHash,
     /// Validated profile.
     pub profile: Profile,
     /// Spectators in the chat.
@@ -106,6 +106,12 @@ impl Machine {
             rematch: None,
             reserved: [None, None, None, None],
         }
+    }
+
+    /// The key of the table's invite link (see [`TokenHash::invite_key`]).
+    #[must_use]
+    pub fn invite_key(&self) -> Secret {
+        self.host.invite_key()
     }
 
     /// Players at the table.
@@ -171,10 +177,11 @@ impl Machine {
     /// The seat whose token this is; every seat is compared, without an early exit.
     #[must_use]
     pub fn seat_of(&self, token: &Secret) -> Option<u8> {
+        let token = TokenHash::of(token);
         let mut found = None;
         for (i, o) in self.seats.iter().enumerate() {
             if let Some(o) = o
-                && o.token.matches(token)
+                && o.token.matches(&token)
             {
                 found = Some(i as u8);
             }
@@ -190,7 +197,7 @@ impl Machine {
             (Viewer::Spectator, _) => true,
             (Viewer::Seat(seat), Some(token)) => self
                 .occupant(seat.0)
-                .is_some_and(|o| o.token.matches(token)),
+                .is_some_and(|o| o.token.verifies(token)),
             (Viewer::Seat(_), None) => false,
         }
     }
@@ -219,8 +226,9 @@ impl Machine {
                 name,
                 seat,
                 host,
+                invite,
                 token,
-            } => self.claim(&mut change, &name, seat, host, token)?,
+            } => self.claim(&mut change, &name, seat, (host, invite), token)?,
             Op::Leave { token } => {
                 let seat = self.seat_of(&token).ok_or(TableError::NotSeated)?;
                 if let Stage::Over { .. } = self.stage {
@@ -229,7 +237,7 @@ impl Machine {
                 self.free(&mut change, seat)?;
             }
             Op::Host { host, op } => {
-                if !self.host.matches(&host) {
+                if !self.host.verifies(&host) {
                     return Err(TableError::NotHost);
                 }
                 if let Stage::Over { .. } = self.stage {
@@ -312,14 +320,19 @@ impl Machine {
         change: &mut Change,
         name: &str,
         seat: Option<u8>,
-        host: Option<Secret>,
+        (host, invite): (Option<Secret>, Option<Secret>),
         token: Secret,
     ) -> Result<(), TableError> {
         let name = check_name(name)?;
         match self.stage {
-            Stage::Lobby => {}
+            Stage::Lobby => {
+                let invited = invite.is_some_and(|k| self.invite_key().matches(&k));
+                if !invited && !host.is_some_and(|h| self.host.verifies(&h)) {
+                    return Err(TableError::InviteRequired);
+                }
+            }
             Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
-                if !host.is_some_and(|h| self.host.matches(&h)) {
+                if !host.is_some_and(|h| self.host.verifies(&h)) {
                     return Err(TableError::HostSeats);
                 }
             }
@@ -340,6 +353,7 @@ impl Machine {
         bot: Option<BotLevel>,
     ) {
         self.reserved[usize::from(seat)] = None;
+        let token = TokenHash::of(&token);
         self.seats[usize::from(seat)] = Some(Occupant {
             name: name.clone(),
             token,
@@ -601,7 +615,7 @@ impl Machine {
         let Some(o) = self.seats.get_mut(seat.index()).and_then(Option::as_mut) else {
             return;
         };
-        if !o.token.matches(token) {
+        if !o.token.verifies(token) {
             return;
         }
         let before = o.sockets > 0;

@@ -4,7 +4,7 @@
 use pref_core::{Action, Card, Deal, Game, Profile, Seat, Viewer};
 use pref_protocol::{BotLevel, Reason, Settlement};
 
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::wire::{News, Turn};
 
 /// An occupied seat.
@@ -12,8 +12,8 @@ use crate::wire::{News, Turn};
 pub struct Occupant {
     /// Shown to everybody.
     pub name: String,
-    /// Proves the seat.
-    pub token: Secret,
+    /// Proves the seat: the hash of the seat token.
+    pub token: TokenHash,
     /// Open sockets; the seat is connected while this is positive.
     pub sockets: u32,
     /// The level of the bot holding the seat, if a bot does.
@@ -68,6 +68,9 @@ pub enum Op {
         seat: Option<u8>,
         /// The host token, required once the game has started.
         host: Option<Secret>,
+        /// The invite key from the invite link, required in the lobby unless the host
+        /// claims.
+        invite: Option<Secret>,
         /// The new seat's token.
         token: Secret,
     },
@@ -190,6 +193,9 @@ pub enum TableError {
     /// The host token is wrong.
     #[error("the host token is not valid at this table")]
     NotHost,
+    /// A seat is claimed without the invite key: the watch link only watches.
+    #[error("taking a seat needs the invite link; the watch link only watches")]
+    InviteRequired,
     /// Only the host seats a player once the game has started.
     #[error("the game has started: only the host can seat a player")]
     HostSeats,
@@ -260,6 +266,9 @@ pub enum TableError {
     /// The host already opened this table's rematch.
     #[error("a rematch of this table is already open")]
     Rematched,
+    /// The host has not opened a rematch of this table.
+    #[error("no rematch of this table is open")]
+    NoRematch,
     /// The seat is kept for the player who sat there before the rematch.
     #[error("seat {0} is kept for {1}")]
     SeatReserved(u8, String),
@@ -300,12 +309,14 @@ impl TableError {
             | TableError::Full
             | TableError::NotHost
             | TableError::HostSeats
+            | TableError::InviteRequired
             | TableError::Started
             | TableError::ProfileFrozen
             | TableError::SeatBeyond
             | TableError::ChatForbidden
             | TableError::NotOver
             | TableError::Rematched
+            | TableError::NoRematch
             | TableError::SeatReserved(..)
             | TableError::Internal(_) => Reason::Internal,
         }
@@ -321,8 +332,8 @@ pub enum Write {
         seat: u8,
         /// The name.
         name: String,
-        /// The token.
-        token: Secret,
+        /// The token's hash.
+        token: TokenHash,
         /// The bot's level.
         bot: Option<BotLevel>,
     },
@@ -416,8 +427,8 @@ pub struct StoredSeat {
     pub seat: u8,
     /// The name.
     pub name: String,
-    /// The token.
-    pub token: Secret,
+    /// The token's hash.
+    pub token: TokenHash,
     /// The bot's level.
     pub bot: Option<BotLevel>,
 }

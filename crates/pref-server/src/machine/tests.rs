@@ -10,7 +10,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
 use super::*;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
 
 fn deck(seed: u64) -> [Card; 32] {
@@ -21,7 +21,7 @@ fn deck(seed: u64) -> [Card; 32] {
 
 fn lobby(host: Secret) -> Machine {
     Machine::new(NewTable {
-        host,
+        host: host.into(),
         profile: Profile::sochi(),
         spectator_chat: false,
         first_dealer: Seat(0),
@@ -34,6 +34,7 @@ fn claim(m: &mut Machine, name: &str) -> Result<(u8, Secret), TableError> {
         name: name.into(),
         seat: None,
         host: None,
+        invite: Some(m.invite_key()),
         token,
     })?;
     match change.news.as_slice() {
@@ -85,6 +86,7 @@ fn seats_fill_in_order_and_a_full_table_refuses() {
         name: "Gleb".into(),
         seat: Some(3),
         host: None,
+        invite: Some(m.invite_key()),
         token: Secret::random(),
     });
     assert_eq!(seat_3.unwrap_err(), TableError::NoSuchSeat(3));
@@ -123,6 +125,48 @@ fn only_the_host_starts_and_only_with_every_seat_taken() {
 }
 
 #[test]
+fn in_the_lobby_a_seat_needs_the_invite_key_or_the_host_token() {
+    let host = Secret::random();
+    let mut m = lobby(host);
+    let key = m.invite_key();
+    // The key belongs to this table's host token and cannot be guessed from the id.
+    assert!(key.matches(&TokenHash::of(&host).invite_key()));
+    assert!(!key.matches(&TokenHash::of(&Secret::random()).invite_key()));
+    let before = format!("{m:?}");
+    for invite in [None, Some(Secret::random())] {
+        let refused = m.apply(Op::Claim {
+            name: "Mallory".into(),
+            seat: None,
+            host: None,
+            invite,
+            token: Secret::random(),
+        });
+        assert_eq!(refused.unwrap_err(), TableError::InviteRequired);
+    }
+    assert_eq!(
+        format!("{m:?}"),
+        before,
+        "a refused claim changed the table"
+    );
+    let by_invite = m.apply(Op::Claim {
+        name: "Anna".into(),
+        seat: None,
+        host: None,
+        invite: Some(key),
+        token: Secret::random(),
+    });
+    assert_eq!(by_invite.unwrap().first, 1);
+    let by_host = m.apply(Op::Claim {
+        name: "Boris".into(),
+        seat: None,
+        host: Some(host),
+        invite: None,
+        token: Secret::random(),
+    });
+    assert_eq!(by_host.unwrap().first, 2);
+}
+
+#[test]
 fn once_started_only_the_host_seats_a_player_and_never_during_a_deal() {
     let (mut m, host, tokens) = started();
     let leave = m.apply(Op::Leave { token: tokens[0] });
@@ -131,6 +175,7 @@ fn once_started_only_the_host_seats_a_player_and_never_during_a_deal() {
         name: "Gleb".into(),
         seat: None,
         host: None,
+        invite: Some(m.invite_key()),
         token: Secret::random(),
     });
     assert_eq!(by_anyone.unwrap_err(), TableError::HostSeats);
@@ -138,6 +183,7 @@ fn once_started_only_the_host_seats_a_player_and_never_during_a_deal() {
         name: "Gleb".into(),
         seat: None,
         host: Some(host),
+        invite: None,
         token: Secret::random(),
     });
     assert_eq!(by_host.unwrap_err(), TableError::Full);
@@ -302,14 +348,23 @@ fn pick() -> impl Strategy<Value = Pick> {
 }
 
 /// The op a pick stands for at table `m`.
-fn resolve(m: &Machine, host: Secret, pick: &Pick, seed: u64) -> Op {
-    let token_of = |s: u8| m.occupant(s).map_or_else(Secret::random, |o| o.token);
+/// Every token handed out is kept in `keys`: the machine keeps only their hashes.
+fn resolve(m: &Machine, host: Secret, keys: &mut Vec<Secret>, pick: &Pick, seed: u64) -> Op {
+    let fresh = Secret::random();
+    keys.push(fresh);
+    let keys = &*keys;
+    let token_of = |s: u8| {
+        m.occupant(s)
+            .and_then(|o| keys.iter().find(|k| o.token.verifies(k)).copied())
+            .unwrap_or_else(Secret::random)
+    };
     match *pick {
         Pick::Claim { seat, as_host } => Op::Claim {
             name: format!("p{seed}"),
             seat,
             host: as_host.then_some(host),
-            token: Secret::random(),
+            invite: (!as_host).then(|| m.invite_key()),
+            token: fresh,
         },
         Pick::Leave { seat, real } => Op::Leave {
             token: if real {
@@ -338,7 +393,7 @@ fn resolve(m: &Machine, host: Secret, pick: &Pick, seed: u64) -> Op {
             op: HostOp::Bot {
                 seat,
                 level: BotLevel::Easy,
-                token: Secret::random(),
+                token: fresh,
             },
         },
         Pick::End => Op::Host {
@@ -446,8 +501,9 @@ proptest! {
     ) {
         let host = Secret::random();
         let mut m = lobby(host);
+        let mut keys = Vec::new();
         for (pick, seed) in &picks {
-            let op = resolve(&m, host, pick, *seed);
+            let op = resolve(&m, host, &mut keys, pick, *seed);
             let before = format!("{m:?}");
             let version = m.version();
             match m.apply(op) {

@@ -1,42 +1,78 @@
-//! The per-socket message budget: a token bucket, and how many refused messages in a row
-//! close the socket.
+//! The socket's budgets: its own for every message (a `governor` direct limiter, which
+//! replaced a hand-written token bucket of floats), the shared one of its seat or of the
+//! table's spectators for chat, `resync` and binary frames (`crate::budget`), and how many
+//! refused messages in a row close the socket.
 
-use tokio::time::Instant;
+use std::num::NonZeroU32;
+use std::sync::Arc;
 
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+
+use crate::budget::{Budgets, Spender};
 use crate::config::Limits;
+use crate::ids::Secret;
 
 /// Rate-limit strikes after which the socket is closed.
 pub(super) const MAX_STRIKES: u32 = 100;
-/// A token bucket: `burst` messages at once, refilled at `rate` per second.
+
+/// This socket's own budget: `message_burst` messages at once, refilled at
+/// `messages_per_second`.
 #[derive(Debug)]
-pub(super) struct Bucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    last: Instant,
-}
+pub(super) struct Bucket(DefaultDirectRateLimiter);
 
 impl Bucket {
     pub(super) fn new(limits: &Limits) -> Bucket {
-        let burst = f64::from(limits.message_burst.max(1));
-        Bucket {
-            tokens: burst,
-            rate: f64::from(limits.messages_per_second.max(1)),
-            burst,
-            last: Instant::now(),
+        let rate = NonZeroU32::new(limits.messages_per_second).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(limits.message_burst).unwrap_or(NonZeroU32::MIN);
+        Bucket(RateLimiter::direct(
+            Quota::per_second(rate).allow_burst(burst),
+        ))
+    }
+
+    pub(super) fn take(&self) -> bool {
+        self.0.check().is_ok()
+    }
+}
+
+/// The shared budget a socket spends its chat lines, `resync`s and binary frames from.
+#[derive(Clone, Debug)]
+pub struct Shared {
+    budgets: Arc<Budgets>,
+    table: Secret,
+    who: Spender,
+}
+
+impl Shared {
+    /// The budget of `who` at `table`.
+    #[must_use]
+    pub fn new(budgets: Arc<Budgets>, table: Secret, who: Spender) -> Shared {
+        Shared {
+            budgets,
+            table,
+            who,
         }
     }
 
-    pub(super) fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let dt = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+    /// Spends one; `false` when the budget is spent.
+    pub(super) fn take(&self) -> bool {
+        self.budgets.heavy(self.table, self.who)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_socket_s_own_bucket_lets_its_burst_through_and_refuses_the_next() {
+        let b = Bucket::new(&Limits {
+            messages_per_second: 1,
+            message_burst: 5,
+            ..Limits::default()
+        });
+        assert_eq!(
+            (0..6).map(|_| b.take()).collect::<Vec<_>>(),
+            [true, true, true, true, true, false]
+        );
     }
 }

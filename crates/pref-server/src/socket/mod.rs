@@ -19,6 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::watch;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 
+pub use self::limits::Shared;
 use self::limits::{Bucket, MAX_STRIKES};
 
 use crate::command::{Caller, Command, Session, Start};
@@ -68,6 +69,8 @@ struct Conn<S> {
     session: Session,
     /// The last version sent.
     sent: u64,
+    /// The seat's (or the spectators') budget for chat, `resync` and binary frames.
+    shared: Shared,
 }
 
 impl<S> Conn<S>
@@ -235,6 +238,13 @@ where
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
                 self.answer(id, out).await
             }
+            ClientMessage::Chat { .. } | ClientMessage::Resync if !self.shared.take() => {
+                self.error(
+                    ErrorCode::RateLimited,
+                    "too many chat lines or resyncs from this seat; this one was dropped",
+                )
+                .await
+            }
             ClientMessage::Chat { text } => {
                 let text = text.trim().to_owned();
                 let n = text.chars().count();
@@ -316,7 +326,7 @@ pub async fn run<S>(
     ws: S,
     table: TableHandle,
     session: Session,
-    limits: Limits,
+    (limits, shared): (Limits, Shared),
     mut going: watch::Receiver<bool>,
 ) where
     S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
@@ -332,6 +342,7 @@ pub async fn run<S>(
         table: table.clone(),
         session,
         sent: 0,
+        shared,
     };
     let stop = serve(&mut conn, &limits, &mut going).await;
     drop(going);
@@ -367,7 +378,7 @@ where
     if let Err(stop) = conn.start(start).await {
         return stop;
     }
-    let mut bucket = Bucket::new(limits);
+    let bucket = Bucket::new(limits);
     let mut strikes = 0u32;
     let mut heard = Instant::now();
     let mut ping = interval(limits.ping_interval());
@@ -401,8 +412,9 @@ where
                             conn.incoming(text.as_bytes(), limits).await
                         }
                     }
-                    // A binary frame spends the same budget: each costs an answer to write.
-                    Message::Binary(_) if !bucket.take() => {
+                    // A binary frame spends the same budgets as chat: each costs an answer to
+                    // write, and many sockets on one seat share one budget.
+                    Message::Binary(_) if !bucket.take() || !conn.shared.take() => {
                         strikes += 1;
                         if strikes > MAX_STRIKES {
                             return Stop::Close(close::POLICY, "too many messages");

@@ -10,8 +10,9 @@ use pref_core::Seat;
 use tokio::sync::{Semaphore, mpsc};
 
 use super::*;
+use crate::budget::{Budgets, Spender};
 use crate::command::HostRequest;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::registry::Registry;
 use crate::shutdown::Shutdown;
 use crate::store::Store;
@@ -94,14 +95,21 @@ async fn written(out: &mut mpsc::UnboundedReceiver<Message>) -> Vec<String> {
     kinds
 }
 
-/// Takes a seat at `handle` for `name`; its token.
-async fn claim(handle: &TableHandle, name: &str) -> Secret {
+/// The shared budget of `token`'s seat (or of the spectators) at table `id`.
+fn budget(id: Secret, token: Option<Secret>) -> Shared {
+    let who = token.map_or(Spender::Spectators, |t| Spender::Seat(TokenHash::of(&t)));
+    Shared::new(Arc::new(Budgets::new(&Limits::default())), id, who)
+}
+
+/// Takes a seat at `handle` for `name`, seated by `host`; its token.
+async fn claim(handle: &TableHandle, host: Secret, name: &str) -> Secret {
     let name = name.to_owned();
     let (_, token) = handle
         .ask(|reply| Command::Claim {
             name,
             seat: None,
-            host: None,
+            host: Some(host),
+            invite: None,
             reply,
         })
         .await
@@ -125,9 +133,9 @@ async fn freed_while_held_back(queue: usize) -> Vec<String> {
     let registry = Registry::new(store, limits.clone());
     registry.spawn(id, no, table);
     let handle = registry.get(&id).unwrap();
-    let anna = claim(&handle, "Anna").await;
-    let boris = claim(&handle, "Boris").await;
-    let vera = claim(&handle, "Vera").await;
+    let anna = claim(&handle, host, "Anna").await;
+    let boris = claim(&handle, host, "Boris").await;
+    let vera = claim(&handle, host, "Vera").await;
     let session = handle
         .ask(|reply| Command::Connect {
             token: Some(anna),
@@ -139,14 +147,20 @@ async fn freed_while_held_back(queue: usize) -> Vec<String> {
         .unwrap();
     let (fake, gate, mut out) = gated();
     let going = Shutdown::new();
-    tokio::spawn(run(fake, handle.clone(), session, limits, going.watch()));
+    tokio::spawn(run(
+        fake,
+        handle.clone(),
+        session,
+        (limits, budget(id, Some(anna))),
+        going.watch(),
+    ));
 
     handle
         .ask(|reply| Command::Leave { token: anna, reply })
         .await
         .unwrap()
         .unwrap();
-    let gleb = claim(&handle, "Gleb").await;
+    let gleb = claim(&handle, host, "Gleb").await;
     assert_ne!(gleb, anna);
     handle
         .ask(|reply| Command::Host {
@@ -241,11 +255,11 @@ async fn a_lagging_socket_gets_a_snapshot_not_a_gap() {
         queue: 2,
         ..Limits::default()
     };
-    let (id, no, _, table) = test_table(&store, &limits).await;
+    let (id, no, host, table) = test_table(&store, &limits).await;
     let registry = Registry::new(store, limits.clone());
     registry.spawn(id, no, table);
     let handle = registry.get(&id).unwrap();
-    let anna = claim(&handle, "Anna").await;
+    let anna = claim(&handle, host, "Anna").await;
     let session = handle
         .ask(|reply| Command::Connect {
             token: None,
@@ -257,7 +271,13 @@ async fn a_lagging_socket_gets_a_snapshot_not_a_gap() {
         .unwrap();
     let (fake, gate, mut out_rx) = gated();
     let going = Shutdown::new();
-    tokio::spawn(run(fake, handle.clone(), session, limits, going.watch()));
+    tokio::spawn(run(
+        fake,
+        handle.clone(),
+        session,
+        (limits, budget(id, None)),
+        going.watch(),
+    ));
     // The socket is stuck writing its snapshot while ten items go out on a queue of two.
     for i in 0..10 {
         let text = format!("line {i}");

@@ -7,7 +7,7 @@ use pref_core::{Action, Card, Seat};
 use sqlx::Row;
 
 use super::{Pool, Store, StoreError, Stored};
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 
 /// A table as read back at start.
 #[derive(Debug)]
@@ -16,8 +16,8 @@ pub struct TableRow {
     pub no: i64,
     /// The table id.
     pub id: Secret,
-    /// The host token.
-    pub host: Secret,
+    /// The host token's hash.
+    pub host: TokenHash,
     /// The resolved profile (every key); a table stored before tables kept their resolved
     /// profile holds the request (`{"preset": …, option: value, …}`) instead.
     pub profile: serde_json::Value,
@@ -40,8 +40,8 @@ pub struct SeatRow {
     pub seat: u8,
     /// The player's name.
     pub name: String,
-    /// The seat token.
-    pub token: Secret,
+    /// The seat token's hash.
+    pub token: TokenHash,
     /// The bot's level (`easy`, `normal`, `strong`) when a bot holds the seat.
     pub bot: Option<String>,
 }
@@ -121,7 +121,10 @@ impl Store {
             let damaged = |why: String| StoreError::Damaged { table: no, why };
             let secret = |s: String| Secret::parse(&s).ok_or_else(|| damaged("bad secret".into()));
             let id = secret(r.get(1))?;
-            let host = secret(r.get(2))?;
+            let token = |s: String| {
+                TokenHash::read_stored(&s).ok_or_else(|| damaged("bad token".into()))
+            };
+            let host = token(r.get(2))?;
             let profile =
                 serde_json::from_str(&r.get::<String, _>(3)).map_err(|e| damaged(e.to_string()))?;
             let state = match r.get::<String, _>(6).as_str() {
@@ -140,7 +143,7 @@ impl Store {
                 seats.push(SeatRow {
                     seat: s.get::<i64, _>(0) as u8,
                     name: s.get(1),
-                    token: secret(s.get(2))?,
+                    token: token(s.get(2))?,
                     bot: s.get(3),
                 });
             }

@@ -32,7 +32,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::mpsc;
 
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::lease::Leases;
 use group::{QUEUE, Queued, group_commit};
 
@@ -163,6 +163,7 @@ pub struct Store {
     beat: Option<PgPool>,
 }
 mod group;
+mod hashed;
 mod load;
 
 pub use load::{DealRow, SeatRow, TableRow};
@@ -218,6 +219,10 @@ impl Store {
                     .await?;
                 sqlx::migrate!("migrations/sqlite").run(&pool).await?;
                 sqlite_legacy(&pool).await?;
+                let hashed = hashed::hash_plain_tokens(&pool).await?;
+                if hashed > 0 {
+                    tracing::info!(tokens = hashed, "plain tokens stored before were hashed");
+                }
                 (Pool::Sqlite(pool), None)
             }
             Database::Postgres(url) => {
@@ -303,7 +308,7 @@ impl Store {
     pub async fn create_table(
         &self,
         id: &Secret,
-        host: &Secret,
+        host: &TokenHash,
         profile: &serde_json::Value,
         spectator_chat: bool,
         first_dealer: u8,
@@ -386,7 +391,7 @@ impl Store {
         no: i64,
         seat: u8,
         name: &str,
-        token: &Secret,
+        token: &TokenHash,
         bot: Option<&str>,
     ) -> Result<(), StoreError> {
         self.fenced(no)?;

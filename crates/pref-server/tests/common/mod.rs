@@ -176,7 +176,21 @@ pub async fn lobby(addr: &str, profile: Value) -> (String, String) {
     .await;
     assert_eq!(status, 201, "{created}");
     let created: Created = strict(&created);
+    // The invite link carries the key in its fragment; the watch link does not.
+    let key = created.invite_key();
+    assert_eq!(
+        key,
+        Some(invite(&created.host_token).as_str()),
+        "{created:?}"
+    );
+    assert!(created.watch.ends_with(&format!("/t/{}?watch", created.id)));
     (created.id, created.host_token)
+}
+
+/// The invite key of the table whose host token is `host`, as its invite link carries it.
+pub fn invite(host: &str) -> String {
+    let host = pref_server::ids::Secret::parse(host).expect("a host token");
+    pref_server::ids::TokenHash::of(&host).invite_key().expose()
 }
 
 /// Creates a table with `profile`, fills every seat and (if `start`) starts it.
@@ -188,7 +202,7 @@ pub async fn table(addr: &str, profile: Value, players: u8, start: bool) -> Tabl
             addr,
             "POST",
             &format!("/api/tables/{id}/seats"),
-            Some(&json!({ "name": format!("player {i}") })),
+            Some(&json!({ "name": format!("player {i}"), "invite": invite(&host) })),
             None,
         )
         .await;
@@ -233,11 +247,30 @@ pub async fn start_table(addr: &str, id: &str, host: &str) {
 
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// Opens a socket to table `id` with an optional seat token and query suffix.
+/// The upgrade request for `url`, with the seat token (if any) offered as a subprotocol,
+/// as every client sends it.
+pub fn ws_request(
+    url: &str,
+    token: Option<&str>,
+) -> tokio_tungstenite::tungstenite::handshake::client::Request {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert(
+        "sec-websocket-protocol",
+        pref_protocol::subprotocol::offer(token).parse().unwrap(),
+    );
+    req
+}
+
+/// Opens a socket to table `id` with an optional seat token and query suffix (`&since=…`).
 pub async fn connect(addr: &str, id: &str, token: Option<&str>, extra: &str) -> Ws {
-    let q = token.map(|t| format!("token={t}")).unwrap_or_default();
-    let url = format!("ws://{addr}/api/tables/{id}/ws?{q}{extra}");
-    let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let url = format!(
+        "ws://{addr}/api/tables/{id}/ws?{}",
+        extra.trim_start_matches('&')
+    );
+    let (ws, _) = tokio_tungstenite::connect_async(ws_request(&url, token))
+        .await
+        .unwrap();
     ws
 }
 

@@ -1,0 +1,172 @@
+//! Open WebSockets counted per client address, per table and per seat token, each with a
+//! cap (`limits.max_conns_per_ip`, `…_per_table`, `…_per_token`): one client cannot hold
+//! every descriptor of the node, fill one table with subscribers, or open a hundred sockets
+//! on one seat. A socket is admitted before its upgrade and counted until its
+//! [`ConnGuard`] drops, however it ends.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::config::Limits;
+use crate::ids::{Secret, TokenHash};
+
+/// What a socket is counted under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    /// The client's address.
+    Ip(IpAddr),
+    /// The table.
+    Table(Secret),
+    /// A seat token at a table.
+    Token(Secret, TokenHash),
+}
+
+/// Which cap refused a socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// Too many sockets from one address.
+    #[error("too many connections from this address")]
+    Ip,
+    /// Too many sockets on one table.
+    #[error("too many connections to this table")]
+    Table,
+    /// Too many sockets on one seat token.
+    #[error("too many connections with this seat token")]
+    Token,
+}
+
+/// The counts of open sockets; shared by every connection of the node.
+#[derive(Debug, Default)]
+pub struct Conns {
+    counts: Mutex<HashMap<Key, usize>>,
+}
+
+/// Holds a socket's places in the counts; dropping it gives them back.
+#[derive(Debug)]
+pub struct ConnGuard {
+    conns: Arc<Conns>,
+    keys: Vec<Key>,
+}
+
+impl Conns {
+    /// Counts a socket from `ip` to `table` with seat `token`, unless a cap is reached
+    /// (nothing is counted then).
+    ///
+    /// # Errors
+    /// [`Refused`] naming the cap.
+    pub fn admit(
+        self: &Arc<Self>,
+        limits: &Limits,
+        ip: Option<IpAddr>,
+        table: Secret,
+        token: Option<&Secret>,
+    ) -> Result<ConnGuard, Refused> {
+        let mut wanted = vec![(
+            Key::Table(table),
+            limits.max_conns_per_table,
+            Refused::Table,
+        )];
+        if let Some(ip) = ip {
+            wanted.push((Key::Ip(ip), limits.max_conns_per_ip, Refused::Ip));
+        }
+        if let Some(t) = token {
+            let key = Key::Token(table, TokenHash::of(t));
+            wanted.push((key, limits.max_conns_per_token, Refused::Token));
+        }
+        let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
+        for (key, cap, refused) in &wanted {
+            if counts.get(key).copied().unwrap_or(0) >= *cap {
+                return Err(*refused);
+            }
+        }
+        for (key, _, _) in &wanted {
+            *counts.entry(*key).or_insert(0) += 1;
+        }
+        Ok(ConnGuard {
+            conns: Arc::clone(self),
+            keys: wanted.into_iter().map(|(k, _, _)| k).collect(),
+        })
+    }
+
+    /// Sockets counted under every key together (for tests).
+    #[cfg(test)]
+    fn total(&self) -> usize {
+        self.counts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .sum()
+    }
+}
+
+impl Drop for ConnGuard {
+    fn drop(&mut self) {
+        let mut counts = self
+            .conns
+            .counts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for key in &self.keys {
+            if let Some(n) = counts.get_mut(key) {
+                *n -= 1;
+                if *n == 0 {
+                    counts.remove(key);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(ip: usize, table: usize, token: usize) -> Limits {
+        Limits {
+            max_conns_per_ip: ip,
+            max_conns_per_table: table,
+            max_conns_per_token: token,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn each_cap_refuses_the_socket_over_it_and_a_closed_socket_gives_its_place_back() {
+        let conns = Arc::new(Conns::default());
+        let l = limits(3, 4, 2);
+        let (a, b) = (Secret::random(), Secret::random());
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        let other: IpAddr = [10, 0, 0, 2].into();
+        let token = Secret::random();
+        // Two sockets on one token, a third refused by the token cap.
+        let t1 = conns.admit(&l, Some(ip), a, Some(&token)).unwrap();
+        let t2 = conns.admit(&l, Some(ip), a, Some(&token)).unwrap();
+        assert_eq!(
+            conns.admit(&l, Some(other), a, Some(&token)).unwrap_err(),
+            Refused::Token
+        );
+        // The same token at another table is another seat.
+        let s3 = conns.admit(&l, Some(ip), b, Some(&token)).unwrap();
+        // The address has three sockets: a fourth is refused, from it only.
+        assert_eq!(conns.admit(&l, Some(ip), b, None).unwrap_err(), Refused::Ip);
+        let s4 = conns.admit(&l, Some(other), a, None).unwrap();
+        let s5 = conns.admit(&l, Some(other), a, None).unwrap();
+        // Table a holds four sockets: its cap.
+        assert_eq!(
+            conns
+                .admit(&l, Some([10, 0, 0, 3].into()), a, None)
+                .unwrap_err(),
+            Refused::Table
+        );
+        // A refused socket counted nothing: 5 sockets, 3 keys each for t1, t2, s3.
+        assert_eq!(conns.total(), 3 * 3 + 2 * 2);
+        drop(t1);
+        let again = conns.admit(&l, Some(ip), a, Some(&token)).unwrap();
+        for g in [t2, s3, s4, s5, again] {
+            drop(g);
+        }
+        assert_eq!(conns.total(), 0);
+        assert!(conns.counts.lock().unwrap().is_empty());
+    }
+}
