@@ -308,7 +308,9 @@ async fn rematch_seat(
             reply,
         })
         .await??;
-    Ok(Json(json!({ "table": table, "seat": seat, "token": token.expose() })))
+    Ok(Json(
+        json!({ "table": table, "seat": seat, "token": token.expose() }),
+    ))
 }
 
 /// The host of a finished table opens its rematch: a new table with the same profile, the

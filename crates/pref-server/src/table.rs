@@ -684,7 +684,13 @@ fn stored_profile(stored: &serde_json::Value) -> Result<Profile, ProfileError> {
 pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Secret, Table) {
     let (id, host) = (Secret::random(), Secret::random());
     let no = store
-        .create_table(&id, &TokenHash::of(&host), &Profile::sochi().to_json(), false, 0)
+        .create_table(
+            &id,
+            &TokenHash::of(&host),
+            &Profile::sochi().to_json(),
+            false,
+            0,
+        )
         .await
         .expect("a test table is stored");
     let table = Table::new(

@@ -73,9 +73,11 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     assert_ne!(again.id, id);
     assert_ne!(again.host_token, host);
     assert!(
-        again
-            .invite
-            .ends_with(&format!("/t/{}#invite={}", again.id, invite(&again.host_token))),
+        again.invite.ends_with(&format!(
+            "/t/{}#invite={}",
+            again.id,
+            invite(&again.host_token)
+        )),
         "{}",
         again.invite
     );
@@ -139,7 +141,10 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     // She takes it with her seat token at the old table, which stands for the invite link
     // only the host was given; nobody else's token does (the host's holds no seat there).
     let (status, body) = post(&addr, &kept, None, Some(&host)).await;
-    assert_eq!(status, 403, "the host holds no seat at the old table: {body}");
+    assert_eq!(
+        status, 403,
+        "the host holds no seat at the old table: {body}"
+    );
     let (status, body) = post(&addr, &kept, None, Some(&anna)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["table"], json!(again.id));

@@ -62,11 +62,13 @@ async fn settle(secs: u64) {
 }
 
 async fn claim(handle: &TableHandle, name: &str) -> Result<(u8, Secret), TableError> {
+    let invite = handle.ask(|reply| Command::InviteKey { reply }).await.ok();
     handle
         .ask(|reply| Command::Claim {
             name: name.into(),
             seat: None,
             host: None,
+            invite,
             reply,
         })
         .await

@@ -143,7 +143,7 @@ impl Machine {
     }
 
     fn check_rematch(&self, host: &Secret) -> Result<(), TableError> {
-        if !self.host.matches(host) {
+        if !self.host.verifies(host) {
             return Err(TableError::NotHost);
         }
         if !matches!(self.stage, Stage::Over { .. }) {
@@ -175,11 +175,11 @@ mod tests {
     use serde_json::json;
 
     use super::super::{HostOp, Machine, NewTable, Op, TableError};
-    use crate::ids::Secret;
+    use crate::ids::{Secret, TokenHash};
 
     fn lobby(host: Secret) -> Machine {
         Machine::new(NewTable {
-            host,
+            host: TokenHash::of(&host),
             profile: Profile::from_json(&json!({"preset": "sochi", "pool_target": 30})).unwrap(),
             spectator_chat: false,
             first_dealer: Seat(0),
@@ -191,6 +191,7 @@ mod tests {
             name: name.into(),
             seat,
             host: None,
+            invite: Some(m.invite_key()),
             token: Secret::random(),
         })?;
         Ok((0..3)
@@ -206,7 +207,7 @@ mod tests {
             (json!({"preset": "sochi", "pool_target": 30}), "sochi"),
         ] {
             let m = Machine::new(NewTable {
-                host: Secret::random(),
+                host: TokenHash::of(&Secret::random()),
                 profile: Profile::from_json(&request).unwrap(),
                 spectator_chat: false,
                 first_dealer: Seat(0),
