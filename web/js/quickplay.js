@@ -17,7 +17,8 @@ async function play(profile, players, name, button) {
     const res = await api.create(profile, false);
     saved.setHost(res.id, res.host_token);
     saved.setName(name);
-    const seat = await api.claim(res.id, name, 0);
+    saved.setInvite(res.id, res.invite);
+    const seat = await api.claim(res.id, name, 0, res.host_token);
     saved.setSeat(res.id, seat.seat, seat.token);
     for (let s = 1; s < players; s++) await api.bot(res.id, s, level, res.host_token);
     await api.start(res.id, res.host_token);

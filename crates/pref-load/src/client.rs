@@ -45,6 +45,9 @@ pub(crate) enum Stage {
     Play,
     /// Players stop acting; answers in flight still arrive.
     Drain,
+    /// Every socket notes the last version it reached, before any closes: a socket's close
+    /// is itself news (the spectator count, a seat's presence) for those still open.
+    Record,
     /// Sockets close.
     Close,
 }
@@ -88,6 +91,20 @@ impl Probe {
                 after,
                 left: self.viewers,
             });
+        }
+    }
+
+    /// Whether every socket of the table has noted its last version.
+    pub(crate) fn recorded(&self) -> bool {
+        self.finals
+            .lock()
+            .map(|f| f.len() >= self.viewers as usize)
+            .unwrap_or(true)
+    }
+
+    fn record(&self, version: u64) {
+        if let Ok(mut f) = self.finals.lock() {
+            f.push(version);
         }
     }
 
@@ -256,8 +273,10 @@ impl Client {
         self.intent = Some((Instant::now() + wait, intent));
     }
 
-    /// Runs until the stage is [`Stage::Close`]; the last version reached goes to the probe.
+    /// Runs until the stage is [`Stage::Close`]; the last version reached at
+    /// [`Stage::Record`] goes to the probe.
     pub(crate) async fn run(mut self) {
+        let mut recorded = false;
         loop {
             let deadline = self.intent.as_ref().map(|(at, _)| *at);
             tokio::select! {
@@ -269,6 +288,11 @@ impl Client {
                     }
                     if stage == Stage::Drain {
                         self.intent = None;
+                    }
+                    if stage == Stage::Record && !recorded {
+                        recorded = true;
+                        self.intent = None;
+                        self.probe.record(self.version);
                     }
                 }
                 () = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
@@ -301,8 +325,8 @@ impl Client {
                 },
             }
         }
-        if let Ok(mut f) = self.probe.finals.lock() {
-            f.push(self.version);
+        if !recorded {
+            self.probe.record(self.version);
         }
         let _ = timeout(Duration::from_secs(2), self.ws.close(None)).await;
     }

@@ -282,6 +282,12 @@ where
     while Instant::now() < drain_end && probes.iter().any(|p| p.unanswered()) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // Every socket notes its version before any closes (bounded, like the drain).
+    let _ = stage_tx.send(Stage::Record);
+    let record_end = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < record_end && !probes.iter().all(|p| p.recorded()) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let _ = stage_tx.send(Stage::Close);
     for t in tasks.into_iter().chain(idle_tasks) {
         if t.await.is_err() {

@@ -131,7 +131,7 @@ async fn bots_reject_a_hopeless_claim_and_accept_a_certain_one() {
         &addr,
         "POST",
         &format!("/api/tables/{id}/seats"),
-        Some(&json!({"name": "Anna", "seat": 0})),
+        Some(&json!({"name": "Anna", "seat": 0, "invite": invite(&host)})),
         None,
     )
     .await;

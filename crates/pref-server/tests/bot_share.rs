@@ -45,6 +45,8 @@ async fn run(share: &str) -> ((f64, f64, f64), (f64, f64, f64), u64) {
             ("PREF_BOT_CORE_SHARE_PERCENT", share),
             ("PREF_BOT_DELAY_MIN_MS", "0"),
             ("PREF_BOT_DELAY_MAX_MS", "0"),
+            // Thirteen tables opened at once from one address: above the default burst.
+            ("PREF_TABLE_BURST_PER_IP", "100"),
         ],
     );
     let (people, _) = lobby(&addr, json!("sochi")).await;

@@ -31,7 +31,7 @@ const ROBOTS: &str = "const done = arguments[0];
   window.robots = { answer: null, answered: [], hold: [0, 1] };
   (async () => {
     for (const name of ['Boris', 'Vera']) {
-      const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name, invite: localStorage.getItem(`pref:${id}:invite`) || undefined }) });
+      const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'Content-Type': 'application/json', authorization: `Bearer ${localStorage.getItem(`pref:${id}:host`)}` }, body: JSON.stringify({ name }) });
       const seat = await r.json();
       const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`, ['pref', `pref.token.${seat.token}`]);
       let version = 0; let n = 0; let turn = null; let poll = null; let tricks = 0; let inTrick = 0;

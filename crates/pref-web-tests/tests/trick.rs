@@ -40,7 +40,7 @@ const PAUSE: u64 = 2500;
 const DRIVERS: &str = "const id = arguments[0];
   window.prefDrivers = { errors: [] };
   for (const name of ['Boris', 'Vera']) {
-    const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, invite: localStorage.getItem(`pref:${id}:invite`) || undefined }) });
+    const r = await fetch(`/api/tables/${id}/seats`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, invite: arguments[1] }) });
     if (!r.ok) throw new Error(await r.text());
     const { seat, token } = await r.json();
     const me = { version: 0, bids: 0, n: 0 };
@@ -246,6 +246,12 @@ async fn every_trick_stays_whole_with_its_winner_and_the_auction_is_logged() {
     let watch_link = js(&host, "return document.querySelector('#link-watch').value").await;
     sit(&host, &invite, "Anna").await;
     let id = js(&host, "return location.pathname.split('/').pop()").await;
+    // The driven seats sit down from the watcher's page with the invite link's key.
+    let invite_key = invite
+        .split("#invite=")
+        .nth(1)
+        .expect("an invite key")
+        .to_owned();
     watch(&watcher, watch_link.as_str().expect("link")).await;
     set_language(&watcher, "ru").await;
     for c in [&host, &watcher] {
@@ -257,7 +263,7 @@ async fn every_trick_stays_whole_with_its_winner_and_the_auction_is_logged() {
         js(c, OBSERVER).await;
     }
     watcher
-        .execute(DRIVERS, vec![id.clone()])
+        .execute(DRIVERS, vec![id.clone(), json!(invite_key)])
         .await
         .expect("the driven seats");
     click(&host, "#start-game:not([disabled])").await;
