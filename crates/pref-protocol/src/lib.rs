@@ -18,6 +18,7 @@
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
 
 pub mod client;
+pub mod fair;
 pub mod http;
 pub mod keeper;
 pub mod score;
@@ -26,6 +27,7 @@ pub mod strict;
 pub mod table;
 
 pub use client::ClientMessage;
+pub use fair::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow};
 pub use http::{
     ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SaveProfile, SavedProfile, SeatBot,
 };

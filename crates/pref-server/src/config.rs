@@ -113,6 +113,9 @@ pub struct Limits {
     pub bot_delay_min_ms: u64,
     /// Longest time a bot waits before it acts, in milliseconds.
     pub bot_delay_max_ms: u64,
+    /// How long each step of a deal's contribution window (commitments, then values)
+    /// waits for the seated players' clients, in milliseconds (`docs/fairness.md`).
+    pub fair_window_ms: u64,
 }
 
 impl Default for Config {
@@ -149,6 +152,7 @@ impl Default for Limits {
             max_profiles: 100_000,
             bot_delay_min_ms: 700,
             bot_delay_max_ms: 1600,
+            fair_window_ms: 3000,
         }
     }
 }
@@ -319,6 +323,7 @@ impl Config {
             ("PREF_PING_SECS", &mut l.ping_secs),
             ("PREF_BOT_DELAY_MIN_MS", &mut l.bot_delay_min_ms),
             ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
+            ("PREF_FAIR_WINDOW_MS", &mut l.fair_window_ms),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

@@ -88,7 +88,9 @@ impl From<TableError> for ApiError {
             | TableError::FutureVersion { .. }
             | TableError::NotYourTurn(_)
             | TableError::Rule { .. }
-            | TableError::ChatForbidden => ApiError::Conflict(e.to_string()),
+            | TableError::ChatForbidden
+            | TableError::Fair(_)
+            | TableError::FairLate => ApiError::Conflict(e.to_string()),
         }
     }
 }

@@ -8,20 +8,22 @@
 //! keeps a bounded history for reconnecting clients, tells a freed seat's sockets directly,
 //! and runs the bots.
 
+mod fair;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Card, Profile, Seat, Viewer};
+use pref_core::{Profile, Seat, Viewer};
 use pref_protocol::{BotLevel, ScoreEntry, Snapshot, TurnView};
-use rand::rngs::OsRng;
-use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::bots::{self, BotHandle, Pace, Prompt};
 use crate::command::{Command, HostRequest, Session, Start};
 use crate::config::Limits;
 use crate::ids::Secret;
-use crate::machine::{Change, HostOp, Machine, NewTable, Op, Stage, StoredSeat, TableError, Write};
+use crate::machine::{
+    Change, HostOp, Machine, NewTable, Op, Opening, Stage, StoredSeat, TableError, Write,
+};
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
 use crate::wire::{News, Stamped};
@@ -51,6 +53,8 @@ pub struct Table {
     /// Per seat, tells the current occupant's sockets the version at which the seat was
     /// freed; made on the first connect, replaced when the seat is freed.
     tenures: [Option<watch::Sender<Option<u64>>>; 4],
+    /// When the contribution window's step runs out (`table/fair.rs`).
+    fair_deadline: fair::Deadline,
 }
 
 impl std::fmt::Debug for Table {
@@ -60,13 +64,6 @@ impl std::fmt::Debug for Table {
             .field("phase", &self.machine.phase())
             .finish()
     }
-}
-
-/// A deck shuffled with the OS's CSPRNG.
-fn shuffled() -> [Card; 32] {
-    let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
-    deck.shuffle(&mut OsRng);
-    deck
 }
 
 impl Table {
@@ -90,6 +87,7 @@ impl Table {
             bots: [None, None, None, None],
             prompted: None,
             tenures: [None, None, None, None],
+            fair_deadline: None,
         }
     }
 
@@ -115,8 +113,9 @@ impl Table {
                 bot,
             });
         }
+        let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();
         let deals: Vec<_> = row.deals.into_iter().map(|d| (d.deck, d.actions)).collect();
-        let machine = Machine::restore(
+        let mut machine = Machine::restore(
             NewTable {
                 host: row.host,
                 profile,
@@ -129,7 +128,10 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
-        Ok(Table::with(row.no, machine, store, limits))
+        machine.restore_fair(fair::stored(row.fair)?, &decks)?;
+        let mut table = Table::with(row.no, machine, store, limits);
+        table.arm_fair();
+        Ok(table)
     }
 
     /// Serves commands until every sender is gone; `me` is the inbox's own sender, for
@@ -145,8 +147,22 @@ impl Table {
             }
         }
         self.wake_bots();
-        while let Some(cmd) = inbox.recv().await {
+        loop {
+            let cmd = match self.fair_deadline {
+                Some((_, _, at)) => tokio::select! {
+                    cmd = inbox.recv() => cmd,
+                    () = tokio::time::sleep_until(at) => {
+                        self.fair_expired().await;
+                        self.arm_fair();
+                        self.wake_bots();
+                        continue;
+                    }
+                },
+                None => inbox.recv().await,
+            };
+            let Some(cmd) = cmd else { break };
             self.handle(cmd).await;
+            self.arm_fair();
             self.wake_bots();
         }
     }
@@ -192,6 +208,7 @@ impl Table {
                         .put_action(no, *deal_no, *seq, *seat, action)
                         .await
                 }
+                Write::Fair(w) => self.write_fair(w).await,
             };
             match done {
                 Ok(()) => {}
@@ -368,9 +385,22 @@ impl Table {
             Command::Leave { token, reply } => {
                 let _ = reply.send(self.apply(Op::Leave { token }).await.map(|_| ()));
             }
+            Command::Fair {
+                seat,
+                token,
+                request,
+                reply,
+            } => {
+                let _ = reply.send(self.fair_request(seat, token, request).await);
+            }
             Command::Host { token, op, reply } => {
                 let op = match op {
-                    HostRequest::Start => HostOp::Start { deck: shuffled() },
+                    HostRequest::Start => {
+                        // The first deal opens its contribution window (`table/fair.rs`).
+                        let done = self.open_deal(Opening::Start { host: token }).await;
+                        let _ = reply.send(done.map(|_| self.machine.summary()));
+                        return;
+                    }
                     HostRequest::Profile { profile, request } => HostOp::Profile {
                         profile: *profile,
                         request,
@@ -442,14 +472,12 @@ impl Table {
                 version,
                 reply,
             } => {
-                let op = Op::NextDeal {
+                let opening = Opening::NextDeal {
                     seat,
                     token,
                     version,
-                    deck: shuffled(),
                 };
-                let done = self.apply(op).await.map(|_| self.machine.version());
-                let _ = reply.send(done);
+                let _ = reply.send(self.open_deal(opening).await);
             }
             Command::Chat {
                 caller,
@@ -483,6 +511,7 @@ impl Table {
                 ..self.machine.turn().view(viewer)
             },
             score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
+            fair: self.machine.fair_view(),
         }
     }
 

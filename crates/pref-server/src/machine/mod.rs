@@ -15,6 +15,7 @@ use crate::wire::News;
 
 #[cfg(test)]
 mod deal_record_tests;
+mod fair;
 mod op;
 #[cfg(test)]
 mod tests;
@@ -22,6 +23,7 @@ mod tests;
 mod restore;
 mod view;
 
+pub use fair::{FairOp, FairWrite, Opening, StoredFair};
 pub(crate) use op::disallowed_char;
 pub use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
@@ -49,6 +51,8 @@ pub struct Machine {
     version: u64,
     /// The version of the last change to the game; actions made before it are stale.
     state_version: u64,
+    /// Provably fair deals: the deal being opened and each dealt deal's data (`fair.rs`).
+    fair: fair::Fair,
 }
 
 /// The parts of a new table the caller chooses.
@@ -99,6 +103,7 @@ impl Machine {
             stage: Stage::Lobby,
             version: 0,
             state_version: 0,
+            fair: fair::Fair::default(),
         }
     }
 
@@ -208,6 +213,7 @@ impl Machine {
     /// [`TableError`] saying why the op was refused.
     pub fn apply(&mut self, op: Op) -> Result<Change, TableError> {
         let mut change = Change::default();
+        self.fair_guard(&op)?;
         match op {
             Op::Claim {
                 name,
@@ -273,7 +279,9 @@ impl Machine {
                 token,
                 connected,
             } => self.presence(&mut change, seat, &token, connected),
+            Op::Fair(op) => self.fair_op(&mut change, op)?,
         }
+        self.fair_publish(&mut change);
         Ok(change)
     }
 

@@ -30,6 +30,7 @@ use crate::shutdown::going_away;
 use crate::wire::Stamped;
 use pref_protocol::{ClientMessage, ErrorCode, Reason, ServerMessage};
 
+mod fair;
 mod limits;
 #[cfg(test)]
 mod tests;
@@ -269,6 +270,9 @@ where
                 }
             }
             ClientMessage::Resync => self.resync().await,
+            m @ (ClientMessage::FairJoin
+            | ClientMessage::FairCommit { .. }
+            | ClientMessage::FairReveal { .. }) => self.fair(m).await,
         }
     }
 

@@ -157,9 +157,11 @@ pub struct Store {
     /// where one process owns every table.
     leases: Option<Arc<Leases>>,
 }
+mod fair;
 mod group;
 mod load;
 
+pub use fair::{ContributionRow, FairRow};
 pub use load::{DealRow, SeatRow, TableRow};
 
 /// Brings an SQLite database made before migrations existed up to date: the first
