@@ -16,6 +16,7 @@ import { sheetPanel } from './sheet.js';
 import { chatPanel } from './chat.js';
 import { keyboard } from './keys.js';
 import { follow, Unfollowable } from './follow.js';
+import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -68,7 +69,7 @@ function render(state) {
     main.push(felt(state));
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
-  const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state));
+  const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state), fairPanel(state, t));
   // A redraw replaces the page; a field being typed in keeps its focus and caret (its text
   // is kept in the state as it is typed).
   const active = document.activeElement;
@@ -138,6 +139,7 @@ export function tablePage(root, id) {
         state.seat = snap.you && typeof snap.you === 'object' ? snap.you.seat : null;
         if (!snap.deal || snap.deal.stage !== 'discard') state.selected.clear();
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;
+        fairSnapshot(state);
         render(state);
       },
       event: (msg) => {
@@ -149,6 +151,7 @@ export function tablePage(root, id) {
           console.warn('resync:', e.message);
           state.syncing = state.socket.resync('unfollowable');
         }
+        fairEvent(state, msg);
         if (state.snap.deal && state.snap.deal.stage !== 'discard') state.selected.clear();
         state.redraw();
       },
