@@ -190,6 +190,12 @@ impl Machine {
         })
     }
 
+    /// The deck of dealt deal `deal_no`, for the machine's own tests.
+    #[cfg(test)]
+    pub(super) fn fair_deck(&self, deal_no: u32) -> Option<[Card; 32]> {
+        self.fair.dealt.get(&deal_no).map(|d| *d.fairness.deck())
+    }
+
     /// Refuses what would change the seats or the profile under an open window.
     pub(super) fn fair_guard(&self, op: &super::Op) -> Result<(), TableError> {
         if self.fair.window.is_none() {

@@ -16,6 +16,8 @@ use crate::wire::News;
 #[cfg(test)]
 mod deal_record_tests;
 mod fair;
+#[cfg(test)]
+mod fair_tests;
 mod op;
 #[cfg(test)]
 mod tests;
