@@ -70,7 +70,27 @@ export async function check(f, seen) {
     const c = f.contributions.find((x) => x.seat === seen.mine.seat);
     if (!c || c.value !== seen.mine.value) return 'fair.why.mine';
   }
+  if (seen.hand) {
+    const dealt = handOf(deck, seen.hand.players, seen.hand.dealer, seen.hand.seat);
+    const same = dealt && dealt.length === seen.hand.cards.length && dealt.every((c) => seen.hand.cards.includes(c));
+    if (!same) return 'fair.why.hand';
+  }
   return null;
+}
+
+/**
+ * The cards the deck deals to `seat`: cards 0–9 to the first active seat left of the dealer,
+ * 10–19 to the next, 20–29 to the next (at four players the dealer sits out).
+ * @returns {string[]|null} null for a seat that does not play the deal
+ */
+export function handOf(deck, players, dealer, seat) {
+  const order = [];
+  for (let i = 1; i <= players; i++) {
+    const s = (dealer + i) % players;
+    if (players === 3 || s !== dealer) order.push(s);
+  }
+  const at = order.indexOf(seat);
+  return at < 0 ? null : deck.split(' ').slice(at * 10, at * 10 + 10);
 }
 
 /** The page's fairness memory, kept on the table state. */
@@ -119,7 +139,7 @@ async function verify(state, dealNo, fairness) {
     why = 'fair.why.error';
   }
   const late = mine && fairness.contributions.some((c) => c.seat === mine.seat && c.late);
-  fm.results.set(dealNo, { why, late, inDeck: fairness.contributions.filter((c) => !c.late).map((c) => c.seat) });
+  fm.results.set(dealNo, { why, late, hand: !!seen.hand, inDeck: fairness.contributions.filter((c) => !c.late).map((c) => c.seat) });
   state.redraw();
 }
 
@@ -164,8 +184,12 @@ export function followFair(state, e) {
 /** An event: contribute, reveal, remember what was seen live, and check what is revealed. */
 export function fairEvent(state, msg) {
   const e = msg.event;
-  if (!e || !String(e.kind).startsWith('fair_')) return;
   const fm = memory(state);
+  if (e && e.kind === 'deal' && e.event.type === 'dealt' && e.event.hand && state.seat !== null) {
+    // The hand this page was dealt, to compare with the deck once it is revealed.
+    seenFor(fm, e.deal_no).hand = { players: state.table.players, dealer: e.event.dealer, seat: state.seat, cards: e.event.hand };
+  }
+  if (!e || !String(e.kind).startsWith('fair_')) return;
   const seen = seenFor(fm, e.deal_no);
   switch (e.kind) {
     case 'fair_seed':
@@ -189,7 +213,7 @@ export function fairPanel(state, t) {
     if (!r) return h('li', { class: 'fair-checking', 'data-deal': n }, deal, ' ', t('fair.checking'));
     if (r.why) return h('li', { class: 'fair-failed', 'data-deal': n }, deal, ' ', h('b', {}, t('fair.failed')), ' ', t(r.why));
     const from = r.inDeck.length ? t('fair.with', { seats: r.inDeck.map((s) => s + 1).join(', ') }) : t('fair.alone');
-    return h('li', { class: 'fair-ok', 'data-deal': n, title: from }, deal, ' ', h('b', {}, t('fair.verified')),
+    return h('li', { class: 'fair-ok', 'data-deal': n, 'data-hand': r.hand ? 'checked' : '', title: from }, deal, ' ', h('b', {}, t('fair.verified')),
       r.late ? h('span', { class: 'hint' }, ' ', t('fair.late')) : null);
   });
   return h('section', { class: 'fair', id: 'fair' }, h('h2', {}, t('fair.title')), h('ol', { class: 'fair-deals' }, rows),

@@ -129,6 +129,19 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
         let got = in_page(&page, "return await m.check(args, {});", tampered).await;
         assert_eq!(got, json!(why));
     }
+    // The hand a seat was shown is checked against the deck: at three players with seat 0
+    // dealing, seat 1 (first hand) gets cards 0-9, and seat 2 does not.
+    let first_ten: Vec<&str> = f["deck"].as_str().unwrap().split(' ').take(10).collect();
+    for (seat, expected) in [(1, Value::Null), (2, json!("fair.why.hand"))] {
+        let seen = json!({"hand": {"players": 3, "dealer": 0, "seat": seat, "cards": first_ten}});
+        let got = in_page(
+            &page,
+            "return await m.check(args.f, args.seen);",
+            json!({"f": f, "seen": seen}),
+        )
+        .await;
+        assert_eq!(got, expected, "seat {seat}");
+    }
     // A value seen live that differs from the revealed one is a failure too.
     let got = in_page(
         &page,
@@ -192,7 +205,7 @@ async fn a_deal_against_bots_is_verified_in_the_page() {
     let line = until(
         &host,
         "the deal's check",
-        "const li = document.querySelector('#fair li[data-deal=\"0\"]:not(.fair-checking)'); return li && [li.className, li.textContent, li.title]",
+        "const li = document.querySelector('#fair li[data-deal=\"0\"]:not(.fair-checking)'); return li && [li.className, li.textContent, li.title, li.dataset.hand]",
     )
     .await;
     assert_eq!(line[0], json!("fair-ok"), "{line}");
@@ -201,6 +214,11 @@ async fn a_deal_against_bots_is_verified_in_the_page() {
     assert!(
         line[2].as_str().unwrap().contains("seats 1"),
         "the host's value is in the deck: {line}"
+    );
+    assert_eq!(
+        line[3],
+        json!("checked"),
+        "the hand the page was dealt is checked"
     );
     shot(&host, &dir, "fair-verified").await;
 }
