@@ -21,6 +21,7 @@ import { auctionNews, auctionFromSnapshot } from './auctionlog.js';
 import { claimPanel } from './claim.js';
 import { audienceBar, rematchPanel } from './audience.js';
 import { yourTurn } from './yourturn.js';
+import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -74,7 +75,7 @@ function render(state) {
     main.push(felt(state));
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
-  const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state));
+  const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state), fairPanel(state, t));
   // A redraw replaces the page; a field being typed in keeps its focus and caret (its text
   // is kept in the state as it is typed).
   const active = document.activeElement;
@@ -157,6 +158,7 @@ export function tablePage(root, id) {
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;
         trickReset(state);
         auctionFromSnapshot(state, snap);
+        fairSnapshot(state);
         render(state);
       },
       event: (msg) => {
@@ -171,6 +173,7 @@ export function tablePage(root, id) {
           state.syncing = state.socket.resync('unfollowable');
         }
         if (state.waitFor !== undefined && state.snap.version >= state.waitFor) caughtUp(state);
+        fairEvent(state, msg);
         if (state.snap.deal && state.snap.deal.stage !== 'discard') state.selected.clear();
         state.redraw();
       },

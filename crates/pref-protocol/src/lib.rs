@@ -21,6 +21,7 @@
 
 pub mod auction;
 pub mod client;
+pub mod fair;
 pub mod http;
 pub mod keeper;
 pub mod score;
@@ -31,6 +32,7 @@ pub mod table;
 
 pub use auction::AuctionCall;
 pub use client::ClientMessage;
+pub use fair::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow};
 pub use http::{
     ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SaveProfile, SavedProfile, SeatBot,
 };

@@ -96,7 +96,9 @@ impl From<TableError> for ApiError {
             | TableError::NotOver
             | TableError::Rematched
             | TableError::NoRematch
-            | TableError::SeatReserved(..) => ApiError::Conflict(e.to_string()),
+            | TableError::SeatReserved(..)
+            | TableError::Fair(_)
+            | TableError::FairLate => ApiError::Conflict(e.to_string()),
         }
     }
 }

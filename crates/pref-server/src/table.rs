@@ -8,13 +8,13 @@
 //! keeps a bounded history for reconnecting clients, tells a freed seat's sockets directly,
 //! and runs the bots.
 
+mod fair;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use pref_core::{Card, Profile, ProfileError, Seat, Viewer};
 use pref_protocol::{BotLevel, ScoreEntry, Snapshot, TurnView};
-use rand::rngs::OsRng;
-use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::bots::{self, BotHandle, Pace, Prompt};
@@ -22,7 +22,9 @@ use crate::command::{Command, HostRequest, Session, Start};
 use crate::config::Limits;
 use crate::ids::{Secret, TokenHash};
 use crate::lifecycle::{Due, Life, Lifecycle, Phase, Slot};
-use crate::machine::{Change, HostOp, Machine, NewTable, Op, Stage, StoredSeat, TableError, Write};
+use crate::machine::{
+    Change, HostOp, Machine, NewTable, Op, Opening, Stage, StoredSeat, TableError, Write,
+};
 use crate::metrics::METRICS;
 use crate::store::{Store, Stored, TableRow};
 use crate::wire::{News, Stamped};
@@ -57,6 +59,8 @@ pub struct Table {
     /// The tokens of bots restored from the database, for their drivers: only the hashes
     /// are stored, so each restored bot is given a fresh token.
     bot_keys: [Option<Secret>; 4],
+    /// When the contribution window's step runs out (`table/fair.rs`).
+    fair_deadline: fair::Deadline,
 }
 
 impl std::fmt::Debug for Table {
@@ -66,13 +70,6 @@ impl std::fmt::Debug for Table {
             .field("phase", &self.machine.phase())
             .finish()
     }
-}
-
-/// A deck shuffled with the OS's CSPRNG.
-fn shuffled() -> [Card; 32] {
-    let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
-    deck.shuffle(&mut OsRng);
-    deck
 }
 
 impl Table {
@@ -96,6 +93,7 @@ impl Table {
             bots: [None, None, None, None],
             prompted: None,
             tenures: [None, None, None, None],
+            fair_deadline: None,
             bot_keys: [None, None, None, None],
             life: Life::new(Lifecycle::default(), None),
         }
@@ -192,8 +190,9 @@ impl Table {
                 bot,
             });
         }
+        let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();
         let deals: Vec<_> = row.deals.into_iter().map(|d| (d.deck, d.actions)).collect();
-        let machine = Machine::restore(
+        let mut machine = Machine::restore(
             NewTable {
                 host: row.host,
                 profile,
@@ -205,8 +204,10 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
+        machine.restore_fair(fair::stored(row.fair)?, &decks)?;
         let mut table = Table::with(row.no, machine, store, limits);
         table.bot_keys = bot_keys;
+        table.arm_fair();
         Ok(table)
     }
 
@@ -224,24 +225,34 @@ impl Table {
         }
         self.wake_bots();
         loop {
-            let cmd = match self.life.deadline(self.phase()) {
-                None => inbox.recv().await,
-                Some(at) => tokio::select! {
+            let life_at = self.life.deadline(self.phase());
+            let fair_at = self.fair_deadline.map(|(_, _, at)| at);
+            let cmd = if life_at.is_none() && fair_at.is_none() {
+                inbox.recv().await
+            } else {
+                tokio::select! {
                     cmd = inbox.recv() => cmd,
-                    () = tokio::time::sleep_until(at) => {
+                    () = sleep_until(fair_at) => {
+                        self.fair_expired().await;
+                        self.arm_fair();
+                        self.wake_bots();
+                        continue;
+                    }
+                    () = sleep_until(life_at) => {
                         // A command already waiting is a use: it is served, not dropped.
                         if inbox.is_empty() && self.time_up().await {
                             return;
                         }
                         continue;
                     }
-                },
+                }
             };
             let Some(cmd) = cmd else { return };
             if self.uses(&cmd) {
                 self.life.touch();
             }
             self.handle(cmd).await;
+            self.arm_fair();
             self.life.settle(self.phase());
             self.wake_bots();
         }
@@ -288,6 +299,7 @@ impl Table {
                         .put_action(no, *deal_no, *seq, *seat, action)
                         .await
                 }
+                Write::Fair(w) => self.write_fair(w).await,
             };
             match done {
                 Ok(()) => {}
@@ -477,9 +489,22 @@ impl Table {
             Command::Leave { token, reply } => {
                 let _ = reply.send(self.apply(Op::Leave { token }).await.map(|_| ()));
             }
+            Command::Fair {
+                seat,
+                token,
+                request,
+                reply,
+            } => {
+                let _ = reply.send(self.fair_request(seat, token, request).await);
+            }
             Command::Host { token, op, reply } => {
                 let op = match op {
-                    HostRequest::Start => HostOp::Start { deck: shuffled() },
+                    HostRequest::Start => {
+                        // The first deal opens its contribution window (`table/fair.rs`).
+                        let done = self.open_deal(Opening::Start { host: token }).await;
+                        let _ = reply.send(done.map(|_| self.machine.summary()));
+                        return;
+                    }
                     HostRequest::Profile(profile) => HostOp::Profile(*profile),
                     HostRequest::Remove(seat) => HostOp::Remove(seat),
                     HostRequest::Bot { seat, level } => HostOp::Bot {
@@ -569,14 +594,12 @@ impl Table {
                 version,
                 reply,
             } => {
-                let op = Op::NextDeal {
+                let opening = Opening::NextDeal {
                     seat,
                     token,
                     version,
-                    deck: shuffled(),
                 };
-                let done = self.apply(op).await.map(|_| self.machine.version());
-                let _ = reply.send(done);
+                let _ = reply.send(self.open_deal(opening).await);
             }
             Command::Chat {
                 caller,
@@ -590,7 +613,16 @@ impl Table {
                 };
                 let _ = reply.send(self.apply(op).await.map(|_| ()));
             }
-            #[cfg(test)]
+            /// Sleeps until `at`, or for ever without one: a branch of the table loop's `select!` that
+/// has nothing to wait for.
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
             Command::Panic => panic!("a table task panics on request"),
         }
     }
@@ -611,6 +643,7 @@ impl Table {
             },
             score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
             auction: self.machine.auction_log(),
+            fair: self.machine.fair_view(),
         }
     }
 

@@ -117,6 +117,8 @@ pub enum Op {
         /// The text.
         text: String,
     },
+    /// A step of a deal's contribution window (`fair.rs`).
+    Fair(super::FairOp),
     /// A seat's socket opened or closed.
     Presence {
         /// The seat.
@@ -275,6 +277,13 @@ pub enum TableError {
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The deal's contribution window does not take this (`docs/fairness.md`).
+    #[error("{0}")]
+    Fair(String),
+    /// A contribution after the deadline: a value is recorded as late and left out of the
+    /// deck, a commitment is refused.
+    #[error("your contribution came after the deadline: it is not in the deck")]
+    FairLate,
 }
 
 impl TableError {
@@ -319,6 +328,8 @@ impl TableError {
             | TableError::NoRematch
             | TableError::SeatReserved(..)
             | TableError::Internal(_) => Reason::Internal,
+            TableError::Fair(_) => Reason::Fair,
+            TableError::FairLate => Reason::Late,
         }
     }
 }
@@ -365,6 +376,8 @@ pub enum Write {
         /// What.
         action: Action,
     },
+    /// A fairness row (`fair.rs`).
+    Fair(super::FairWrite),
 }
 
 /// What an accepted op changed.

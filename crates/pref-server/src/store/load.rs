@@ -31,6 +31,8 @@ pub struct TableRow {
     pub seats: Vec<SeatRow>,
     /// Deals in order, each with its actions.
     pub deals: Vec<DealRow>,
+    /// Each deal's fairness rows (`store/fair.rs`).
+    pub fair: Vec<super::FairRow>,
 }
 
 /// An occupied seat as stored.
@@ -101,8 +103,17 @@ impl Store {
         }
     }
 
-    /// Table `no` as stored; a finished one only when `over` is set.
+    /// Table `no` as stored, with its fairness rows; a finished one only when `over` is set.
     async fn load(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
+        let mut row = self.load_row(no, over).await?;
+        if let Some(r) = &mut row {
+            r.fair = self.fair_rows(no).await?;
+        }
+        Ok(row)
+    }
+
+    /// Table `no`'s own rows, seats, decks and actions.
+    async fn load_row(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
         let query = if over {
             "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
              FROM tables WHERE no = $1 AND state = 'over'"
@@ -188,6 +199,7 @@ impl Store {
                 state,
                 seats,
                 deals,
+                fair: Vec::new(),
             }))
         })
     }

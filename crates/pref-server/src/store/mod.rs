@@ -162,10 +162,12 @@ pub struct Store {
     /// The heartbeat's own connection, on PostgreSQL.
     beat: Option<PgPool>,
 }
+mod fair;
 mod group;
 mod hashed;
 mod load;
 
+pub use fair::{ContributionRow, FairRow};
 pub use load::{DealRow, SeatRow, TableRow};
 
 /// Brings an SQLite database made before migrations existed up to date: the first
