@@ -9,6 +9,7 @@
 //!   [`TurnView`] with its [`DealStatus`], [`Reason`], [`ErrorCode`].
 //! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why.
 //! - [`client`]: the client's [`ClientMessage`].
+//! - [`clock`]: the table's time control and the clock every turn carries.
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
 //!   cards).
@@ -18,6 +19,7 @@
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
 
 pub mod client;
+pub mod clock;
 pub mod http;
 pub mod keeper;
 pub mod score;

@@ -88,6 +88,9 @@ pub struct Summary {
     pub sheet: Option<SheetView>,
     /// The settlement (R10), once the game is over.
     pub settlement: Option<Settlement>,
+    /// The time control and the clock's state, at a table with a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clock::ClockInfo>,
 }
 
 /// The score sheet: public to everybody at the table.

@@ -122,6 +122,63 @@ pub fn spawn(
     BotHandle { tx }
 }
 
+/// Starts the autopilot for `seat` of table `table_no`: a fresh bot of `level` is told the
+/// deal's `events` as the seat saw them, decides on the seat's `view` among `legal` on the
+/// blocking pool (holding a thinking permit like any bot), and sends its move back as
+/// [`Command::Autopilot`] at `version`. A pending claim is answered with a rejection
+/// without thinking: nobody concedes tricks for an absent player.
+pub fn autopilot(
+    table_no: i64,
+    seat: Seat,
+    level: BotLevel,
+    profile: &Profile,
+    turn: (u64, Box<DealView>, ActionList),
+    events: Vec<ViewEvent>,
+    table: mpsc::WeakSender<Command>,
+) {
+    let (version, view, legal) = turn;
+    let reject = Action::Answer(pref_core::Answer::Reject);
+    let profile = profile.clone();
+    tokio::spawn(async move {
+        let action = if legal.iter().any(|a| a == reject) {
+            reject
+        } else {
+            let budget = Budget::for_level(bot_level(level));
+            let fallback = legal.get(0);
+            let permit = thinkers().acquire().await;
+            let decided = tokio::task::spawn_blocking(move || {
+                let mut bot = Bot::new(seat, bot_level(level), &profile, rand::random());
+                for e in &events {
+                    bot.observe(e);
+                }
+                bot.decide(&view, &legal, budget)
+            })
+            .await;
+            drop(permit);
+            match (decided, fallback) {
+                (Ok(action), _) => action,
+                (Err(e), Some(first)) => {
+                    tracing::error!(table = table_no, seat = seat.0, error = %e, "autopilot failed");
+                    first
+                }
+                (Err(e), None) => {
+                    tracing::error!(table = table_no, seat = seat.0, error = %e, "autopilot failed");
+                    return;
+                }
+            }
+        };
+        if let Some(table) = table.upgrade() {
+            let _ = table
+                .send(Command::Autopilot {
+                    seat,
+                    version,
+                    action,
+                })
+                .await;
+        }
+    });
+}
+
 /// A bot's fixed surroundings.
 struct Driver {
     table_no: i64,

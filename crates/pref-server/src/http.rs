@@ -188,6 +188,7 @@ async fn create_table(
     let req: CreateTable = body(&bytes)?;
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
+    let clock = crate::machine::clock::parse(req.clock.as_ref())?;
     if s.tables.len() >= s.config.limits.max_tables {
         return Err(ApiError::Full);
     }
@@ -198,6 +199,14 @@ async fn create_table(
         .store
         .create_table(&id, &host, &request, req.spectator_chat, first_dealer.0)
         .await?;
+    if let Some(control) = &clock {
+        let info = pref_protocol::clock::ClockInfo {
+            control: control.clone(),
+            paused: false,
+            away: Vec::new(),
+        };
+        s.store.set_clock(no, &info).await?;
+    }
     let table = Table::new(
         no,
         NewTable {
@@ -209,7 +218,8 @@ async fn create_table(
         },
         s.store.clone(),
         s.config.limits.clone(),
-    );
+    )
+    .with_clock(clock);
     s.tables.spawn(id, no, table);
     METRICS.table_created();
     tracing::info!(table = no, "table created");

@@ -6,7 +6,9 @@
 //! accepted to the [`Store`] and waits before it tells anybody (so nothing a client sees can
 //! be lost by a crash), broadcasts the items as [`Stamped`] on a bounded `broadcast` channel,
 //! keeps a bounded history for reconnecting clients, tells a freed seat's sockets directly,
-//! and runs the bots.
+//! and runs the bots. At a table with a clock it keeps one timer, armed at the nearest
+//! deadline of the [`Clock`] (see `clock.rs` beside this file), and starts the autopilot
+//! when a turn's time runs out.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -21,9 +23,10 @@ use crate::bots::{self, BotHandle, Pace, Prompt};
 use crate::command::{Command, HostRequest, Session, Start};
 use crate::config::Limits;
 use crate::ids::Secret;
+use crate::machine::clock::Clock;
 use crate::machine::{Change, HostOp, Machine, NewTable, Op, Stage, StoredSeat, TableError, Write};
 use crate::metrics::METRICS;
-use crate::store::{Store, Stored, TableRow};
+use crate::store::{Stamp, Store, Stored, TableRow};
 use crate::wire::{News, Stamped};
 
 /// The state one table's task owns.
@@ -51,6 +54,13 @@ pub struct Table {
     /// Per seat, tells the current occupant's sockets the version at which the seat was
     /// freed; made on the first connect, replaced when the seat is freed.
     tenures: [Option<watch::Sender<Option<u64>>>; 4],
+    /// The clock, at a table with a time control.
+    clock: Option<Clock>,
+    /// The state version the autopilot is deciding at, so the timer does not start it twice.
+    piloting: Option<u64>,
+    /// A moment of the runtime's clock and the Unix milliseconds it stands for: the clock's
+    /// times follow the runtime (which the tests pause and advance) from there.
+    origin: (tokio::time::Instant, u64),
 }
 
 impl std::fmt::Debug for Table {
@@ -90,6 +100,34 @@ impl Table {
             bots: [None, None, None, None],
             prompted: None,
             tenures: [None, None, None, None],
+            clock: None,
+            piloting: None,
+            origin: (tokio::time::Instant::now(), unix_ms()),
+        }
+    }
+
+    /// Gives the table the clock of `control` (none for `None`), before it runs.
+    #[must_use]
+    pub fn with_clock(mut self, control: Option<pref_protocol::clock::TimeControl>) -> Table {
+        self.clock = control.map(Clock::new);
+        self
+    }
+
+    /// Now, in Unix milliseconds, as the runtime's clock has moved since the table started.
+    fn now_ms(&self) -> u64 {
+        self.origin.1 + self.origin.0.elapsed().as_millis() as u64
+    }
+
+    /// The runtime's instant for `ms` Unix milliseconds.
+    fn instant(&self, ms: u64) -> tokio::time::Instant {
+        self.origin.0 + std::time::Duration::from_millis(ms.saturating_sub(self.origin.1))
+    }
+
+    /// The public summary, with the clock.
+    fn summary(&self) -> pref_protocol::Summary {
+        pref_protocol::Summary {
+            clock: self.clock.as_ref().map(Clock::info),
+            ..self.machine.summary()
         }
     }
 
@@ -115,6 +153,17 @@ impl Table {
                 bot,
             });
         }
+        let timed: Vec<_> = row
+            .deals
+            .iter()
+            .map(|d| {
+                let acts = d.actions.iter().zip(&d.stamps);
+                (
+                    d.at_ms,
+                    acts.map(|((s, _), t)| (*s, t.at_ms, t.auto)).collect(),
+                )
+            })
+            .collect();
         let deals: Vec<_> = row.deals.into_iter().map(|d| (d.deck, d.actions)).collect();
         let machine = Machine::restore(
             NewTable {
@@ -129,7 +178,21 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
-        Ok(Table::with(row.no, machine, store, limits))
+        let mut table = Table::with(row.no, machine, store, limits);
+        if let Some(clock) = row.clock {
+            let info: pref_protocol::clock::ClockInfo =
+                serde_json::from_value(clock).map_err(|e| format!("stored clock: {e}"))?;
+            let playing = matches!(table.machine.stage(), Stage::Playing { .. });
+            let now = table.now_ms();
+            table.clock = Some(Clock::replay(
+                info.control,
+                info.paused,
+                &timed,
+                playing,
+                now,
+            ));
+        }
+        Ok(table)
     }
 
     /// Serves commands until every sender is gone; `me` is the inbox's own sender, for
@@ -145,7 +208,23 @@ impl Table {
             }
         }
         self.wake_bots();
-        while let Some(cmd) = inbox.recv().await {
+        loop {
+            // The one timer: armed at the clock's nearest deadline, dropped when a command
+            // comes first (and armed again after it).
+            let cmd = match self.wake_at() {
+                Some(at) => {
+                    let at = self.instant(at);
+                    tokio::select! {
+                        cmd = inbox.recv() => cmd,
+                        () = tokio::time::sleep_until(at) => {
+                            self.on_time();
+                            continue;
+                        }
+                    }
+                }
+                None => inbox.recv().await,
+            };
+            let Some(cmd) = cmd else { break };
             self.handle(cmd).await;
             self.wake_bots();
         }
@@ -154,16 +233,158 @@ impl Table {
     /// Applies `op` to a copy of the machine, stores what it changed, and only then takes
     /// the copy and tells everybody: a refused op or a failed write changes nothing.
     async fn apply(&mut self, op: Op) -> Result<Change, TableError> {
+        self.apply_as(op, false).await
+    }
+
+    /// [`Table::apply`], for an action the autopilot made when `auto`.
+    async fn apply_as(&mut self, op: Op, auto: bool) -> Result<Change, TableError> {
+        let now = self.now_ms();
         let mut next = self.machine.clone();
-        let change = next.apply(op)?;
-        self.write(&change.writes).await?;
+        let mut change = next.apply(op)?;
+        let stamp = Stamp {
+            at_ms: Some(now),
+            auto,
+        };
+        self.write(&change.writes, stamp).await?;
         self.machine = next;
+        self.clocked(&mut change, now, auto);
         self.tell(&change);
         Ok(change)
     }
 
-    /// Makes `writes` durable, in order.
-    async fn write(&self, writes: &[Write]) -> Result<(), TableError> {
+    /// Moves the clock by what `change` did at `now`, and puts the clock (and the autopilot's
+    /// mark, when `auto`) on the change's turn.
+    fn clocked(&mut self, change: &mut Change, now: u64, auto: bool) {
+        let Some(clock) = &mut self.clock else { return };
+        let mut mover = None;
+        for w in &change.writes {
+            if let Write::Deal { .. } = w {
+                clock.deal_started(now);
+            }
+            if let Write::Action { seat, .. } = w {
+                clock.acted(*seat, now, auto);
+                mover = Some(*seat);
+            }
+        }
+        let playing = match self.machine.stage() {
+            Stage::Playing { .. } => true,
+            Stage::Lobby | Stage::BetweenDeals { .. } | Stage::Over { .. } => false,
+        };
+        if !playing {
+            clock.deal_ended();
+        }
+        let started = matches!(
+            self.machine.stage(),
+            Stage::Playing { .. } | Stage::BetweenDeals { .. }
+        );
+        for s in 0..self.machine.players() {
+            // Only a started game waits for people: an empty or lobby seat is nobody's absence.
+            let here = !started
+                || self
+                    .machine
+                    .occupant(s)
+                    .is_none_or(|o| o.sockets > 0 || o.bot.is_some());
+            clock.presence(Seat(s), here, now);
+        }
+        let view = self.clock_view();
+        if let Some(turn) = &mut change.turn {
+            turn.clock = view.map(Box::new);
+            turn.autopilot = mover.filter(|_| auto);
+        }
+    }
+
+    /// The seat whose turn it is.
+    fn to_act(&self) -> Option<Seat> {
+        let Stage::Playing { game, .. } = self.machine.stage() else {
+            return None;
+        };
+        game.deal()?.to_act()
+    }
+
+    /// The person (not a bot) whose turn it is: bots keep time by themselves.
+    fn person_to_act(&self) -> Option<Seat> {
+        self.to_act().filter(|seat| {
+            self.machine
+                .occupant(seat.0)
+                .is_some_and(|o| o.bot.is_none())
+        })
+    }
+
+    /// The clock every viewer is shown now.
+    fn clock_view(&self) -> Option<pref_protocol::clock::ClockView> {
+        self.clock
+            .as_ref()?
+            .view(self.to_act(), self.machine.players())
+    }
+
+    /// When the table's one timer must fire: the clock's nearest deadline, leaving out the
+    /// turn the autopilot is already deciding.
+    fn wake_at(&self) -> Option<u64> {
+        let clock = self.clock.as_ref()?;
+        let to_act = self
+            .person_to_act()
+            .filter(|_| self.piloting != Some(self.machine.state_version()));
+        clock.next_wake(to_act)
+    }
+
+    /// The timer fired: seats past their grace go away, and a turn whose time is up goes to
+    /// the autopilot.
+    fn on_time(&mut self) {
+        let now = self.now_ms();
+        let to_act = self.person_to_act();
+        let Some(clock) = &mut self.clock else { return };
+        if clock.expire(now) {
+            tracing::info!(table = self.no, "a disconnected seat is on autopilot");
+        }
+        let at = self.machine.state_version();
+        if let Some(seat) = to_act
+            && self.piloting != Some(at)
+            && clock.due(seat, now)
+        {
+            self.piloting = Some(at);
+            self.start_autopilot(seat);
+        }
+    }
+
+    /// Asks the autopilot for `seat`'s move, from that seat's view only.
+    fn start_autopilot(&self, seat: Seat) {
+        let (Some(me), Stage::Playing { game, .. }) = (self.me.clone(), self.machine.stage())
+        else {
+            return;
+        };
+        let Some(deal) = game.deal() else { return };
+        let players = self.machine.players();
+        let events = game
+            .deal_events()
+            .iter()
+            .map(|e| e.project(Viewer::Seat(seat), players))
+            .collect();
+        let level = self
+            .clock
+            .as_ref()
+            .map_or(BotLevel::Normal, |c| c.control().level);
+        tracing::info!(
+            table = self.no,
+            seat = seat.0,
+            "time is up: the autopilot moves"
+        );
+        bots::autopilot(
+            self.no,
+            seat,
+            level,
+            self.machine.profile(),
+            (
+                self.machine.version(),
+                Box::new(deal.view(Viewer::Seat(seat))),
+                deal.legal_actions_for(seat),
+            ),
+            events,
+            me,
+        );
+    }
+
+    /// Makes `writes` durable, in order; deals and actions carry `stamp`.
+    async fn write(&self, writes: &[Write], stamp: Stamp) -> Result<(), TableError> {
         for (i, w) in writes.iter().enumerate() {
             let no = self.no;
             let done = match w {
@@ -181,7 +402,9 @@ impl Table {
                 Write::Profile(request) => self.store.set_profile(no, request).await,
                 Write::Playing => self.store.set_state(no, Stored::Playing).await,
                 Write::Over => self.store.set_state(no, Stored::Over).await,
-                Write::Deal { deal_no, deck } => self.store.put_deal(no, *deal_no, deck).await,
+                Write::Deal { deal_no, deck } => {
+                    self.store.put_deal_at(no, *deal_no, deck, stamp).await
+                }
                 Write::Action {
                     deal_no,
                     seq,
@@ -189,7 +412,7 @@ impl Table {
                     action,
                 } => {
                     self.store
-                        .put_action(no, *deal_no, *seq, *seat, action)
+                        .put_action_at(no, *deal_no, *seq, *seat, action, stamp)
                         .await
                 }
             };
@@ -336,7 +559,7 @@ impl Table {
     async fn handle(&mut self, cmd: Command) {
         match cmd {
             Command::Summary(reply) => {
-                let _ = reply.send(self.machine.summary());
+                let _ = reply.send(self.summary());
             }
             Command::Record(reply) => {
                 let _ = reply.send(self.machine.record());
@@ -384,7 +607,7 @@ impl Table {
                     HostRequest::End => HostOp::End,
                 };
                 let done = self.apply(Op::Host { host: token, op }).await;
-                let _ = reply.send(done.map(|_| self.machine.summary()));
+                let _ = reply.send(done.map(|_| self.summary()));
             }
             Command::Connect {
                 token,
@@ -463,9 +686,69 @@ impl Table {
                 };
                 let _ = reply.send(self.apply(op).await.map(|_| ()));
             }
+            Command::Autopilot {
+                seat,
+                version,
+                action,
+            } => {
+                self.piloting = None;
+                let Some(token) = self.machine.occupant(seat.0).map(|o| o.token) else {
+                    return;
+                };
+                let op = Op::Act {
+                    seat,
+                    token,
+                    version,
+                    action,
+                };
+                match self.apply_as(op, true).await {
+                    Ok(_) => METRICS.action(),
+                    // The person acted first, or the table moved on: nothing to do.
+                    Err(e) => {
+                        tracing::debug!(table = self.no, reason = %e, "autopilot move refused")
+                    }
+                }
+            }
+            Command::Pause {
+                host,
+                paused,
+                reply,
+            } => {
+                let _ = reply.send(self.pause(&host, paused).await);
+            }
             #[cfg(test)]
             Command::Panic => panic!("a table task panics on request"),
         }
+    }
+
+    /// The host pauses or resumes the clock, between deals; stored so a restart keeps it.
+    async fn pause(
+        &mut self,
+        host: &Secret,
+        paused: bool,
+    ) -> Result<pref_protocol::Summary, TableError> {
+        if !self.machine.is_host(host) {
+            return Err(TableError::NotHost);
+        }
+        match self.machine.stage() {
+            Stage::Playing { .. } => return Err(TableError::DealInProgress),
+            Stage::Over { .. } => return Err(TableError::Over),
+            Stage::Lobby | Stage::BetweenDeals { .. } => {}
+        }
+        let Some(clock) = &self.clock else {
+            return Err(TableError::NoClock);
+        };
+        let mut info = clock.info();
+        info.paused = paused;
+        info.away.clear();
+        self.store
+            .set_clock(self.no, &info)
+            .await
+            .map_err(|e| TableError::Internal(e.to_string()))?;
+        if let Some(clock) = &mut self.clock {
+            clock.set_paused(paused);
+        }
+        Ok(self.summary())
     }
 
     fn snapshot(&self, viewer: Viewer) -> Snapshot {
@@ -474,12 +757,13 @@ impl Table {
             version: self.machine.version(),
             epoch: self.epoch.clone(),
             you: viewer,
-            table: self.machine.summary(),
+            table: self.summary(),
             deal_no: shown.map(|(n, _)| n),
             deal: shown.map(|(_, d)| d.view(viewer)),
             // The snapshot's `deal` holds the public state the turn of an event carries.
             turn: TurnView {
                 deal: None,
+                clock: self.clock_view().map(Box::new),
                 ..self.machine.turn().view(viewer)
             },
             score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
@@ -534,6 +818,13 @@ impl Table {
     }
 }
 
+/// The system clock in Unix milliseconds (0 before 1970, which no server sees).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// A sochi table in the lobby, stored in `store`, for the crate's own tests: its id, row
 /// number, host token and the table.
 #[cfg(test)]
@@ -558,3 +849,7 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
     );
     (id, no, host, table)
 }
+
+#[cfg(test)]
+#[path = "table_clock_tests.rs"]
+mod clock_tests;

@@ -13,6 +13,7 @@ use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetVie
 use crate::ids::Secret;
 use crate::wire::News;
 
+pub mod clock;
 #[cfg(test)]
 mod deal_record_tests;
 mod op;
@@ -100,6 +101,12 @@ impl Machine {
             version: 0,
             state_version: 0,
         }
+    }
+
+    /// Whether `token` is the host's.
+    #[must_use]
+    pub fn is_host(&self, token: &Secret) -> bool {
+        self.host.matches(token)
     }
 
     /// Players at the table.

@@ -67,6 +67,7 @@ impl Machine {
                 Stage::Over { settlement, .. } => Some(settlement.clone()),
                 Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => None,
             },
+            clock: None,
         }
     }
 
@@ -92,7 +93,7 @@ impl Machine {
                         legal: to_act
                             .map(|p| deal.legal_actions_for(p).into_iter().collect())
                             .unwrap_or_default(),
-                        deal: None,
+                        ..Turn::default()
                     }
                 }
                 None => Turn::default(),
