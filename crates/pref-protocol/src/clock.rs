@@ -50,6 +50,14 @@ pub struct ClockView {
     pub away: Vec<Seat>,
 }
 
+/// `POST /api/tables/{id}/clock`: the host pauses or resumes the clock between deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PauseClock {
+    /// Pause (`true`) or resume (`false`).
+    pub paused: bool,
+}
+
 /// The clock's state on a table: the control, whether the host paused it, and who is away.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -84,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
         .route("/api/tables/{id}/seats/{seat}/bot", post(seat_bot))
         .route("/api/tables/{id}/end", post(end))
+        .route("/api/tables/{id}/clock", post(pause_clock))
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))
         .merge(crate::keeper::http::routes(
@@ -417,6 +418,28 @@ async fn end(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     host_op(&s, &id, &headers, HostRequest::End).await
+}
+
+/// `POST /api/tables/{id}/clock` with `{"paused": true|false}`: the host pauses or resumes
+/// the clock between deals.
+async fn pause_clock(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: pref_protocol::clock::PauseClock = body(&bytes)?;
+    let handle = s.tables.open(&table_id(&id)?).await?;
+    let host = bearer(&headers)?;
+    let paused = req.paused;
+    let summary = handle
+        .ask(|reply| Command::Pause {
+            host,
+            paused,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!(summary)))
 }
 
 /// `GET /api/tables/{id}/ws` query.
