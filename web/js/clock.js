@@ -73,9 +73,26 @@ export function controlText(c) {
   return `${name}: ${t('clock.control', { move: c.move, bank: c.bank, refill: c.refill, grace: c.grace })}`;
 }
 
-/** The start page's choice of clock; `form.clock` holds it (`off` by default). */
+/** The custom values the start page offers, with their starting values (seconds). */
+const CUSTOM = [['move', 20], ['bank', 60], ['refill', 10], ['grace', 60]];
+
+/**
+ * The start page's choice of clock; `form.clock` holds it: `off` (the default), a preset
+ * name, or the custom values as an object (the server checks them).
+ */
 export function clockChoice(form) {
-  return h('label', { class: 'clock-choice' }, t('clock.choose'), ' ',
-    h('select', { id: 'clock-choice', onchange: (e) => { form.clock = e.target.value; } },
-      ['off', 'relaxed', 'normal', 'blitz'].map((v) => h('option', { value: v, selected: (form.clock || 'off') === v }, t(`clock.${v}`)))));
+  const custom = form.clock !== null && typeof form.clock === 'object';
+  const fields = h('span', { class: 'clock-custom', hidden: !custom }, CUSTOM.map(([key, start]) =>
+    h('label', {}, ' ', t(`clock.${key}_s`), ' ',
+      h('input', { type: 'number', min: 0, id: `clock-${key}`, value: custom ? form.clock[key] : start,
+        onchange: (e) => { if (typeof form.clock === 'object') form.clock[key] = Number(e.target.value); } }))));
+  const choose = (v) => {
+    form.clock = v === 'custom' ? Object.fromEntries(CUSTOM.map(([k]) => [k, Number(document.getElementById(`clock-${k}`).value)])) : v;
+    fields.hidden = v !== 'custom';
+  };
+  const now = custom ? 'custom' : (form.clock || 'off');
+  return h('div', { class: 'clock-choice' }, h('label', {}, t('clock.choose'), ' ',
+    h('select', { id: 'clock-choice', onchange: (e) => choose(e.target.value) },
+      ['off', 'relaxed', 'normal', 'blitz', 'custom'].map((v) => h('option', { value: v, selected: now === v }, t(`clock.${v}`))))),
+    fields);
 }

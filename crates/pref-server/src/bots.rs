@@ -137,11 +137,10 @@ pub fn autopilot(
     table: mpsc::WeakSender<Command>,
 ) {
     let (version, view, legal) = turn;
-    let reject = Action::Answer(pref_core::Answer::Reject);
     let profile = profile.clone();
     tokio::spawn(async move {
-        let action = if legal.iter().any(|a| a == reject) {
-            reject
+        let action = if let Some(answer) = forced(legal.iter()) {
+            answer
         } else {
             let budget = Budget::for_level(bot_level(level));
             let fallback = legal.get(0);
@@ -177,6 +176,13 @@ pub fn autopilot(
                 .await;
         }
     });
+}
+
+/// The autopilot's move that needs no thought: a pending claim's answer is a rejection
+/// (#17: a timed-out answer rejects), whatever the claim.
+fn forced(legal: impl IntoIterator<Item = Action>) -> Option<Action> {
+    let reject = Action::Answer(pref_core::Answer::Reject);
+    legal.into_iter().any(|a| a == reject).then_some(reject)
 }
 
 /// A bot's fixed surroundings.
@@ -356,5 +362,25 @@ impl Driver {
             Ok(Ok(_)) => true,
             Err(_) => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pref_core::{Answer, Call};
+
+    use super::*;
+
+    #[test]
+    fn a_timed_out_claim_answer_is_a_rejection_and_nothing_else_is_forced() {
+        let answers = [
+            Action::Answer(Answer::Accept),
+            Action::Answer(Answer::Reject),
+        ];
+        assert_eq!(forced(answers), Some(Action::Answer(Answer::Reject)));
+        let card = "7S".parse().expect("a card");
+        assert_eq!(forced([Action::Play(card)]), None);
+        assert_eq!(forced([Action::Bid(Call::Pass)]), None);
+        assert_eq!(forced([]), None);
     }
 }
