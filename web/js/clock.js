@@ -15,10 +15,12 @@ function mmss(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** The running seat's move time and bank left at `now`. */
+/** The running seat's move time and bank left at `now` (an away seat's deadline comes
+ *  before its allowance ends: then its move time is what is left to the deadline). */
 function left(clock, now) {
   const bank = clock.banks[clock.seat] ?? 0;
-  if (now < clock.bank_from) return { move: clock.bank_from - now, bank: Math.min(bank, clock.deadline - clock.bank_from) };
+  const moveEnd = Math.min(clock.bank_from, clock.deadline);
+  if (now < moveEnd) return { move: moveEnd - now, bank: Math.max(0, Math.min(bank, clock.deadline - clock.bank_from)) };
   return { move: 0, bank: clock.deadline - now };
 }
 
