@@ -158,6 +158,8 @@ function turn(state, tv) {
   const snap = state.snap;
   snap.turn = { to_act: tv.to_act, legal: tv.legal };
   if (tv.claim) snap.turn.claim = tv.claim;
+  if (tv.clock) snap.turn.clock = tv.clock;
+  state.autopilot = tv.autopilot ?? null;
   const d = snap.deal;
   if (!tv.deal) return;
   need(d, 'a deal state without a deal');

@@ -4,6 +4,7 @@
 // comes from the legal actions the last turn carried. It counts the snapshots it received by
 // cause (`window.prefSnapshots`, `data-snapshots`), so a test can see that actions cost none.
 
+import { clockPanel } from './clock.js';
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { TableSocket } from './socket.js';
@@ -72,7 +73,7 @@ function render(state) {
   } else if (tb.phase === 'over') {
     main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state));
   } else {
-    main.push(felt(state));
+    main.push(clockPanel(state), felt(state));
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
   const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state), fairPanel(state, t));

@@ -28,6 +28,13 @@ pub struct TurnView {
     /// snapshot, whose `deal` holds it): what the rules decided that the events do not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<DealStatus>,
+    /// Whose clock runs now and until when, at a table with a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Box<crate::clock::ClockView>>,
+    /// The seat whose move the autopilot made, when the events this turn closes were made by
+    /// the autopilot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autopilot: Option<Seat>,
 }
 
 /// The public part of a deal's picture that follows from the rules rather than from the

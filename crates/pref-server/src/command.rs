@@ -264,6 +264,24 @@ pub enum Command {
         /// ([`TableError::FairLate`] for a value recorded as late).
         reply: oneshot::Sender<Result<u64, TableError>>,
     },
+    /// The autopilot's move for a seat whose time ran out, decided from that seat's view.
+    Autopilot {
+        /// The seat.
+        seat: Seat,
+        /// The table's version when the autopilot was started; a later change makes it stale.
+        version: u64,
+        /// The move.
+        action: Action,
+    },
+    /// The host pauses or resumes the clock (between deals).
+    Pause {
+        /// Proves the host.
+        host: Secret,
+        /// Pause (`true`) or resume.
+        paused: bool,
+        /// The summary after it, or why not.
+        reply: oneshot::Sender<Result<Summary, TableError>>,
+    },
     /// Makes the task panic, to test that a panic stays inside its table.
     #[cfg(test)]
     Panic,

@@ -82,6 +82,7 @@ impl From<TableError> for ApiError {
             | TableError::Full
             | TableError::Started
             | TableError::ProfileFrozen
+            | TableError::NoClock
             | TableError::SeatBeyond
             | TableError::SeatsFree
             | TableError::DealInProgress

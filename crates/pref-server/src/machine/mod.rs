@@ -14,6 +14,7 @@ use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
 
 mod audience;
+pub mod clock;
 #[cfg(test)]
 mod deal_record_tests;
 mod fair;
@@ -119,6 +120,12 @@ impl Machine {
     #[must_use]
     pub fn invite_key(&self) -> Secret {
         self.host.invite_key()
+    }
+
+    /// Whether `token` is the host's.
+    #[must_use]
+    pub fn is_host(&self, token: &Secret) -> bool {
+        self.host.verifies(token)
     }
 
     /// Players at the table.

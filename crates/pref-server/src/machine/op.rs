@@ -228,6 +228,9 @@ pub enum TableError {
     /// The game has not started.
     #[error("the game has not started")]
     NotStarted,
+    /// The table has no clock to pause or resume.
+    #[error("the table has no clock")]
+    NoClock,
     /// The game is over.
     #[error("the game is over")]
     Over,
@@ -322,6 +325,7 @@ impl TableError {
             | TableError::Started
             | TableError::ProfileFrozen
             | TableError::SeatBeyond
+            | TableError::NoClock
             | TableError::ChatForbidden
             | TableError::NotOver
             | TableError::Rematched
