@@ -21,8 +21,9 @@ export async function call(method, path, body, bearer) {
 
 export const api = {
   presets: () => call('GET', '/api/presets'),
-  create: (profile, spectatorChat) =>
-    call('POST', '/api/tables', { profile, spectator_chat: spectatorChat }),
+  create: (profile, spectatorChat, clock) =>
+    call('POST', '/api/tables', { profile, spectator_chat: spectatorChat, ...(clock && clock !== 'off' ? { clock } : {}) }),
+  pauseClock: (id, paused, host) => call('POST', `/api/tables/${id}/clock`, { paused }, host),
   summary: (id) => call('GET', `/api/tables/${id}`),
   claim: (id, name, seat, host, invite) => call('POST', `/api/tables/${id}/seats`, { name, seat, invite: invite || undefined }, host),
   leave: (id, token) => call('POST', `/api/tables/${id}/leave`, undefined, token),

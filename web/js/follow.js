@@ -6,6 +6,7 @@
 // cannot place throws `Unfollowable`, and the page asks for one snapshot instead.
 
 import { SUITS } from './cards.js';
+import { followFair } from './fair.js';
 
 const RANKS = ['7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 
@@ -147,6 +148,7 @@ function publicNews(state, e, t) {
       break;
     case 'spectators': tb.spectators = e.count; break;
     case 'rematch': tb.rematch = e.table; break;
+    case 'fair_seed': case 'fair_commitments': case 'fair_deck': case 'fair_revealed': followFair(state, e); break;
     default: throw new Unfollowable(`table news ${e.kind}`);
   }
 }
@@ -156,6 +158,8 @@ function turn(state, tv) {
   const snap = state.snap;
   snap.turn = { to_act: tv.to_act, legal: tv.legal };
   if (tv.claim) snap.turn.claim = tv.claim;
+  if (tv.clock) snap.turn.clock = tv.clock;
+  state.autopilot = tv.autopilot ?? null;
   const d = snap.deal;
   if (!tv.deal) return;
   need(d, 'a deal state without a deal');

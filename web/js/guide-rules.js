@@ -7,12 +7,16 @@ import { t } from './i18n.js';
 import { api } from './api.js';
 import { OPTIONS } from './options.js';
 import { valueText } from './guide-text.js';
+import { controlText } from './clock.js';
 
 /** Loads the table's profile and returns the redraw (for a change of language). */
 export async function rulesPage(root, id, data) {
   let profile = null;
+  let clock = null;
   try {
-    profile = (await api.summary(id)).profile;
+    const summary = await api.summary(id);
+    profile = summary.profile;
+    clock = summary.clock || null;
   } catch {
     profile = null;
   }
@@ -28,6 +32,7 @@ export async function rulesPage(root, id, data) {
       h('h1', {}, t('g.rules.title')),
       h('p', { class: 'lead' }, t('g.rules.lead')),
       h('p', { class: n ? 'g-diff-count' : 'g-same', id: 'diff-count' }, n ? t('g.rules.diff', { n }) : t('g.rules.same')),
+      h('p', { id: 'table-clock' }, t('clock.title'), ': ', clock ? controlText(clock.control) : t('clock.off')),
       h('dl', { class: 'g-options', id: 'table-rules' }, OPTIONS.map(([key, spec]) => {
         const diff = differs(key);
         return h('div', { class: `g-option ${diff ? 'differs' : ''}`, dataset: { key } },

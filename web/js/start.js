@@ -3,6 +3,7 @@
 // a fold to read each option's plain explanation and the preset's value, overrides what the
 // table agreed, creates the table and gets the invite and spectator links to hand out.
 
+import { clockChoice } from './clock.js';
 import { api, links } from './api.js';
 import { h, toast } from './dom.js';
 import { linkRow } from './lobby.js';
@@ -119,7 +120,7 @@ function useSaved(p) {
 async function create(root) {
   const profile = request();
   try {
-    const res = await api.create(profile, form.spectatorChat);
+    const res = await api.create(profile, form.spectatorChat, form.clock);
     saved.setHost(res.id, res.host_token);
     saved.setInvite(res.id, res.invite);
     form.created = res;
@@ -153,6 +154,7 @@ function render(root) {
       history.replaceState(null, '', `/?profile=${p.id}`);
       render(root);
     }, form.useSaved && form.saved),
+    clockChoice(form),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));

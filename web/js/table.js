@@ -4,6 +4,7 @@
 // comes from the legal actions the last turn carried. It counts the snapshots it received by
 // cause (`window.prefSnapshots`, `data-snapshots`), so a test can see that actions cost none.
 
+import { clockPanel } from './clock.js';
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { TableSocket } from './socket.js';
@@ -21,6 +22,7 @@ import { auctionNews, auctionFromSnapshot } from './auctionlog.js';
 import { claimPanel } from './claim.js';
 import { audienceBar, rematchPanel } from './audience.js';
 import { yourTurn } from './yourturn.js';
+import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -71,10 +73,10 @@ function render(state) {
   } else if (tb.phase === 'over') {
     main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state));
   } else {
-    main.push(felt(state));
+    main.push(clockPanel(state), felt(state));
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
-  const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state));
+  const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state), fairPanel(state, t));
   // A redraw replaces the page; a field being typed in keeps its focus and caret (its text
   // is kept in the state as it is typed).
   const active = document.activeElement;
@@ -157,6 +159,7 @@ export function tablePage(root, id) {
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;
         trickReset(state);
         auctionFromSnapshot(state, snap);
+        fairSnapshot(state);
         render(state);
       },
       event: (msg) => {
@@ -171,6 +174,7 @@ export function tablePage(root, id) {
           state.syncing = state.socket.resync('unfollowable');
         }
         if (state.waitFor !== undefined && state.snap.version >= state.waitFor) caughtUp(state);
+        fairEvent(state, msg);
         if (state.snap.deal && state.snap.deal.stage !== 'discard') state.selected.clear();
         state.redraw();
       },

@@ -168,3 +168,27 @@ fn a_game_exports_to_the_record_it_was_read_from() {
     assert_eq!(Record::from_game(&game, &names).unwrap(), record);
     assert!(Record::from_game(&game, &names[..2]).is_err());
 }
+
+#[test]
+fn the_clocks_time_used_and_autopilot_mark_read_and_change_nothing() {
+    // Every action of the worked deal gets a time used, and the first an autopilot mark.
+    let mut v: serde_json::Value = serde_json::from_str(&worked()).unwrap();
+    let actions = v["deals"][0]["actions"].as_array_mut().unwrap();
+    for (i, a) in actions.iter_mut().enumerate() {
+        a["ms"] = serde_json::json!(1000 * i);
+    }
+    actions[0]["auto"] = serde_json::json!(true);
+    let timed = Record::from_json_str(&v.to_string()).unwrap();
+    assert_eq!(timed, Record::from_json_str(&worked()).unwrap());
+    // Anything but a whole number of milliseconds, or `true`, is refused by name.
+    for (key, bad) in [
+        ("ms", serde_json::json!(-1)),
+        ("ms", serde_json::json!("5")),
+        ("auto", serde_json::json!(false)),
+    ] {
+        let mut w: serde_json::Value = serde_json::from_str(&worked()).unwrap();
+        w["deals"][0]["actions"][3][key] = bad.clone();
+        let e = err(&w.to_string());
+        assert!(e.contains(&bad.to_string()), "{key}: {e}");
+    }
+}

@@ -86,6 +86,10 @@ struct Cli {
     /// after each item carrying a turn, and players act on the snapshot's turn.
     #[arg(long)]
     resync_every_turn: bool,
+    /// Open every table with this clock: a preset (`relaxed`, `normal`, `blitz`) or a JSON
+    /// object of custom values (`{"move": 5, "bank": 0}`).
+    #[arg(long)]
+    clock: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -244,6 +248,10 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         } else {
             Follow::Events
         },
+        clock: cli
+            .clock
+            .as_deref()
+            .map(|c| serde_json::from_str(c).unwrap_or_else(|_| serde_json::json!(c))),
         ..Plan::default()
     };
     let workers = match cli.workers {

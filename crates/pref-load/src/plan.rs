@@ -64,6 +64,10 @@ pub struct Plan {
     /// Which client the sockets imitate.
     #[serde(default)]
     pub follow: Follow,
+    /// The tables' clock as `POST /api/tables` takes it (a preset name or an object of
+    /// custom values); `None` opens tables without a clock.
+    #[serde(default)]
+    pub clock: Option<serde_json::Value>,
 }
 
 impl Default for Plan {
@@ -81,6 +85,7 @@ impl Default for Plan {
             setup_concurrency: 32,
             seed: 1,
             follow: Follow::Events,
+            clock: None,
         }
     }
 }

@@ -54,6 +54,7 @@ async fn setup_table(
     let create = CreateTable {
         profile: Some(json!({ "preset": preset, "pool_target": POOL_TARGET })),
         spectator_chat: false,
+        clock: plan.clock.clone(),
     };
     let created: Created = api
         .expect(201, Method::POST, "/api/tables", Some(&create), None)

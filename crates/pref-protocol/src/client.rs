@@ -30,4 +30,26 @@ pub enum ClientMessage {
     },
     /// Ask for a fresh snapshot.
     Resync,
+    /// This client contributes to every deal from now on: the table waits for its
+    /// commitment and value (`docs/fairness.md`). Clients that never send it are not asked.
+    FairJoin,
+    /// A seated player's commitment to its contribution for deal `deal_no`
+    /// (`docs/fairness.md`).
+    FairCommit {
+        /// The client's id for the answer.
+        id: String,
+        /// The deal.
+        deal_no: u32,
+        /// SHA-256 of `pref-fair/1 contribution <seat> <value>\n`, 64 lowercase hex digits.
+        commitment: String,
+    },
+    /// The value committed to, once `fair_commitments` has been published.
+    FairReveal {
+        /// The client's id for the answer.
+        id: String,
+        /// The deal.
+        deal_no: u32,
+        /// 32 random bytes as 64 lowercase hex digits.
+        value: String,
+    },
 }

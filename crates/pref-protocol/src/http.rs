@@ -14,6 +14,10 @@ pub struct CreateTable {
     /// Whether spectators take part in the chat.
     #[serde(default)]
     pub spectator_chat: bool,
+    /// The time control: `"off"` (the default), `"relaxed"`, `"normal"`, `"blitz"`, or
+    /// `{"preset": …, "move": s, "bank": s, "refill": s, "grace": s}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<serde_json::Value>,
 }
 
 /// The answer to `POST /api/tables`.

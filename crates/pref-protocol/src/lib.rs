@@ -10,6 +10,7 @@
 //! - [`auction`]: the auction's history, [`AuctionCall`]: every call, *here* named.
 //! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why.
 //! - [`client`]: the client's [`ClientMessage`].
+//! - [`clock`]: the table's time control and the clock every turn carries.
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
 //!   cards).
@@ -21,6 +22,8 @@
 
 pub mod auction;
 pub mod client;
+pub mod fair;
+pub mod clock;
 pub mod http;
 pub mod keeper;
 pub mod score;
@@ -31,6 +34,7 @@ pub mod table;
 
 pub use auction::AuctionCall;
 pub use client::ClientMessage;
+pub use fair::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow};
 pub use http::{
     ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SaveProfile, SavedProfile, SeatBot,
 };

@@ -28,6 +28,13 @@ pub struct TurnView {
     /// snapshot, whose `deal` holds it): what the rules decided that the events do not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<DealStatus>,
+    /// Whose clock runs now and until when, at a table with a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Box<crate::clock::ClockView>>,
+    /// The seat whose move the autopilot made, when the events this turn closes were made by
+    /// the autopilot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autopilot: Option<Seat>,
 }
 
 /// The public part of a deal's picture that follows from the rules rather than from the
@@ -113,6 +120,10 @@ pub struct Snapshot {
     /// events' `called` items extend it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub auction: Vec<AuctionCall>,
+    /// Provably fair deals: the open contribution window, the published commitments and
+    /// the revealed values (`docs/fairness.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair: Option<crate::fair::FairView>,
 }
 
 /// Who wrote a chat line.
@@ -192,6 +203,36 @@ pub enum Public {
         /// The new table's id; its invite link is `/t/{table}`.
         table: String,
     },
+    /// A deal opens: the server's seed commitment, before anything else of the deal; the
+    /// seats named are asked for a contribution (`fair_commit`).
+    FairSeed {
+        /// The deal's number.
+        deal_no: u32,
+        /// SHA-256 of `pref-fair/1 seed <seed>\n`.
+        seed_commitment: String,
+        /// The seated people asked to contribute.
+        seats: Vec<u8>,
+        /// How long each step of the window waits, in milliseconds.
+        window_ms: u64,
+    },
+    /// Commitments are closed: each seat reveals the value it committed to (`fair_reveal`).
+    FairCommitments {
+        /// The deal's number.
+        deal_no: u32,
+        /// Every commitment received in time, by seat.
+        commitments: Vec<crate::fair::FairCommitment>,
+    },
+    /// The deck is fixed: its commitment, before the first card.
+    FairDeck {
+        /// The deal's number.
+        deal_no: u32,
+        /// SHA-256 of the deck and the seed (`docs/fairness.md`).
+        deck_commitment: String,
+        /// The seats whose contributions are in the deck.
+        seats: Vec<u8>,
+    },
+    /// The deal's cards may be seen: its seed, contributions and deck.
+    FairRevealed(crate::fair::FairRevealed),
 }
 
 /// The `kind` of a deal item: always `"deal"`.
@@ -241,6 +282,11 @@ pub enum Reason {
     SeatsFree,
     /// The server could not store the action; nothing changed.
     Internal,
+    /// A contribution that came after the deadline: recorded as late, not in the deck.
+    Late,
+    /// A contribution the deal's window does not take (no window, a value that does not
+    /// match its commitment, a second commitment); nothing changed.
+    Fair,
 }
 
 /// Errors not tied to an action.

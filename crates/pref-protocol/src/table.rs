@@ -101,6 +101,9 @@ pub struct Summary {
     /// The rematch's table id, once the host opened one after the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<String>,
+    /// The time control and the clock's state, at a table with a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clock::ClockInfo>,
 }
 
 fn is_zero(n: &u32) -> bool {

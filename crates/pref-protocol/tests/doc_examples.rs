@@ -173,7 +173,18 @@ fn every_example_in_the_protocol_doc_round_trips() {
         server,
         set(&["snapshot", "event", "ack", "rejected", "error"])
     );
-    assert_eq!(client, set(&["action", "next_deal", "chat", "resync"]));
+    assert_eq!(
+        client,
+        set(&[
+            "action",
+            "next_deal",
+            "chat",
+            "resync",
+            "fair_join",
+            "fair_commit",
+            "fair_reveal"
+        ])
+    );
     assert_eq!(
         items,
         set(&[
@@ -188,6 +199,10 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "game_over",
             "spectators",
             "rematch",
+            "fair_seed",
+            "fair_commitments",
+            "fair_deck",
+            "fair_revealed",
             "stub",
         ])
     );

@@ -118,6 +118,69 @@ pub fn spawn(
     BotHandle { tx }
 }
 
+/// Starts the autopilot for `seat` of table `table_no`: a fresh bot of `level` is told the
+/// deal's `events` as the seat saw them, decides on the seat's `view` among `legal` on the
+/// blocking pool (holding a thinking permit like any bot), and sends its move back as
+/// [`Command::Autopilot`] at `version`. A pending claim is answered with a rejection
+/// without thinking: nobody concedes tricks for an absent player.
+pub fn autopilot(
+    table_no: i64,
+    seat: Seat,
+    level: BotLevel,
+    profile: &Profile,
+    turn: (u64, Box<DealView>, ActionList),
+    events: Vec<ViewEvent>,
+    table: mpsc::WeakSender<Command>,
+) {
+    let (version, view, legal) = turn;
+    let profile = profile.clone();
+    tokio::spawn(async move {
+        let action = if let Some(answer) = forced(legal.iter()) {
+            answer
+        } else {
+            let budget = Budget::for_level(bot_level(level));
+            let fallback = legal.get(0);
+            let permit = thinkers().acquire().await;
+            let decided = tokio::task::spawn_blocking(move || {
+                let mut bot = Bot::new(seat, bot_level(level), &profile, rand::random());
+                for e in &events {
+                    bot.observe(e);
+                }
+                bot.decide(&view, &legal, budget)
+            })
+            .await;
+            drop(permit);
+            match (decided, fallback) {
+                (Ok(action), _) => action,
+                (Err(e), Some(first)) => {
+                    tracing::error!(table = table_no, seat = seat.0, error = %e, "autopilot failed");
+                    first
+                }
+                (Err(e), None) => {
+                    tracing::error!(table = table_no, seat = seat.0, error = %e, "autopilot failed");
+                    return;
+                }
+            }
+        };
+        if let Some(table) = table.upgrade() {
+            let _ = table
+                .send(Command::Autopilot {
+                    seat,
+                    version,
+                    action,
+                })
+                .await;
+        }
+    });
+}
+
+/// The autopilot's move that needs no thought: a pending claim's answer is a rejection
+/// (#17: a timed-out answer rejects), whatever the claim.
+fn forced(legal: impl IntoIterator<Item = Action>) -> Option<Action> {
+    let reject = Action::Answer(pref_core::Answer::Reject);
+    legal.into_iter().any(|a| a == reject).then_some(reject)
+}
+
 /// A bot's fixed surroundings.
 struct Driver {
     table_no: i64,
@@ -291,5 +354,25 @@ impl Driver {
             Ok(Ok(_)) => true,
             Err(_) => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pref_core::{Answer, Call};
+
+    use super::*;
+
+    #[test]
+    fn a_timed_out_claim_answer_is_a_rejection_and_nothing_else_is_forced() {
+        let answers = [
+            Action::Answer(Answer::Accept),
+            Action::Answer(Answer::Reject),
+        ];
+        assert_eq!(forced(answers), Some(Action::Answer(Answer::Reject)));
+        let card = "7S".parse().expect("a card");
+        assert_eq!(forced([Action::Play(card)]), None);
+        assert_eq!(forced([Action::Bid(Call::Pass)]), None);
+        assert_eq!(forced([]), None);
     }
 }

@@ -12,6 +12,27 @@ use crate::ids::Secret;
 use crate::machine::{DealHidden, RecordError, RematchPlan, TableError};
 use crate::wire::Stamped;
 
+/// A seat's message about provably fair deals.
+#[derive(Clone, Copy, Debug)]
+pub enum FairRequest {
+    /// The seat's client contributes to every deal from now on.
+    Join,
+    /// Its commitment for a deal.
+    Commit {
+        /// The deal.
+        deal_no: u32,
+        /// The commitment.
+        commitment: pref_core::fair::Digest,
+    },
+    /// Its value for a deal.
+    Reveal {
+        /// The deal.
+        deal_no: u32,
+        /// The value.
+        value: pref_core::fair::Contribution,
+    },
+}
+
 /// What a connecting socket starts with.
 #[derive(Debug)]
 pub enum Start {
@@ -230,6 +251,36 @@ pub enum Command {
         /// Refused for a spectator when the host does not allow it, and for a seat that has
         /// been freed.
         reply: oneshot::Sender<Result<(), TableError>>,
+    },
+    /// A seat's part in provably fair deals (`table/fair.rs`).
+    Fair {
+        /// The seat.
+        seat: Seat,
+        /// Its token.
+        token: Secret,
+        /// What it sends.
+        request: FairRequest,
+        /// The version of the last item it produced, or why nothing changed
+        /// ([`TableError::FairLate`] for a value recorded as late).
+        reply: oneshot::Sender<Result<u64, TableError>>,
+    },
+    /// The autopilot's move for a seat whose time ran out, decided from that seat's view.
+    Autopilot {
+        /// The seat.
+        seat: Seat,
+        /// The table's version when the autopilot was started; a later change makes it stale.
+        version: u64,
+        /// The move.
+        action: Action,
+    },
+    /// The host pauses or resumes the clock (between deals).
+    Pause {
+        /// Proves the host.
+        host: Secret,
+        /// Pause (`true`) or resume.
+        paused: bool,
+        /// The summary after it, or why not.
+        reply: oneshot::Sender<Result<Summary, TableError>>,
     },
     /// Makes the task panic, to test that a panic stays inside its table.
     #[cfg(test)]

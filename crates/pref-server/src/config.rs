@@ -157,6 +157,9 @@ pub struct Limits {
     pub spectators_heavy_per_second: u32,
     /// The burst of those above the rate.
     pub spectators_heavy_burst: u32,
+    /// How long each step of a deal's contribution window (commitments, then values)
+    /// waits for the seated players' clients, in milliseconds (`docs/fairness.md`).
+    pub fair_window_ms: u64,
 }
 
 impl Default for Config {
@@ -207,6 +210,7 @@ impl Default for Limits {
             seat_heavy_burst: 10,
             spectators_heavy_per_second: 5,
             spectators_heavy_burst: 20,
+            fair_window_ms: 3000,
         }
     }
 }
@@ -422,6 +426,7 @@ impl Config {
             ("PREF_BOT_DELAY_MIN_MS", &mut l.bot_delay_min_ms),
             ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
             ("PREF_ANALYSIS_EVERY_MS", &mut l.analysis_every_ms),
+            ("PREF_FAIR_WINDOW_MS", &mut l.fair_window_ms),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

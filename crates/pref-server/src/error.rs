@@ -82,6 +82,7 @@ impl From<TableError> for ApiError {
             | TableError::Full
             | TableError::Started
             | TableError::ProfileFrozen
+            | TableError::NoClock
             | TableError::SeatBeyond
             | TableError::SeatsFree
             | TableError::DealInProgress
@@ -96,7 +97,9 @@ impl From<TableError> for ApiError {
             | TableError::NotOver
             | TableError::Rematched
             | TableError::NoRematch
-            | TableError::SeatReserved(..) => ApiError::Conflict(e.to_string()),
+            | TableError::SeatReserved(..)
+            | TableError::Fair(_)
+            | TableError::FairLate => ApiError::Conflict(e.to_string()),
         }
     }
 }

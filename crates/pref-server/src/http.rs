@@ -99,6 +99,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/rematch/seat", post(rematch_seat))
+        .route("/api/tables/{id}/clock", post(pause_clock))
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))
         .merge(crate::keeper::http::routes(
@@ -230,7 +231,8 @@ async fn create_table(
     }
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
-    let created = open_table(&s, profile, req.spectator_chat).await?;
+    let clock = crate::machine::clock::parse(req.clock.as_ref())?;
+    let created = open_table(&s, profile, clock, req.spectator_chat).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -239,6 +241,7 @@ async fn create_table(
 async fn open_table(
     s: &AppState,
     profile: Profile,
+    clock: Option<pref_protocol::clock::TimeControl>,
     spectator_chat: bool,
 ) -> Result<Created, ApiError> {
     if s.tables.live() >= s.config.limits.max_tables {
@@ -257,6 +260,14 @@ async fn open_table(
             first_dealer.0,
         )
         .await?;
+    if let Some(control) = &clock {
+        let info = pref_protocol::clock::ClockInfo {
+            control: control.clone(),
+            paused: false,
+            away: Vec::new(),
+        };
+        s.store.set_clock(no, &info).await?;
+    }
     let table = Table::new(
         no,
         NewTable {
@@ -267,7 +278,8 @@ async fn open_table(
         },
         s.store.clone(),
         s.config.limits.clone(),
-    );
+    )
+    .with_clock(clock);
     s.tables.spawn(id, no, table);
     METRICS.table_created();
     tracing::info!(table = no, "table created");
@@ -326,7 +338,9 @@ async fn rematch(
     let plan = old
         .ask(|reply| Command::RematchPlan { token, reply })
         .await??;
-    let mut created = open_table(&s, plan.profile, plan.spectator_chat).await?;
+    // The same time control, as the old table's summary shows it.
+    let clock = old.ask(Command::Summary).await?.clock.map(|c| c.control);
+    let mut created = open_table(&s, plan.profile, clock, plan.spectator_chat).await?;
     let new_id = table_id(&created.id)?;
     let host = Secret::parse(&created.host_token)
         .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;
@@ -545,6 +559,28 @@ async fn end(
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     host_op(&s, &id, &headers, HostRequest::End).await
+}
+
+/// `POST /api/tables/{id}/clock` with `{"paused": true|false}`: the host pauses or resumes
+/// the clock between deals.
+async fn pause_clock(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let req: pref_protocol::clock::PauseClock = body(&bytes)?;
+    let handle = s.tables.open(&table_id(&id)?).await?;
+    let host = bearer(&headers)?;
+    let paused = req.paused;
+    let summary = handle
+        .ask(|reply| Command::Pause {
+            host,
+            paused,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!(summary)))
 }
 
 /// `GET /api/tables/{id}/ws` query.

@@ -6,15 +6,17 @@
 //! accepted to the [`Store`] and waits before it tells anybody (so nothing a client sees can
 //! be lost by a crash), broadcasts the items as [`Stamped`] on a bounded `broadcast` channel,
 //! keeps a bounded history for reconnecting clients, tells a freed seat's sockets directly,
-//! and runs the bots.
+//! and runs the bots. At a table with a clock it keeps one timer, armed at the nearest
+//! deadline of the [`Clock`] (see `clock.rs` beside this file), and starts the autopilot
+//! when a turn's time runs out.
+
+mod fair;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use pref_core::{Card, Profile, ProfileError, Seat, Viewer};
 use pref_protocol::{BotLevel, ScoreEntry, Snapshot, TurnView};
-use rand::rngs::OsRng;
-use rand::seq::SliceRandom;
 use tokio::sync::{broadcast, mpsc, watch};
 
 use crate::bots::{self, BotHandle, Pace, Prompt};
@@ -22,10 +24,16 @@ use crate::command::{Command, HostRequest, Session, Start};
 use crate::config::Limits;
 use crate::ids::{Secret, TokenHash};
 use crate::lifecycle::{Due, Life, Lifecycle, Phase, Slot};
-use crate::machine::{Change, HostOp, Machine, NewTable, Op, Stage, StoredSeat, TableError, Write};
+use crate::machine::clock::Clock;
+use crate::machine::{
+    Change, HostOp, Machine, NewTable, Op, Opening, Stage, StoredSeat, TableError, Write,
+};
 use crate::metrics::METRICS;
-use crate::store::{Store, Stored, TableRow};
+use crate::store::{Stamp, Store, Stored, TableRow};
 use crate::wire::{News, Stamped};
+
+mod clock;
+use clock::unix_ms;
 
 /// The state one table's task owns.
 pub struct Table {
@@ -57,6 +65,15 @@ pub struct Table {
     /// The tokens of bots restored from the database, for their drivers: only the hashes
     /// are stored, so each restored bot is given a fresh token.
     bot_keys: [Option<Secret>; 4],
+    /// When the contribution window's step runs out (`table/fair.rs`).
+    fair_deadline: fair::Deadline,
+    /// The clock, at a table with a time control.
+    clock: Option<Clock>,
+    /// The state version the autopilot is deciding at, so the timer does not start it twice.
+    piloting: Option<u64>,
+    /// A moment of the runtime's clock and the Unix milliseconds it stands for: the clock's
+    /// times follow the runtime (which the tests pause and advance) from there.
+    origin: (tokio::time::Instant, u64),
 }
 
 impl std::fmt::Debug for Table {
@@ -66,13 +83,6 @@ impl std::fmt::Debug for Table {
             .field("phase", &self.machine.phase())
             .finish()
     }
-}
-
-/// A deck shuffled with the OS's CSPRNG.
-fn shuffled() -> [Card; 32] {
-    let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
-    deck.shuffle(&mut OsRng);
-    deck
 }
 
 impl Table {
@@ -96,6 +106,10 @@ impl Table {
             bots: [None, None, None, None],
             prompted: None,
             tenures: [None, None, None, None],
+            clock: None,
+            piloting: None,
+            origin: (tokio::time::Instant::now(), unix_ms()),
+            fair_deadline: None,
             bot_keys: [None, None, None, None],
             life: Life::new(Lifecycle::default(), None),
         }
@@ -165,6 +179,21 @@ impl Table {
         }
     }
 
+    /// Gives the table the clock of `control` (none for `None`), before it runs.
+    #[must_use]
+    pub fn with_clock(mut self, control: Option<pref_protocol::clock::TimeControl>) -> Table {
+        self.clock = control.map(Clock::new);
+        self
+    }
+
+    /// The public summary, with the clock.
+    fn summary(&self) -> pref_protocol::Summary {
+        pref_protocol::Summary {
+            clock: self.clock.as_ref().map(Clock::info),
+            ..self.machine.summary()
+        }
+    }
+
     /// Rebuilds a stored table by replaying its decks and actions through the core.
     ///
     /// # Errors
@@ -192,8 +221,20 @@ impl Table {
                 bot,
             });
         }
+        let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();
+        let timed: Vec<_> = row
+            .deals
+            .iter()
+            .map(|d| {
+                let acts = d.actions.iter().zip(&d.stamps);
+                (
+                    d.at_ms,
+                    acts.map(|((s, _), t)| (*s, t.at_ms, t.auto)).collect(),
+                )
+            })
+            .collect();
         let deals: Vec<_> = row.deals.into_iter().map(|d| (d.deck, d.actions)).collect();
-        let machine = Machine::restore(
+        let mut machine = Machine::restore(
             NewTable {
                 host: row.host,
                 profile,
@@ -205,8 +246,23 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
+        machine.restore_fair(fair::stored(row.fair)?, &decks)?;
         let mut table = Table::with(row.no, machine, store, limits);
         table.bot_keys = bot_keys;
+        if let Some(clock) = row.clock {
+            let info: pref_protocol::clock::ClockInfo =
+                serde_json::from_value(clock).map_err(|e| format!("stored clock: {e}"))?;
+            let playing = matches!(table.machine.stage(), Stage::Playing { .. });
+            let now = table.now_ms();
+            table.clock = Some(Clock::replay(
+                info.control,
+                info.paused,
+                &timed,
+                playing,
+                now,
+            ));
+        }
+        table.arm_fair();
         Ok(table)
     }
 
@@ -224,24 +280,42 @@ impl Table {
         }
         self.wake_bots();
         loop {
-            let cmd = match self.life.deadline(self.phase()) {
-                None => inbox.recv().await,
-                Some(at) => tokio::select! {
+            let life_at = self.life.deadline(self.phase());
+            let fair_at = self.fair_deadline.map(|(_, _, at)| at);
+            // The clock's nearest deadline (a turn's, or a disconnected seat's end of grace).
+            let clock_at = self.wake_at().map(|at| self.instant(at));
+            let cmd = if life_at.is_none() && fair_at.is_none() && clock_at.is_none() {
+                inbox.recv().await
+            } else {
+                // The timers: each armed at its nearest deadline, dropped when a command
+                // comes first (and armed again after it).
+                tokio::select! {
                     cmd = inbox.recv() => cmd,
-                    () = tokio::time::sleep_until(at) => {
+                    () = sleep_until(clock_at) => {
+                        self.on_time();
+                        continue;
+                    }
+                    () = sleep_until(fair_at) => {
+                        self.fair_expired().await;
+                        self.arm_fair();
+                        self.wake_bots();
+                        continue;
+                    }
+                    () = sleep_until(life_at) => {
                         // A command already waiting is a use: it is served, not dropped.
                         if inbox.is_empty() && self.time_up().await {
                             return;
                         }
                         continue;
                     }
-                },
+                }
             };
             let Some(cmd) = cmd else { return };
             if self.uses(&cmd) {
                 self.life.touch();
             }
             self.handle(cmd).await;
+            self.arm_fair();
             self.life.settle(self.phase());
             self.wake_bots();
         }
@@ -250,16 +324,27 @@ impl Table {
     /// Applies `op` to a copy of the machine, stores what it changed, and only then takes
     /// the copy and tells everybody: a refused op or a failed write changes nothing.
     async fn apply(&mut self, op: Op) -> Result<Change, TableError> {
+        self.apply_as(op, false).await
+    }
+
+    /// [`Table::apply`], for an action the autopilot made when `auto`.
+    async fn apply_as(&mut self, op: Op, auto: bool) -> Result<Change, TableError> {
+        let now = self.now_ms();
         let mut next = self.machine.clone();
-        let change = next.apply(op)?;
-        self.write(&change.writes).await?;
+        let mut change = next.apply(op)?;
+        let stamp = Stamp {
+            at_ms: Some(now),
+            auto,
+        };
+        self.write(&change.writes, stamp).await?;
         self.machine = next;
+        self.clocked(&mut change, now, auto);
         self.tell(&change);
         Ok(change)
     }
 
-    /// Makes `writes` durable, in order.
-    async fn write(&self, writes: &[Write]) -> Result<(), TableError> {
+    /// Makes `writes` durable, in order; deals and actions carry `stamp`.
+    async fn write(&self, writes: &[Write], stamp: Stamp) -> Result<(), TableError> {
         for (i, w) in writes.iter().enumerate() {
             let no = self.no;
             let done = match w {
@@ -277,7 +362,9 @@ impl Table {
                 Write::Profile(request) => self.store.set_profile(no, request).await,
                 Write::Playing => self.store.set_state(no, Stored::Playing).await,
                 Write::Over => self.store.set_state(no, Stored::Over).await,
-                Write::Deal { deal_no, deck } => self.store.put_deal(no, *deal_no, deck).await,
+                Write::Deal { deal_no, deck } => {
+                    self.store.put_deal_at(no, *deal_no, deck, stamp).await
+                }
                 Write::Action {
                     deal_no,
                     seq,
@@ -285,9 +372,10 @@ impl Table {
                     action,
                 } => {
                     self.store
-                        .put_action(no, *deal_no, *seq, *seat, action)
+                        .put_action_at(no, *deal_no, *seq, *seat, action, stamp)
                         .await
                 }
+                Write::Fair(w) => self.write_fair(w).await,
             };
             match done {
                 Ok(()) => {}
@@ -443,7 +531,7 @@ impl Table {
     async fn handle(&mut self, cmd: Command) {
         match cmd {
             Command::Summary(reply) => {
-                let _ = reply.send(self.machine.summary());
+                let _ = reply.send(self.summary());
             }
             Command::Record(reply) => {
                 let _ = reply.send(self.machine.record());
@@ -477,9 +565,22 @@ impl Table {
             Command::Leave { token, reply } => {
                 let _ = reply.send(self.apply(Op::Leave { token }).await.map(|_| ()));
             }
+            Command::Fair {
+                seat,
+                token,
+                request,
+                reply,
+            } => {
+                let _ = reply.send(self.fair_request(seat, token, request).await);
+            }
             Command::Host { token, op, reply } => {
                 let op = match op {
-                    HostRequest::Start => HostOp::Start { deck: shuffled() },
+                    HostRequest::Start => {
+                        // The first deal opens its contribution window (`table/fair.rs`).
+                        let done = self.open_deal(Opening::Start { host: token }).await;
+                        let _ = reply.send(done.map(|_| self.machine.summary()));
+                        return;
+                    }
                     HostRequest::Profile(profile) => HostOp::Profile(*profile),
                     HostRequest::Remove(seat) => HostOp::Remove(seat),
                     HostRequest::Bot { seat, level } => HostOp::Bot {
@@ -491,7 +592,7 @@ impl Table {
                     HostRequest::Reserve { seat, name } => HostOp::Reserve { seat, name },
                 };
                 let done = self.apply(Op::Host { host: token, op }).await;
-                let _ = reply.send(done.map(|_| self.machine.summary()));
+                let _ = reply.send(done.map(|_| self.summary()));
             }
             Command::Connect {
                 token,
@@ -569,14 +670,12 @@ impl Table {
                 version,
                 reply,
             } => {
-                let op = Op::NextDeal {
+                let opening = Opening::NextDeal {
                     seat,
                     token,
                     version,
-                    deck: shuffled(),
                 };
-                let done = self.apply(op).await.map(|_| self.machine.version());
-                let _ = reply.send(done);
+                let _ = reply.send(self.open_deal(opening).await);
             }
             Command::Chat {
                 caller,
@@ -590,6 +689,36 @@ impl Table {
                 };
                 let _ = reply.send(self.apply(op).await.map(|_| ()));
             }
+            Command::Autopilot {
+                seat,
+                version,
+                action,
+            } => {
+                self.piloting = None;
+                let Some(token) = self.machine.occupant(seat.0).map(|o| o.token) else {
+                    return;
+                };
+                let op = Op::Act {
+                    seat,
+                    token,
+                    version,
+                    action,
+                };
+                match self.apply_as(op, true).await {
+                    Ok(_) => METRICS.action(),
+                    // The person acted first, or the table moved on: nothing to do.
+                    Err(e) => {
+                        tracing::debug!(table = self.no, reason = %e, "autopilot move refused")
+                    }
+                }
+            }
+            Command::Pause {
+                host,
+                paused,
+                reply,
+            } => {
+                let _ = reply.send(self.pause(&host, paused).await);
+            }
             #[cfg(test)]
             Command::Panic => panic!("a table task panics on request"),
         }
@@ -601,16 +730,18 @@ impl Table {
             version: self.machine.version(),
             epoch: self.epoch.clone(),
             you: viewer,
-            table: self.machine.summary(),
+            table: self.summary(),
             deal_no: shown.map(|(n, _)| n),
             deal: shown.map(|(_, d)| d.view(viewer)),
             // The snapshot's `deal` holds the public state the turn of an event carries.
             turn: TurnView {
                 deal: None,
+                clock: self.clock_view().map(Box::new),
                 ..self.machine.turn().view(viewer)
             },
             score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
             auction: self.machine.auction_log(),
+            fair: self.machine.fair_view(),
         }
     }
 
@@ -680,6 +811,15 @@ fn stored_profile(stored: &serde_json::Value) -> Result<Profile, ProfileError> {
 
 /// A sochi table in the lobby, stored in `store`, for the crate's own tests: its id, row
 /// number, host token and the table.
+/// Sleeps until `at`, or for ever without one: a branch of the table loop's `select!` that
+/// has nothing to wait for.
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 #[cfg(test)]
 pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Secret, Table) {
     let (id, host) = (Secret::random(), Secret::random());
@@ -706,3 +846,6 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
     );
     (id, no, host, table)
 }
+
+#[cfg(test)]
+mod clock_tests;

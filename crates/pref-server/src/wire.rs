@@ -5,6 +5,7 @@
 //! `Serialize`; [`News::visible`] is the one way out, through the core's projection.
 
 use pref_core::{Action, ClaimRoom, Event, Seat, Viewer};
+use pref_protocol::clock::ClockView;
 use pref_protocol::server::DealTag;
 use pref_protocol::{DealStatus, Item, Public, TurnView};
 
@@ -53,6 +54,10 @@ pub struct Turn {
     pub claims: [Option<ClaimRoom>; 4],
     /// The shown deal's public state, for the turn an event carries.
     pub deal: Option<DealStatus>,
+    /// The clock, at a table with one.
+    pub clock: Option<Box<ClockView>>,
+    /// The seat the autopilot moved for, when it made the action this turn follows.
+    pub autopilot: Option<Seat>,
 }
 
 impl Turn {
@@ -70,6 +75,8 @@ impl Turn {
                 Viewer::Spectator => None,
             },
             deal: self.deal.clone(),
+            clock: self.clock.clone(),
+            autopilot: self.autopilot,
         }
     }
 }

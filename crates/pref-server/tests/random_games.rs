@@ -5,9 +5,14 @@
 //! Players claim now and then at a trick boundary on their turn, with random splits, and
 //! answer claims at random (R6.7): from a claim on every viewer sees the claimer's hand,
 //! and nothing else.
+//! The fair-deal values follow the same rule (`docs/fairness.md`): no message carries a
+//! deal's server seed (read from the database) before that deal's `fair_revealed`, which
+//! comes only once the deal is finished and its cards may be seen by everybody; and a deal
+//! the client saw open has its deck commitment before its first card.
 
 mod common;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -39,6 +44,12 @@ struct Client {
     driver: Option<(u32, mpsc::UnboundedSender<bool>)>,
     /// Messages checked.
     checked: usize,
+    /// The server seeds of the deals opened and not yet revealed, by deal.
+    seeds: BTreeMap<u32, String>,
+    /// Deals whose deck commitment arrived.
+    decks: BTreeSet<u32>,
+    /// Deals finished.
+    finished: BTreeSet<u32>,
 }
 
 impl Client {
@@ -95,6 +106,7 @@ impl Client {
             self.checked += 1;
             // Every message is exactly one of the protocol's, with no field left over.
             let _: ServerMessage = strict(&m);
+            self.fair(&m).await;
             match m["type"].as_str().unwrap() {
                 "snapshot" => self.snapshot(&m).await,
                 "event" => {
@@ -105,6 +117,61 @@ impl Client {
                 "ack" => {}
                 other => panic!("{:?}: unexpected {other}: {m}", self.viewer),
             }
+        }
+    }
+
+    /// The fair-deal values of one message: seeds learnt as deals open, revealed only when
+    /// the deal's cards may be seen, and never sent before.
+    async fn fair(&mut self, m: &Value) {
+        let e = &m["event"];
+        let mut opened: Vec<u32> = Vec::new();
+        if m["type"] == "snapshot" {
+            let f = &m["fair"];
+            opened.extend(f["window"]["deal_no"].as_u64().map(|n| n as u32));
+            for d in f["dealt"].as_array().into_iter().flatten() {
+                opened.push(d["deal_no"].as_u64().unwrap() as u32);
+                self.decks.insert(d["deal_no"].as_u64().unwrap() as u32);
+            }
+        }
+        let deal_no = e["deal_no"].as_u64().map(|n| n as u32);
+        match (e["kind"].as_str().unwrap_or(""), deal_no) {
+            ("fair_seed", Some(n)) => opened.push(n),
+            ("fair_deck", Some(n)) => {
+                self.decks.insert(n);
+            }
+            ("deal_finished", Some(n)) => {
+                self.finished.insert(n);
+            }
+            ("fair_revealed", Some(n)) => {
+                let reveal = self.truth.profile().reveal_after_deal();
+                assert!(
+                    self.finished.contains(&n) && reveal,
+                    "{:?}: deal {n}'s values before its cards may be seen: {m}",
+                    self.viewer
+                );
+                let seed = self.seeds.remove(&n);
+                assert_eq!(e["fairness"]["server_seed"].as_str(), seed.as_deref());
+            }
+            ("deal", Some(n)) if e["event"]["type"] == "dealt" && self.seeds.contains_key(&n) => {
+                assert!(
+                    self.decks.contains(&n),
+                    "{:?}: deal {n}'s first card before its deck commitment: {m}",
+                    self.viewer
+                );
+            }
+            _ => {}
+        }
+        for n in opened {
+            let seed = self.truth.seed(n).await;
+            self.seeds.insert(n, seed);
+        }
+        let text = m.to_string();
+        for (n, seed) in &self.seeds {
+            assert!(
+                !text.contains(seed.as_str()),
+                "{:?}: deal {n}'s seed sent before its cards may be seen: {m}",
+                self.viewer
+            );
         }
     }
 
@@ -283,6 +350,9 @@ async fn play(
             deal: None,
             driver: (i == 0).then(|| (deals, done_tx.clone())),
             checked: 0,
+            seeds: BTreeMap::new(),
+            decks: BTreeSet::new(),
+            finished: BTreeSet::new(),
         };
         tasks.push(tokio::spawn(client.run()));
     }
@@ -316,6 +386,13 @@ async fn play(
     // The whole game as a record, read back strictly by the core.
     let record = record(addr, &info.id).await;
     assert!(!record.deals().is_empty());
+    // What `pref verify` checks: every deal has fairness data, checked as the record is read.
+    for i in 0..record.deals().len() {
+        assert!(
+            record.fairness(i).is_some(),
+            "deal {i} has no fairness data"
+        );
+    }
     assert_eq!(record.agreed_stop(), !natural);
     (checked, natural)
 }

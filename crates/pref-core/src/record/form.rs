@@ -24,18 +24,42 @@ const VERBS: [&str; 9] = [
     "answer",
 ];
 
+/// An action's keys besides its verb: the seat, and the clock's optional time used (`ms`)
+/// and autopilot mark (`auto`).
+const NOT_VERBS: [&str; 3] = ["seat", "ms", "auto"];
+
 pub(super) fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reason> {
     let Value::Object(m) = v else {
         return Err(wrong("actions", "a list of action objects"));
     };
     if let Some(k) = m
         .keys()
-        .find(|k| *k != "seat" && !VERBS.contains(&k.as_str()))
+        .find(|k| !NOT_VERBS.contains(&k.as_str()) && !VERBS.contains(&k.as_str()))
     {
         return Err(Reason::UnknownVerb(k.clone()));
     }
+    // The clock's fields change no score: checked, then left aside.
+    if let Some(ms) = m.get("ms")
+        && ms.as_u64().is_none()
+    {
+        return Err(Reason::BadValue {
+            verb: "ms",
+            value: ms.to_string(),
+        });
+    }
+    if let Some(auto) = m.get("auto")
+        && *auto != Value::Bool(true)
+    {
+        return Err(Reason::BadValue {
+            verb: "auto",
+            value: auto.to_string(),
+        });
+    }
     let seat = read_seat(need(m, "seat")?, "seat", players)?;
-    let verbs: Vec<(&String, &Value)> = m.iter().filter(|(k, _)| *k != "seat").collect();
+    let verbs: Vec<(&String, &Value)> = m
+        .iter()
+        .filter(|(k, _)| !NOT_VERBS.contains(&k.as_str()))
+        .collect();
     let [(verb, value)] = verbs[..] else {
         return Err(Reason::VerbCount(verbs.len()));
     };

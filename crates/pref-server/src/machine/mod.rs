@@ -14,8 +14,12 @@ use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
 
 mod audience;
+pub mod clock;
 #[cfg(test)]
 mod deal_record_tests;
+mod fair;
+#[cfg(test)]
+mod fair_tests;
 mod op;
 #[cfg(test)]
 mod tests;
@@ -24,6 +28,7 @@ mod restore;
 mod view;
 
 pub use audience::RematchPlan;
+pub use fair::{FairOp, FairWrite, Opening, StoredFair};
 pub(crate) use op::disallowed_char;
 pub use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
@@ -55,6 +60,8 @@ pub struct Machine {
     rematch: Option<String>,
     /// Free seats of a rematch kept for the names that sat there (lobby only).
     reserved: [Option<String>; 4],
+    /// Provably fair deals: the deal being opened and each dealt deal's data (`fair.rs`).
+    fair: fair::Fair,
 }
 
 /// The parts of a new table the caller chooses.
@@ -105,6 +112,7 @@ impl Machine {
             spectators: 0,
             rematch: None,
             reserved: [None, None, None, None],
+            fair: fair::Fair::default(),
         }
     }
 
@@ -112,6 +120,12 @@ impl Machine {
     #[must_use]
     pub fn invite_key(&self) -> Secret {
         self.host.invite_key()
+    }
+
+    /// Whether `token` is the host's.
+    #[must_use]
+    pub fn is_host(&self, token: &Secret) -> bool {
+        self.host.verifies(token)
     }
 
     /// Players at the table.
@@ -221,6 +235,7 @@ impl Machine {
     /// [`TableError`] saying why the op was refused.
     pub fn apply(&mut self, op: Op) -> Result<Change, TableError> {
         let mut change = Change::default();
+        self.fair_guard(&op)?;
         match op {
             Op::Claim {
                 name,
@@ -289,7 +304,9 @@ impl Machine {
             } => self.presence(&mut change, seat, &token, connected),
             Op::Watching { connected } => self.watching(&mut change, connected),
             Op::Rematch { host, table } => self.rematched(&mut change, &host, table)?,
+            Op::Fair(op) => self.fair_op(&mut change, op)?,
         }
+        self.fair_publish(&mut change);
         Ok(change)
     }
 

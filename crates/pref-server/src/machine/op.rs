@@ -117,6 +117,8 @@ pub enum Op {
         /// The text.
         text: String,
     },
+    /// A step of a deal's contribution window (`fair.rs`).
+    Fair(super::FairOp),
     /// A seat's socket opened or closed.
     Presence {
         /// The seat.
@@ -226,6 +228,9 @@ pub enum TableError {
     /// The game has not started.
     #[error("the game has not started")]
     NotStarted,
+    /// The table has no clock to pause or resume.
+    #[error("the table has no clock")]
+    NoClock,
     /// The game is over.
     #[error("the game is over")]
     Over,
@@ -275,6 +280,13 @@ pub enum TableError {
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The deal's contribution window does not take this (`docs/fairness.md`).
+    #[error("{0}")]
+    Fair(String),
+    /// A contribution after the deadline: a value is recorded as late and left out of the
+    /// deck, a commitment is refused.
+    #[error("your contribution came after the deadline: it is not in the deck")]
+    FairLate,
 }
 
 impl TableError {
@@ -313,12 +325,15 @@ impl TableError {
             | TableError::Started
             | TableError::ProfileFrozen
             | TableError::SeatBeyond
+            | TableError::NoClock
             | TableError::ChatForbidden
             | TableError::NotOver
             | TableError::Rematched
             | TableError::NoRematch
             | TableError::SeatReserved(..)
             | TableError::Internal(_) => Reason::Internal,
+            TableError::Fair(_) => Reason::Fair,
+            TableError::FairLate => Reason::Late,
         }
     }
 }
@@ -365,6 +380,8 @@ pub enum Write {
         /// What.
         action: Action,
     },
+    /// A fairness row (`fair.rs`).
+    Fair(super::FairWrite),
 }
 
 /// What an accepted op changed.

@@ -113,6 +113,7 @@ impl Machine {
         let record = Record::from_game(game, &names)
             .map_err(|e| RecordError::Internal(e.to_string()))?
             .with_agreed_stop(agreed);
+        let record = self.with_fairness(record).map_err(RecordError::Internal)?;
         Ok(record.to_json_string())
     }
 
@@ -137,7 +138,9 @@ impl Machine {
         if !over && !self.profile.reveal_after_deal() {
             return Err(DealHidden::Hidden);
         }
-        Record::from_game(game, &self.names()).map_err(|e| DealHidden::Internal(e.to_string()))
+        let record = Record::from_game(game, &self.names())
+            .map_err(|e| DealHidden::Internal(e.to_string()))?;
+        self.with_fairness(record).map_err(DealHidden::Internal)
     }
 
     /// The players' names as the record gives them (`seat N` for an empty seat).

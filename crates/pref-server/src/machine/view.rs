@@ -86,6 +86,7 @@ impl Machine {
             preset: self.preset_name(),
             spectators: self.spectators,
             rematch: self.rematch.clone(),
+            clock: None,
         }
     }
 
@@ -112,7 +113,7 @@ impl Machine {
                             .map(|p| deal.legal_actions_for(p).into_iter().collect())
                             .unwrap_or_default(),
                         claims: [0, 1, 2, 3].map(|s| deal.claim_room(Seat(s))),
-                        deal: None,
+                        ..Turn::default()
                     }
                 }
                 None => Turn::default(),

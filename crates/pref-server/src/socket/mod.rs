@@ -32,6 +32,7 @@ use crate::shutdown::going_away;
 use crate::wire::Stamped;
 use pref_protocol::{ClientMessage, ErrorCode, Reason, ServerMessage};
 
+mod fair;
 mod limits;
 #[cfg(test)]
 mod tests;
@@ -280,6 +281,9 @@ where
                 }
             }
             ClientMessage::Resync => self.resync().await,
+            m @ (ClientMessage::FairJoin
+            | ClientMessage::FairCommit { .. }
+            | ClientMessage::FairReveal { .. }) => self.fair(m).await,
         }
     }
 

@@ -8,13 +8,13 @@ use pref_core::{Action, Card, Seat};
 use sqlx::{Postgres, QueryBuilder, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Pool, Store, StoreError};
+use super::{Pool, Stamp, Store, StoreError};
 use crate::lease::Leases;
 
 /// Rows queued for the group commit at most; writers wait beyond it.
 pub(super) const QUEUE: usize = 8192;
 
-/// Rows committed in one transaction at most (five bound values a row, well inside
+/// Rows committed in one transaction at most (seven bound values a row, well inside
 /// SQLite's limit of 32,766 per statement and PostgreSQL's of 65,535).
 const GROUP: usize = 1024;
 
@@ -22,7 +22,12 @@ const GROUP: usize = 1024;
 #[derive(Debug)]
 pub(super) enum Hot {
     /// A deal's deck.
-    Deal { no: i64, deal_no: u32, deck: String },
+    Deal {
+        no: i64,
+        deal_no: u32,
+        deck: String,
+        at_ms: Option<i64>,
+    },
     /// An accepted action.
     Action {
         no: i64,
@@ -30,6 +35,7 @@ pub(super) enum Hot {
         seq: u32,
         player: u8,
         action: String,
+        stamp: Stamp,
     },
 }
 
@@ -109,10 +115,16 @@ fn inserts<'a, DB: sqlx::Database>(
 ) -> (bool, bool)
 where
     i64: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+    Option<i64>: sqlx::Encode<'a, DB>,
     &'a str: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
 {
     let deal_rows = rows.iter().filter_map(|q| match &q.row {
-        Hot::Deal { no, deal_no, deck } if !skip.contains(no) => Some((*no, *deal_no, deck)),
+        Hot::Deal {
+            no,
+            deal_no,
+            deck,
+            at_ms,
+        } if !skip.contains(no) => Some((*no, *deal_no, deck, *at_ms)),
         Hot::Deal { .. } | Hot::Action { .. } => None,
     });
     let action_rows = rows.iter().filter_map(|q| match &q.row {
@@ -122,32 +134,40 @@ where
             seq,
             player,
             action,
-        } if !skip.contains(no) => Some((*no, *deal_no, *seq, *player, action)),
+            stamp,
+        } if !skip.contains(no) => Some((*no, *deal_no, *seq, *player, action, *stamp)),
         Hot::Deal { .. } | Hot::Action { .. } => None,
     });
     let has_deals = deal_rows.clone().next().is_some();
     let has_actions = action_rows.clone().next().is_some();
     if has_deals {
-        deals.push_values(deal_rows, |mut b, (no, deal_no, deck)| {
+        deals.push_values(deal_rows, |mut b, (no, deal_no, deck, at_ms)| {
             b.push_bind(no)
                 .push_bind(i64::from(deal_no))
-                .push_bind(deck.as_str());
+                .push_bind(deck.as_str())
+                .push_bind(at_ms);
         });
     }
     if has_actions {
-        actions.push_values(action_rows, |mut b, (no, deal_no, seq, player, action)| {
-            b.push_bind(no)
-                .push_bind(i64::from(deal_no))
-                .push_bind(i64::from(seq))
-                .push_bind(i64::from(player))
-                .push_bind(action.as_str());
-        });
+        actions.push_values(
+            action_rows,
+            |mut b, (no, deal_no, seq, player, action, stamp)| {
+                b.push_bind(no)
+                    .push_bind(i64::from(deal_no))
+                    .push_bind(i64::from(seq))
+                    .push_bind(i64::from(player))
+                    .push_bind(action.as_str())
+                    .push_bind(stamp.at_ms.map(|t| t as i64))
+                    .push_bind(i64::from(stamp.auto));
+            },
+        );
     }
     (has_deals, has_actions)
 }
 
-const INSERT_DEALS: &str = "INSERT INTO deals (table_no, deal_no, deck) ";
-const INSERT_ACTIONS: &str = "INSERT INTO actions (table_no, deal_no, seq, player, action) ";
+const INSERT_DEALS: &str = "INSERT INTO deals (table_no, deal_no, deck, at_ms) ";
+const INSERT_ACTIONS: &str =
+    "INSERT INTO actions (table_no, deal_no, seq, player, action, at_ms, auto) ";
 
 /// Writes `rows` in one transaction, with one multi-row `INSERT` per kind of row: every
 /// statement is a round trip (to sqlx's SQLite thread, or over the network to PostgreSQL),
@@ -250,11 +270,26 @@ impl Store {
         deal_no: u32,
         deck: &[Card; 32],
     ) -> Result<(), StoreError> {
+        self.put_deal_at(no, deal_no, deck, Stamp::default()).await
+    }
+
+    /// [`Store::put_deal`] with the moment it was dealt (the clock's start of the deal).
+    ///
+    /// # Errors
+    /// [`StoreError::Group`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn put_deal_at(
+        &self,
+        no: i64,
+        deal_no: u32,
+        deck: &[Card; 32],
+        stamp: Stamp,
+    ) -> Result<(), StoreError> {
         let text: Vec<String> = deck.iter().map(Card::to_string).collect();
         self.commit(Hot::Deal {
             no,
             deal_no,
             deck: text.join(" "),
+            at_ms: stamp.at_ms.map(|t| t as i64),
         })
         .await
     }
@@ -271,6 +306,23 @@ impl Store {
         player: Seat,
         action: &Action,
     ) -> Result<(), StoreError> {
+        self.put_action_at(no, deal_no, seq, player, action, Stamp::default())
+            .await
+    }
+
+    /// [`Store::put_action`] with when the action was made and whether by the autopilot.
+    ///
+    /// # Errors
+    /// [`StoreError::Group`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn put_action_at(
+        &self,
+        no: i64,
+        deal_no: u32,
+        seq: u32,
+        player: Seat,
+        action: &Action,
+        stamp: Stamp,
+    ) -> Result<(), StoreError> {
         let text = serde_json::to_string(action).map_err(|e| StoreError::Damaged {
             table: no,
             why: e.to_string(),
@@ -281,6 +333,7 @@ impl Store {
             seq,
             player: player.0,
             action: text,
+            stamp,
         })
         .await
     }

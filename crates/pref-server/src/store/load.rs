@@ -6,7 +6,7 @@ use std::str::FromStr;
 use pref_core::{Action, Card, Seat};
 use sqlx::Row;
 
-use super::{Pool, Store, StoreError, Stored};
+use super::{Pool, Stamp, Store, StoreError, Stored};
 use crate::ids::{Secret, TokenHash};
 
 /// A table as read back at start.
@@ -31,6 +31,10 @@ pub struct TableRow {
     pub seats: Vec<SeatRow>,
     /// Deals in order, each with its actions.
     pub deals: Vec<DealRow>,
+    /// Each deal's fairness rows (`store/fair.rs`).
+    pub fair: Vec<super::FairRow>,
+    /// The clock (`ClockInfo` as JSON), at a table with one.
+    pub clock: Option<serde_json::Value>,
 }
 
 /// An occupied seat as stored.
@@ -53,6 +57,10 @@ pub struct DealRow {
     pub deck: [Card; 32],
     /// Accepted actions in order: the acting player and the action.
     pub actions: Vec<(Seat, Action)>,
+    /// When the deal was dealt, in Unix milliseconds (absent for rows older than clocks).
+    pub at_ms: Option<u64>,
+    /// Per action, in the same order, when it was made and whether by the autopilot.
+    pub stamps: Vec<Stamp>,
 }
 
 impl Store {
@@ -101,13 +109,22 @@ impl Store {
         }
     }
 
-    /// Table `no` as stored; a finished one only when `over` is set.
+    /// Table `no` as stored, with its fairness rows; a finished one only when `over` is set.
     async fn load(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
+        let mut row = self.load_row(no, over).await?;
+        if let Some(r) = &mut row {
+            r.fair = self.fair_rows(no).await?;
+        }
+        Ok(row)
+    }
+
+    /// Table `no`'s own rows, seats, decks and actions.
+    async fn load_row(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
         let query = if over {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock
              FROM tables WHERE no = $1 AND state = 'over'"
         } else {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock
              FROM tables WHERE no = $1 AND state IN ('lobby', 'playing')"
         };
         with_pool!(&self.pool, pool => {
@@ -147,13 +164,18 @@ impl Store {
                     bot: s.get(3),
                 });
             }
-            let decks = sqlx::query("SELECT deal_no, deck FROM deals WHERE table_no = $1 ORDER BY deal_no")
+            let clock = r
+                .get::<Option<String>, _>(7)
+                .map(|c| serde_json::from_str(&c))
+                .transpose()
+                .map_err(|e| damaged(e.to_string()))?;
+            let decks = sqlx::query("SELECT deal_no, deck, at_ms FROM deals WHERE table_no = $1 ORDER BY deal_no")
                 .bind(no)
                 .fetch_all(pool)
                 .await?;
             // One query for every action of the table, split by deal below.
             let all_actions = sqlx::query(
-                "SELECT deal_no, player, action FROM actions WHERE table_no = $1 ORDER BY deal_no, seq",
+                "SELECT deal_no, player, action, at_ms, auto FROM actions WHERE table_no = $1 ORDER BY deal_no, seq",
             )
             .bind(no)
             .fetch_all(pool)
@@ -171,12 +193,18 @@ impl Store {
                     .try_into()
                     .map_err(|_| damaged("a deck is not 32 cards".into()))?;
                 let mut actions = Vec::new();
+                let mut stamps = Vec::new();
                 for a in all_actions.iter().filter(|a| a.get::<i64, _>(0) == deal_no) {
                     let action: Action = serde_json::from_str(&a.get::<String, _>(2))
                         .map_err(|e| damaged(e.to_string()))?;
                     actions.push((Seat(a.get::<i64, _>(1) as u8), action));
+                    stamps.push(Stamp {
+                        at_ms: a.get::<Option<i64>, _>(3).map(|t| t as u64),
+                        auto: a.get::<i64, _>(4) != 0,
+                    });
                 }
-                deals.push(DealRow { deck, actions });
+                let at_ms = d.get::<Option<i64>, _>(2).map(|t| t as u64);
+                deals.push(DealRow { deck, actions, at_ms, stamps });
             }
             Ok(Some(TableRow {
                 no,
@@ -188,6 +216,8 @@ impl Store {
                 state,
                 seats,
                 deals,
+                fair: Vec::new(),
+                clock,
             }))
         })
     }

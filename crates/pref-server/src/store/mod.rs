@@ -129,6 +129,16 @@ impl Stored {
     }
 }
 
+/// When a deal or action was made (Unix milliseconds; `None` for writes that do not say) and
+/// whether the autopilot made it: what the clock is rebuilt from after a restart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stamp {
+    /// The moment, in Unix milliseconds.
+    pub at_ms: Option<u64>,
+    /// Made by the autopilot for an absent or late player.
+    pub auto: bool,
+}
+
 /// The open connection pool, one per backend.
 #[derive(Clone, Debug)]
 pub(crate) enum Pool {
@@ -162,10 +172,12 @@ pub struct Store {
     /// The heartbeat's own connection, on PostgreSQL.
     beat: Option<PgPool>,
 }
+mod fair;
 mod group;
 mod hashed;
 mod load;
 
+pub use fair::{ContributionRow, FairRow};
 pub use load::{DealRow, SeatRow, TableRow};
 
 /// Brings an SQLite database made before migrations existed up to date: the first
@@ -359,6 +371,30 @@ impl Store {
         with_pool!(&self.pool, pool => {
             sqlx::query("UPDATE tables SET profile = $1 WHERE no = $2")
                 .bind(profile.to_string())
+                .bind(no)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Sets a table's clock (its time control and whether it is paused).
+    ///
+    /// # Errors
+    /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn set_clock(
+        &self,
+        no: i64,
+        clock: &pref_protocol::clock::ClockInfo,
+    ) -> Result<(), StoreError> {
+        self.fenced(no)?;
+        let text = serde_json::to_string(clock).map_err(|e| StoreError::Damaged {
+            table: no,
+            why: e.to_string(),
+        })?;
+        with_pool!(&self.pool, pool => {
+            sqlx::query("UPDATE tables SET clock = $1 WHERE no = $2")
+                .bind(text)
                 .bind(no)
                 .execute(pool)
                 .await?;

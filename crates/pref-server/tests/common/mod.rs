@@ -368,6 +368,22 @@ impl Truth {
         (deck.try_into().unwrap(), actions)
     }
 
+    /// The server seed stored for deal `deal_no` (`docs/fairness.md`), 64 hex digits.
+    pub async fn seed(&self, deal_no: u32) -> String {
+        sqlx::query("SELECT seed FROM fair_seeds WHERE table_no = ? AND deal_no = ?")
+            .bind(self.no)
+            .bind(i64::from(deal_no))
+            .fetch_one(&self.pool)
+            .await
+            .unwrap()
+            .get(0)
+    }
+
+    /// The table's profile.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
     /// The deal after its first `k` actions and every event so far.
     pub fn replay(
         &self,

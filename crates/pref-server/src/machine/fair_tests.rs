@@ -1,0 +1,256 @@
+//! The fair-deal window in the pure machine (`fair.rs`, `docs/fairness.md`): who is waited
+//! for, what is published in which order, that a seat's value is in the deck, that a wrong
+//! or late value changes nothing in the deck, and that a restore in the window keeps the seed.
+
+use pref_core::fair::{Arrival, Contributed, Contribution, Seed, shuffle};
+use pref_core::{Profile, Seat};
+use pref_protocol::Public;
+
+use super::*;
+use crate::ids::Secret;
+use crate::wire::News;
+
+/// The kinds of what a change told, in order.
+fn told(change: &Change) -> Vec<&'static str> {
+    change
+        .news
+        .iter()
+        .map(|n| match n {
+            News::Deal { .. } => "deal",
+            News::Public(Public::FairSeed { .. }) => "fair_seed",
+            News::Public(Public::FairCommitments { .. }) => "fair_commitments",
+            News::Public(Public::FairDeck { .. }) => "fair_deck",
+            News::Public(Public::FairRevealed(_)) => "fair_revealed",
+            News::Public(Public::Started { .. }) => "started",
+            News::Public(_) => "other",
+        })
+        .collect()
+}
+
+/// A full lobby of three people; `joined` seats contribute. Host token and seat tokens.
+fn lobby(joined: &[u8]) -> (Machine, Secret, Vec<Secret>) {
+    let host = Secret::random();
+    let mut m = Machine::new(NewTable {
+        host,
+        profile: Profile::sochi(),
+        request: serde_json::json!("sochi"),
+        spectator_chat: false,
+        first_dealer: Seat(0),
+    });
+    let mut tokens = Vec::new();
+    for name in ["Anna", "Boris", "Vera"] {
+        let token = Secret::random();
+        let op = Op::Claim {
+            name: name.into(),
+            seat: None,
+            host: None,
+            token,
+        };
+        m.apply(op).unwrap();
+        tokens.push(token);
+    }
+    for &s in joined {
+        let token = tokens[usize::from(s)];
+        m.apply(Op::Fair(FairOp::Join {
+            seat: Seat(s),
+            token,
+        }))
+        .unwrap();
+    }
+    (m, host, tokens)
+}
+
+const SEED: Seed = Seed::from_bytes([7; 32]);
+
+fn open(m: &mut Machine, host: Secret) -> Change {
+    m.apply(Op::Fair(FairOp::Open {
+        opening: Opening::Start { host },
+        seed: SEED,
+        window_ms: 3000,
+    }))
+    .unwrap()
+}
+
+fn commit(
+    m: &mut Machine,
+    seat: u8,
+    token: Secret,
+    value: Contribution,
+) -> Result<Change, TableError> {
+    m.apply(Op::Fair(FairOp::Commit {
+        seat: Seat(seat),
+        token,
+        deal_no: 0,
+        commitment: value.commitment(Seat(seat)),
+    }))
+}
+
+fn reveal(
+    m: &mut Machine,
+    seat: u8,
+    token: Secret,
+    value: Contribution,
+) -> Result<Change, TableError> {
+    m.apply(Op::Fair(FairOp::Reveal {
+        seat: Seat(seat),
+        token,
+        deal_no: 0,
+        value,
+    }))
+}
+
+fn dealt_deck(m: &Machine) -> [pref_core::Card; 32] {
+    assert!(
+        m.game().and_then(|g| g.deal()).is_some(),
+        "the deal is dealt"
+    );
+    m.fair_deck(0).expect("the deal's fairness data")
+}
+
+#[test]
+fn with_nobody_joined_the_deal_is_dealt_at_once_commitments_first() {
+    let (mut m, host, _) = lobby(&[]);
+    let change = open(&mut m, host);
+    assert_eq!(told(&change), ["fair_seed", "fair_deck", "started", "deal"]);
+    assert!(matches!(
+        change.writes[0],
+        Write::Fair(FairWrite::Seed { deal_no: 0, .. })
+    ));
+    assert_eq!(dealt_deck(&m), shuffle(&SEED, &[]));
+}
+
+#[test]
+fn a_joined_seat_is_waited_for_and_its_value_changes_the_deck() {
+    let (mut m, host, tokens) = lobby(&[1]);
+    assert_eq!(told(&open(&mut m, host)), ["fair_seed"]);
+    assert!(
+        m.game().is_none(),
+        "nothing is dealt while the window is open"
+    );
+    let value = Contribution::from_bytes([9; 32]);
+    // A seat not asked, and a spectator-like wrong token, are refused.
+    assert!(matches!(
+        commit(&mut m, 0, tokens[0], value),
+        Err(TableError::Fair(_))
+    ));
+    assert_eq!(
+        commit(&mut m, 1, tokens[0], value).unwrap_err(),
+        TableError::SeatLost
+    );
+    assert_eq!(
+        told(&commit(&mut m, 1, tokens[1], value).unwrap()),
+        ["fair_commitments"]
+    );
+    // A value that does not match the commitment changes nothing.
+    let other = Contribution::from_bytes([8; 32]);
+    let before = m.version();
+    assert!(matches!(
+        reveal(&mut m, 1, tokens[1], other),
+        Err(TableError::Fair(_))
+    ));
+    assert_eq!(m.version(), before);
+    let change = reveal(&mut m, 1, tokens[1], value).unwrap();
+    assert_eq!(told(&change), ["fair_deck", "started", "deal"]);
+    let mine = Contributed {
+        seat: Seat(1),
+        value,
+        arrival: Arrival::InTime,
+    };
+    assert_eq!(dealt_deck(&m), shuffle(&SEED, &[mine]));
+    assert_ne!(dealt_deck(&m), shuffle(&SEED, &[]));
+}
+
+#[test]
+fn after_the_deadline_a_value_is_late_and_out_of_the_deck_and_a_commitment_is_refused() {
+    let (mut m, host, tokens) = lobby(&[0, 2]);
+    open(&mut m, host);
+    let value = Contribution::from_bytes([4; 32]);
+    commit(&mut m, 0, tokens[0], value).unwrap();
+    let closed = m.apply(Op::Fair(FairOp::Deadline { deal_no: 0 })).unwrap();
+    assert_eq!(told(&closed), ["fair_commitments"]);
+    assert_eq!(
+        commit(&mut m, 2, tokens[2], value).unwrap_err(),
+        TableError::FairLate
+    );
+    let dealt = m.apply(Op::Fair(FairOp::Deadline { deal_no: 0 })).unwrap();
+    assert_eq!(told(&dealt), ["fair_deck", "started", "deal"]);
+    let change = reveal(&mut m, 0, tokens[0], value).unwrap();
+    assert!(change.news.is_empty());
+    assert!(m.fair_late(0, Seat(0)));
+    assert_eq!(dealt_deck(&m), shuffle(&SEED, &[]));
+}
+
+#[test]
+fn seats_and_the_profile_wait_while_a_deal_opens() {
+    let (mut m, host, tokens) = lobby(&[0]);
+    open(&mut m, host);
+    let leave = m.apply(Op::Leave { token: tokens[2] });
+    assert_eq!(leave.unwrap_err(), TableError::DealInProgress);
+    let remove = m.apply(Op::Host {
+        host,
+        op: HostOp::Remove(1),
+    });
+    assert_eq!(remove.unwrap_err(), TableError::DealInProgress);
+}
+
+#[test]
+fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
+    let (mut m, host, tokens) = lobby(&[0, 1]);
+    open(&mut m, host);
+    let (v0, v1) = (
+        Contribution::from_bytes([1; 32]),
+        Contribution::from_bytes([2; 32]),
+    );
+    commit(&mut m, 0, tokens[0], v0).unwrap();
+    commit(&mut m, 1, tokens[1], v1).unwrap();
+    reveal(&mut m, 0, tokens[0], v0).unwrap();
+    let before = m.fair_view().unwrap().window.unwrap();
+    // The stored rows, as the table wrote them.
+    let stored = vec![StoredFair {
+        deal_no: 0,
+        seed: SEED,
+        commits_closed: true,
+        contributions: vec![
+            (0, v0.commitment(Seat(0)), Some(v0), false),
+            (1, v1.commitment(Seat(1)), None, false),
+        ],
+    }];
+    let seats = ["Anna", "Boris", "Vera"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| StoredSeat {
+            seat: i as u8,
+            name: (*n).into(),
+            token: tokens[i],
+            bot: None,
+        })
+        .collect();
+    let t = NewTable {
+        host,
+        profile: Profile::sochi(),
+        request: serde_json::json!("sochi"),
+        spectator_chat: false,
+        first_dealer: Seat(0),
+    };
+    let mut back = Machine::restore(t, seats, &[], false, false).unwrap();
+    back.restore_fair(stored, &[]).unwrap();
+    let after = back.fair_view().unwrap().window.unwrap();
+    assert_eq!(after.seed_commitment, before.seed_commitment);
+    assert_eq!(after.commitments, before.commitments);
+    assert!(after.revealing);
+    let change = reveal(&mut back, 1, tokens[1], v1).unwrap();
+    assert_eq!(told(&change), ["fair_deck", "started", "deal"]);
+    let both = [
+        Contributed {
+            seat: Seat(0),
+            value: v0,
+            arrival: Arrival::InTime,
+        },
+        Contributed {
+            seat: Seat(1),
+            value: v1,
+            arrival: Arrival::InTime,
+        },
+    ];
+    assert_eq!(dealt_deck(&back), shuffle(&SEED, &both));
+}

@@ -1,0 +1,446 @@
+//! The clock at a running table, in virtual time: a player who never acts and one who
+//! disconnects are played by the autopilot within the clock, a person who comes back takes
+//! the seat at once, a restart keeps the deadline, and no timer moves a paused or finished
+//! table.
+//!
+//! Time is paused and moves only when a test advances it (`tokio::time::advance`): a held
+//! blocking task keeps tokio from jumping the clock while the runtime waits for SQLite's
+//! thread, which would otherwise look idle. So every deadline is hit to the millisecond. A
+//! watchdog thread only stops a hung test.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use pref_core::{Seat, Viewer};
+use pref_protocol::clock::{ClockInfo, TimeControl};
+use pref_protocol::{BotLevel, Public};
+use tokio::sync::broadcast;
+
+use super::*;
+use crate::command::{Command, HostRequest};
+use crate::config::Limits;
+use crate::ids::Secret;
+use crate::machine::clock;
+use crate::registry::{Registry, TableHandle};
+use crate::store::Store;
+use crate::wire::{News, Stamped, Turn};
+
+/// 10 s a move, a 30 s bank, 30 s grace.
+fn blitz() -> TimeControl {
+    clock::parse(Some(&serde_json::json!("blitz")))
+        .unwrap()
+        .unwrap()
+}
+
+/// Stops the process if a test hangs for `secs` real seconds: a stalled table is exactly
+/// what these tests look for.
+fn watchdog(secs: u64) {
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(secs));
+        eprintln!("a clock test hung for {secs} s");
+        std::process::exit(101);
+    });
+}
+
+/// Keeps tokio's paused clock from moving by itself while held: a running blocking task
+/// turns its auto-advance off.
+struct Hold(#[allow(dead_code)] std::sync::mpsc::Sender<()>);
+
+fn hold_time() -> Hold {
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    tokio::task::spawn_blocking(move || {
+        let _ = rx.recv();
+    });
+    Hold(tx)
+}
+
+/// Waits a little real time (the clock stands still) for the table to do whatever it would.
+async fn settle() {
+    tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_millis(100)))
+        .await
+        .unwrap();
+}
+
+/// Moves virtual time by `ms` milliseconds.
+async fn advance(ms: u64) {
+    tokio::time::advance(Duration::from_millis(ms)).await;
+}
+
+/// A blitz table with Anna (connected) in seat 0 and two easy bots that act at once, started,
+/// with a spectator's subscription taken before the start.
+struct Game {
+    store: Store,
+    limits: Limits,
+    no: i64,
+    host: Secret,
+    handle: TableHandle,
+    anna: Secret,
+    rx: broadcast::Receiver<Arc<Stamped>>,
+    _registry: Arc<Registry>,
+}
+
+async fn game(name: &str) -> Game {
+    let dir = std::env::temp_dir().join(format!("pref-clock-{name}-{}", Secret::random().expose()));
+    let store = Store::open(&dir).await.unwrap();
+    let limits = Limits {
+        bot_delay_min_ms: 0,
+        bot_delay_max_ms: 0,
+        ..Limits::default()
+    };
+    let (id, no, host, table) = test_table(&store, &limits).await;
+    let info = ClockInfo {
+        control: blitz(),
+        paused: false,
+        away: Vec::new(),
+    };
+    store.set_clock(no, &info).await.unwrap();
+    let registry = Registry::new(store.clone(), limits.clone());
+    registry.spawn(id, no, table.with_clock(Some(blitz())));
+    let handle = registry.get(&id).unwrap();
+    let (_, anna) = handle
+        .ask(|reply| Command::Claim {
+            name: "Anna".into(),
+            seat: Some(0),
+            host: None,
+            reply,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    for seat in [1, 2] {
+        let bot = HostRequest::Bot {
+            seat,
+            level: BotLevel::Easy,
+        };
+        host_op(&handle, host, bot).await.unwrap();
+    }
+    present(&handle, anna, true).await;
+    let session = handle
+        .ask(|reply| Command::Connect {
+            token: None,
+            resume: None,
+            reply,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    host_op(&handle, host, HostRequest::Start).await.unwrap();
+    Game {
+        store,
+        limits,
+        no,
+        host,
+        handle,
+        anna,
+        rx: session.rx,
+        _registry: registry,
+    }
+}
+
+async fn host_op(
+    handle: &TableHandle,
+    host: Secret,
+    op: HostRequest,
+) -> Result<pref_protocol::Summary, TableError> {
+    handle
+        .ask(|reply| Command::Host {
+            token: host,
+            op,
+            reply,
+        })
+        .await
+        .unwrap()
+}
+
+async fn present(handle: &TableHandle, anna: Secret, connected: bool) {
+    handle
+        .tell(Command::Presence {
+            seat: Seat(0),
+            token: anna,
+            connected,
+        })
+        .await;
+}
+
+/// What the spectator saw of one action's batch: its turn, and whether the deal finished.
+struct Batch {
+    turn: Turn,
+    finished: bool,
+}
+
+/// The next batch that carries a turn.
+async fn next_batch(rx: &mut broadcast::Receiver<Arc<Stamped>>) -> Batch {
+    let mut finished = false;
+    loop {
+        let item = rx.recv().await.expect("the table goes on");
+        if let News::Public(Public::DealFinished { .. }) = item.news {
+            finished = true;
+        }
+        if let Some(turn) = &item.turn {
+            return Batch {
+                turn: turn.clone(),
+                finished,
+            };
+        }
+    }
+}
+
+/// How long Anna's turn may last by the clock it shows: from the turn's start (the bank
+/// starts after the allowance) to the deadline.
+fn allowed(turn: &Turn) -> u64 {
+    let c = turn
+        .clock
+        .as_ref()
+        .expect("a clocked turn carries the clock");
+    c.deadline - (c.bank_from - u64::from(blitz().per_move) * 1_000)
+}
+
+/// At Anna's turn `b`: nothing happens a millisecond before her deadline, and at the
+/// deadline the autopilot moves for her. Returns how long the turn lasted and the batch of
+/// the autopilot's move.
+async fn times_out(g: &mut Game, b: &Batch) -> (u64, Batch) {
+    let wait = allowed(&b.turn);
+    advance(wait - 1).await;
+    settle().await;
+    assert!(
+        g.rx.try_recv().is_err(),
+        "nothing moves before the deadline"
+    );
+    advance(1).await;
+    let next = next_batch(&mut g.rx).await;
+    assert_eq!(
+        next.turn.autopilot,
+        Some(Seat(0)),
+        "the autopilot moved for Anna"
+    );
+    (wait, next)
+}
+
+/// Plays the deal to its end, Anna never acting; the length of each of her turns.
+async fn never_acting(g: &mut Game, mut b: Batch) -> Vec<u64> {
+    let mut waits = Vec::new();
+    while !b.finished {
+        if b.turn.to_act == Some(Seat(0)) {
+            let (wait, next) = times_out(g, &b).await;
+            waits.push(wait);
+            b = next;
+        } else {
+            b = next_batch(&mut g.rx).await;
+        }
+    }
+    waits
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_who_never_acts_is_played_by_the_autopilot_within_the_clock() {
+    watchdog(120);
+    let _hold = hold_time();
+    let mut g = game("never").await;
+    let start = tokio::time::Instant::now();
+    let first = next_batch(&mut g.rx).await;
+    let waits = never_acting(&mut g, first).await;
+    assert!(waits.len() >= 2, "Anna had {} turns", waits.len());
+    // First the allowance and the whole bank, then the allowance alone (the bank is spent),
+    // then, away after two timeouts, the autopilot's short wait.
+    assert_eq!(waits[0], 40_000);
+    assert_eq!(waits[1], 10_000);
+    for w in &waits[2..] {
+        assert_eq!(*w, clock::AWAY_MOVE_MS);
+    }
+    let total = tokio::time::Instant::now() - start;
+    assert_eq!(total.as_millis() as u64, waits.iter().sum::<u64>());
+    let summary = g.handle.ask(Command::Summary).await.unwrap();
+    let info = summary.clock.expect("the summary shows the clock");
+    assert_eq!(
+        info.away,
+        vec![Seat(0)],
+        "Anna is away (autopilot) for everybody"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_who_disconnects_is_played_after_the_grace_and_takes_the_seat_back_by_acting() {
+    watchdog(120);
+    let _hold = hold_time();
+    let mut g = game("gone").await;
+    // Anna leaves at once: her grace (30 s) ends before her first deadline (40 s).
+    present(&g.handle, g.anna, false).await;
+    let mut b = next_batch(&mut g.rx).await;
+    while b.turn.to_act != Some(Seat(0)) {
+        assert!(!b.finished);
+        b = next_batch(&mut g.rx).await;
+    }
+    assert_eq!(allowed(&b.turn), 40_000);
+    advance(30_000 - 1).await;
+    settle().await;
+    assert!(g.rx.try_recv().is_err(), "within the grace nothing moves");
+    advance(1).await;
+    b = next_batch(&mut g.rx).await;
+    assert_eq!(b.turn.autopilot, Some(Seat(0)));
+    let away = b
+        .turn
+        .clock
+        .as_ref()
+        .map(|c| c.away.clone())
+        .unwrap_or_default();
+    let summary = g.handle.ask(Command::Summary).await.unwrap();
+    if !b.finished {
+        assert_eq!(away, vec![Seat(0)], "everybody sees Anna away");
+    }
+    assert_eq!(summary.clock.unwrap().away, vec![Seat(0)]);
+    // Her next turn: she is back and acts herself before the autopilot's short wait ends.
+    while !b.finished && b.turn.to_act != Some(Seat(0)) {
+        b = next_batch(&mut g.rx).await;
+    }
+    if b.finished {
+        // The deal ended by the autopilot's move; she takes the seat back in the next one.
+        return;
+    }
+    assert_eq!(allowed(&b.turn), clock::AWAY_MOVE_MS);
+    present(&g.handle, g.anna, true).await;
+    let action = b.turn.legal[0];
+    let version = g.handle.ask(Command::Summary).await.unwrap().version;
+    g.handle
+        .ask(|reply| Command::Act {
+            seat: Seat(0),
+            token: g.anna,
+            version,
+            action,
+            reply,
+        })
+        .await
+        .unwrap()
+        .expect("Anna's own move is taken");
+    let mine = next_batch(&mut g.rx).await;
+    assert_eq!(
+        mine.turn.autopilot, None,
+        "her own move is not the autopilot's"
+    );
+    let info = g.handle.ask(Command::Summary).await.unwrap().clock.unwrap();
+    assert!(info.away.is_empty(), "acting took the seat back at once");
+    // From here on her turns have the plain allowance again; the deal ends by the clock.
+    let waits = never_acting(&mut g, mine).await;
+    if let Some(w) = waits.first() {
+        // The grace ended her first turn at 30 s: 20 s of her 30 s bank went, 10 s are left.
+        assert_eq!(*w, 10_000 + 10_000);
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restart_mid_move_keeps_the_deadline() {
+    watchdog(120);
+    let _hold = hold_time();
+    let mut g = game("restart").await;
+    let deadline = loop {
+        let b = next_batch(&mut g.rx).await;
+        if b.turn.to_act == Some(Seat(0)) {
+            break b.turn.clock.unwrap().deadline;
+        }
+    };
+    advance(7_000).await;
+    let row = g.store.table(g.no).await.unwrap().unwrap();
+    let restored = Table::restore(row, g.store.clone(), g.limits.clone()).unwrap();
+    let snap = restored.snapshot(Viewer::Spectator);
+    let clock = snap.turn.clock.expect("the restored table's clock runs");
+    assert_eq!(clock.seat, Seat(0));
+    assert_eq!(clock.deadline, deadline, "the deadline is not reset");
+    assert_eq!(
+        restored.wake_at(),
+        Some(deadline),
+        "the restored timer is armed at the same deadline"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_timer_moves_a_paused_table() {
+    watchdog(180);
+    let _hold = hold_time();
+    let mut g = game("paused").await;
+    let first = next_batch(&mut g.rx).await;
+    never_acting(&mut g, first).await;
+    // Only the host pauses.
+    let by_anna = g
+        .handle
+        .ask(|reply| Command::Pause {
+            host: g.anna,
+            paused: true,
+            reply,
+        })
+        .await
+        .unwrap();
+    assert!(matches!(by_anna, Err(TableError::NotHost)));
+    let summary = g
+        .handle
+        .ask(|reply| Command::Pause {
+            host: g.host,
+            paused: true,
+            reply,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(summary.clock.unwrap().paused);
+    let version = summary.version;
+    g.handle
+        .ask(|reply| Command::NextDeal {
+            seat: Seat(0),
+            token: g.anna,
+            version,
+            reply,
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    loop {
+        let b = next_batch(&mut g.rx).await;
+        assert_eq!(b.turn.clock, None, "a paused table shows no clock");
+        assert!(!b.finished);
+        if b.turn.to_act == Some(Seat(0)) {
+            break;
+        }
+    }
+    // Pausing waits for the deal's end.
+    let during = g
+        .handle
+        .ask(|reply| Command::Pause {
+            host: g.host,
+            paused: false,
+            reply,
+        })
+        .await
+        .unwrap();
+    assert!(matches!(during, Err(TableError::DealInProgress)));
+    let before = g.handle.ask(Command::Summary).await.unwrap().version;
+    advance(3_600_000).await;
+    settle().await;
+    assert_eq!(
+        g.handle.ask(Command::Summary).await.unwrap().version,
+        before
+    );
+    assert!(
+        g.rx.try_recv().is_err(),
+        "no autopilot move on a paused clock"
+    );
+    // A restart keeps the pause, and arms no timer.
+    let row = g.store.table(g.no).await.unwrap().unwrap();
+    let restored = Table::restore(row, g.store.clone(), g.limits.clone()).unwrap();
+    assert!(restored.clock.as_ref().unwrap().paused());
+    assert_eq!(restored.wake_at(), None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn no_timer_moves_a_finished_table() {
+    watchdog(120);
+    let _hold = hold_time();
+    let mut g = game("over").await;
+    let first = next_batch(&mut g.rx).await;
+    never_acting(&mut g, first).await;
+    let over = host_op(&g.handle, g.host, HostRequest::End).await.unwrap();
+    advance(3_600_000).await;
+    settle().await;
+    let after = g.handle.ask(Command::Summary).await.unwrap();
+    assert_eq!(after.version, over.version);
+    assert!(matches!(after.phase, pref_protocol::Phase::Over));
+    // The summary still shows the clock the game was played with.
+    assert_eq!(after.clock.unwrap().control, blitz());
+}

@@ -1,0 +1,160 @@
+//! A table with a short clock in the browser: the host chooses custom values on the start
+//! page, the rules page names them, the table draws every seat's clock, and a player who
+//! does not act is played by the autopilot, shown to her as such, then away (autopilot)
+//! after two timeouts, until she acts and takes her seat back.
+//!
+//! - `a_short_clock_the_autopilot_and_taking_the_seat_back`: Anna against two bots, with 3 s
+//!   a move, no bank and 5 s of grace.
+//!
+//! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` the test prints why and passes,
+//! except under `CI=true`, where it fails.
+
+use std::time::{Duration, Instant};
+
+use fantoccini::Locator;
+use pref_web_tests::{
+    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, seat_bot,
+    server_with, shot, sit, step, until,
+};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
+    if browser_missing() {
+        return;
+    }
+    let base = server_with(|c| {
+        c.limits.bot_delay_min_ms = 0;
+        c.limits.bot_delay_max_ms = 0;
+    })
+    .await;
+    let dir = out_dir("screenshots");
+    let mut driver = Driver::start(&dir).await;
+    let anna = driver.browser(false).await;
+    open_start_page(&anna, &base).await;
+    anna.find(Locator::Css("#clock-choice"))
+        .await
+        .expect("the clock choice")
+        .select_by_value("custom")
+        .await
+        .expect("custom");
+    for (key, value) in [
+        ("move", "3"),
+        ("bank", "0"),
+        ("refill", "0"),
+        ("grace", "5"),
+    ] {
+        let input = anna
+            .find(Locator::Css(&format!("#clock-{key}")))
+            .await
+            .expect("a custom value");
+        input.clear().await.expect("clear");
+        input.send_keys(value).await.expect("type");
+        // The value is taken when the field changes.
+        js(
+            &anna,
+            &format!("document.querySelector('#clock-{key}').dispatchEvent(new Event('change')); return true"),
+        )
+        .await;
+    }
+    let invite = create_table(&anna).await;
+    let id = invite.rsplit('/').next().expect("an id").to_owned();
+    sit(&anna, &invite, "Anna").await;
+    seat_bot(&anna, 1, "easy").await;
+    seat_bot(&anna, 2, "easy").await;
+    click(&anna, "#start-game:not([disabled])").await;
+
+    // Every seat's clock is drawn; the running one counts down from the server's deadline.
+    until(
+        &anna,
+        "the clock panel",
+        "return document.querySelectorAll('#clock .clock-seat').length === 3",
+    )
+    .await;
+    let title = js(
+        &anna,
+        "return document.querySelector('#clock .clock-title').textContent",
+    )
+    .await;
+    let title = title.as_str().unwrap_or_default().to_owned();
+    assert!(title.contains("3 s a move"), "{title}");
+
+    // Anna does nothing: the autopilot moves for her, then she is away (autopilot).
+    until(
+        &anna,
+        "the autopilot's move for Anna",
+        "return document.querySelector('#autopilot-move')?.textContent.includes('Anna')",
+    )
+    .await;
+    until(
+        &anna,
+        "Anna away (autopilot)",
+        "return [...document.querySelectorAll('#clock .clock-seat.away')].some((s) => s.dataset.seat === '0' && s.textContent.includes('away (autopilot)'))",
+    )
+    .await;
+    shot(&anna, &dir, "clock-away").await;
+
+    // She acts on one of her turns (the autopilot waits 2 s for an away seat) and takes the
+    // seat back at once; or the deal ends first, by the autopilot.
+    let (mut bid_made, mut whists) = (false, 0);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut took_back = false;
+    while Instant::now() < deadline {
+        let v = js(
+            &anna,
+            "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.phase || '']",
+        )
+        .await;
+        if v[2] != json!("playing") || v[1] == json!("finished") {
+            break;
+        }
+        if v[0] == json!("true") {
+            let stage = v[1].as_str().unwrap_or_default().to_owned();
+            step(&anna, &stage, &mut bid_made, &mut whists).await;
+            let summary = js(
+                &anna,
+                &format!("return fetch('/api/tables/{id}').then((r) => r.json())"),
+            )
+            .await;
+            if summary["clock"]["away"]
+                .as_array()
+                .is_none_or(Vec::is_empty)
+            {
+                took_back = true;
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    if took_back {
+        until(
+            &anna,
+            "Anna back at her seat",
+            "return !document.querySelector('#clock .clock-seat.away[data-seat=\"0\"]')",
+        )
+        .await;
+    }
+    // Either way the deal ends: nobody waits for her.
+    until(
+        &anna,
+        "the deal's end",
+        "return document.body.dataset.phase === 'between_deals' || document.body.dataset.stage === 'finished'",
+    )
+    .await;
+
+    // The rules page names the clock.
+    anna.goto(&format!("{base}/t/{id}/rules"))
+        .await
+        .expect("rules page");
+    let rules = until(
+        &anna,
+        "the clock on the rules page",
+        "return document.querySelector('#table-clock')?.textContent",
+    )
+    .await;
+    assert!(
+        rules.as_str().unwrap_or_default().contains("3 s a move"),
+        "{rules}"
+    );
+    let _ = anna.close().await;
+}

@@ -1,0 +1,224 @@
+//! Provably fair deals in the browser (`docs/fairness.md`):
+//!
+//! - `the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs`: `web/js/fair.js`
+//!   computes, with Web Crypto alone, the same decks and commitments as `pref_core::fair`
+//!   for fixed seeds and contributions (with and without late ones), and finds a tampered
+//!   deck, seed and contribution.
+//! - `a_deal_against_bots_is_verified_in_the_page`: the host joins the contributions, plays
+//!   a deal against two bots, and the page shows "verified ✓" for it, with the host's own
+//!   value in the deck.
+//!
+//! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` the tests print why and pass,
+//! except under `CI=true`, where they fail.
+
+use std::time::{Duration, Instant};
+
+use pref_core::Seat;
+use pref_core::fair::{Arrival, Contributed, Contribution, Seed, deck_commitment, shuffle};
+use pref_web_tests::{
+    Driver, browser_missing, create_table, js, open_start_page, out_dir, seat_bot, server_with,
+    shot, sit, step, until,
+};
+use serde_json::{Value, json};
+
+/// The record's `fairness` object for a seed and contributions, as the core computes it.
+fn fairness(seed: [u8; 32], contributions: &[(u8, [u8; 32], bool)]) -> Value {
+    let seed = Seed::from_bytes(seed);
+    let list: Vec<Contributed> = contributions
+        .iter()
+        .map(|&(seat, v, late)| Contributed {
+            seat: Seat(seat),
+            value: Contribution::from_bytes(v),
+            arrival: if late { Arrival::Late } else { Arrival::InTime },
+        })
+        .collect();
+    let deck = shuffle(&seed, &list);
+    let cards: Vec<String> = deck.iter().map(ToString::to_string).collect();
+    json!({
+        "scheme": "pref-fair/1",
+        "seed_commitment": seed.commitment().to_string(),
+        "deck_commitment": deck_commitment(&deck, &seed).to_string(),
+        "server_seed": seed.to_string(),
+        "contributions": list.iter().map(|c| {
+            let mut o = json!({"seat": c.seat.0, "value": c.value.to_string()});
+            if c.arrival == Arrival::Late {
+                o["late"] = json!(true);
+            }
+            o
+        }).collect::<Vec<_>>(),
+        "deck": cards.join(" "),
+    })
+}
+
+/// Runs `body` (an async function body with `m`, the page's `fair.js`, and `args`) in the
+/// page and returns its value.
+async fn in_page(c: &fantoccini::Client, body: &str, args: Value) -> Value {
+    let script = format!(
+        "const args = {args}; return (async () => {{ const m = await import('/js/fair.js'); {body} }})();"
+    );
+    js(c, &script).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
+    if browser_missing() {
+        return;
+    }
+    let base = server_with(|_| {}).await;
+    let mut driver = Driver::start(&out_dir("screenshots")).await;
+    let page = driver.browser(false).await;
+    page.goto(&base).await.expect("start page");
+    let cases = [
+        fairness([7; 32], &[]),
+        fairness([7; 32], &[(0, [1; 32], false), (2, [2; 32], true)]),
+        fairness(
+            std::array::from_fn(|i| (i as u8).wrapping_mul(9)),
+            &[
+                (0, [0xff; 32], false),
+                (1, [0; 32], false),
+                (2, [0x80; 32], false),
+            ],
+        ),
+        fairness(
+            [0xa5; 32],
+            &[(1, std::array::from_fn(|i| 255 - i as u8), false)],
+        ),
+    ];
+    for f in &cases {
+        let deck = in_page(&page, "return await m.deckOf(args);", f.clone()).await;
+        assert_eq!(
+            &deck, &f["deck"],
+            "the page's shuffle is the core's for {f}"
+        );
+        let why = in_page(&page, "return await m.check(args, {});", f.clone()).await;
+        assert_eq!(why, Value::Null, "the page verifies {f}");
+    }
+    // The contribution commitment is the core's.
+    let value = Contribution::from_bytes([3; 32]);
+    let c = in_page(
+        &page,
+        "return await m.commitmentOf(2, args);",
+        json!(value.to_string()),
+    )
+    .await;
+    assert_eq!(c, json!(value.commitment(Seat(2)).to_string()));
+    // Tampering is found, each at its own check.
+    let f = &cases[1];
+    let mut swapped = f.clone();
+    let mut cards: Vec<String> = f["deck"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .map(str::to_owned)
+        .collect();
+    cards.swap(0, 1);
+    swapped["deck"] = json!(cards.join(" "));
+    let mut seed = f.clone();
+    seed["server_seed"] = json!(Seed::from_bytes([8; 32]).to_string());
+    let mut contribution = f.clone();
+    contribution["contributions"][0]["value"] =
+        json!(Contribution::from_bytes([9; 32]).to_string());
+    let mut late = f.clone();
+    late["contributions"][1]["late"] = json!(false);
+    for (tampered, why) in [
+        (swapped, "fair.why.deck"),
+        (seed, "fair.why.seed"),
+        (contribution, "fair.why.deck"),
+        (late, "fair.why.deck"),
+    ] {
+        let got = in_page(&page, "return await m.check(args, {});", tampered).await;
+        assert_eq!(got, json!(why));
+    }
+    // The hand a seat was shown is checked against the deck: at three players with seat 0
+    // dealing, seat 1 (first hand) gets cards 0-9, and seat 2 does not.
+    let first_ten: Vec<&str> = f["deck"].as_str().unwrap().split(' ').take(10).collect();
+    for (seat, expected) in [(1, Value::Null), (2, json!("fair.why.hand"))] {
+        let seen = json!({"hand": {"players": 3, "dealer": 0, "seat": seat, "cards": first_ten}});
+        let got = in_page(
+            &page,
+            "return await m.check(args.f, args.seen);",
+            json!({"f": f, "seen": seen}),
+        )
+        .await;
+        assert_eq!(got, expected, "seat {seat}");
+    }
+    // A value seen live that differs from the revealed one is a failure too.
+    let got = in_page(
+        &page,
+        "return await m.check(args, { seed_commitment: '00'.repeat(32) });",
+        f.clone(),
+    )
+    .await;
+    assert_eq!(got, json!("fair.why.live"));
+}
+
+const TURN: &str =
+    "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.version || '']";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deal_against_bots_is_verified_in_the_page() {
+    if browser_missing() {
+        return;
+    }
+    let base = server_with(|c| {
+        c.limits.bot_delay_min_ms = 0;
+        c.limits.bot_delay_max_ms = 0;
+    })
+    .await;
+    let dir = out_dir("screenshots");
+    let mut driver = Driver::start(&dir).await;
+    let host = driver.browser(false).await;
+    open_start_page(&host, &base).await;
+    let invite = create_table(&host).await;
+    sit(&host, &invite, "Anna").await;
+    seat_bot(&host, 1, "easy").await;
+    seat_bot(&host, 2, "easy").await;
+    pref_web_tests::click(&host, "#start-game:not([disabled])").await;
+    until(
+        &host,
+        "the table",
+        "return document.body.dataset.phase === 'playing'",
+    )
+    .await;
+    let (mut bid_made, mut whists) = (false, 0);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        assert!(Instant::now() < deadline, "the deal did not finish");
+        let v = js(&host, TURN).await;
+        if v[1] == json!("finished") {
+            break;
+        }
+        if v[0] == json!("true") {
+            let stage = v[1].as_str().unwrap_or_default().to_owned();
+            let version = v[2].as_str().unwrap_or_default().to_owned();
+            step(&host, &stage, &mut bid_made, &mut whists).await;
+            until(
+                &host,
+                "the action's result",
+                &format!("return document.body.dataset.version !== {version:?}"),
+            )
+            .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let line = until(
+        &host,
+        "the deal's check",
+        "const li = document.querySelector('#fair li[data-deal=\"0\"]:not(.fair-checking)'); return li && [li.className, li.textContent, li.title, li.dataset.hand]",
+    )
+    .await;
+    assert_eq!(line[0], json!("fair-ok"), "{line}");
+    assert!(line[1].as_str().unwrap().contains("verified ✓"), "{line}");
+    // The host's page contributed: its seat is in the deck.
+    assert!(
+        line[2].as_str().unwrap().contains("seats 1"),
+        "the host's value is in the deck: {line}"
+    );
+    assert_eq!(
+        line[3],
+        json!("checked"),
+        "the hand the page was dealt is checked"
+    );
+    shot(&host, &dir, "fair-verified").await;
+}

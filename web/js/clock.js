@@ -1,0 +1,100 @@
+// Why: the table's clock as the server sends it on every turn (seat, deadline, banks, away
+// seats), drawn the same for every viewer: each seat's bank, the running move time, a warning
+// for the player whose time is nearly up, the autopilot's moves and "away (autopilot)".
+// The browser only counts down to the server's deadline; it decides nothing.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+/** Seconds under which the player to act is warned. */
+const WARN_S = 10;
+
+/** m:ss for a number of milliseconds (never below zero). */
+function mmss(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** The running seat's move time and bank left at `now` (an away seat's deadline comes
+ *  before its allowance ends: then its move time is what is left to the deadline). */
+function left(clock, now) {
+  const bank = clock.banks[clock.seat] ?? 0;
+  const moveEnd = Math.min(clock.bank_from, clock.deadline);
+  if (now < moveEnd) return { move: moveEnd - now, bank: Math.max(0, Math.min(bank, clock.deadline - clock.bank_from)) };
+  return { move: 0, bank: clock.deadline - now };
+}
+
+/** Redraws the running countdowns (the rest of the panel does not change between turns). */
+function tick() {
+  for (const el of document.querySelectorAll('[data-clock-deadline]')) {
+    const clock = JSON.parse(el.dataset.clock);
+    const l = left(clock, Date.now());
+    el.querySelector('.clock-move').textContent = mmss(l.move);
+    el.querySelector('.clock-bank').textContent = mmss(l.bank);
+    const warn = el.dataset.mine === 'true' && clock.deadline - Date.now() <= WARN_S * 1000;
+    el.classList.toggle('warn', warn);
+    const hurry = el.querySelector('.clock-hurry');
+    if (hurry) hurry.hidden = !warn;
+  }
+}
+
+let ticking = null;
+
+/** The clock panel for `state`, or nothing at a table without a clock. */
+export function clockPanel(state) {
+  const info = state.table.clock;
+  if (!info) return null;
+  if (!ticking) ticking = setInterval(tick, 250);
+  const clock = state.snap.turn && state.snap.turn.clock;
+  const away = new Set((clock ? clock.away : info.away) || []);
+  const seats = state.table.seats.map((s) => {
+    const name = s.name || '—';
+    const running = clock && clock.seat === s.seat;
+    const mine = state.seat === s.seat;
+    const attrs = { class: `clock-seat ${running ? 'running' : ''} ${away.has(s.seat) ? 'away' : ''}`, dataset: { seat: s.seat } };
+    if (running) Object.assign(attrs.dataset, { clockDeadline: clock.deadline, clock: JSON.stringify(clock), mine: String(mine) });
+    const l = running ? left(clock, Date.now()) : null;
+    return h('li', attrs,
+      h('b', {}, name), ' ',
+      running ? h('span', { class: 'clock-move', title: t('clock.move') }, mmss(l.move)) : null, running ? ' + ' : null,
+      h('span', { class: 'clock-bank', title: t('clock.bank') }, mmss(running ? l.bank : (clock ? clock.banks[s.seat] ?? 0 : info.control.bank * 1000))),
+      away.has(s.seat) ? h('span', { class: 'clock-away' }, ' ', t('clock.away')) : null,
+      running && mine ? h('span', { class: 'clock-hurry', hidden: true }, ' ', t('clock.hurry')) : null);
+  });
+  const auto = state.autopilot;
+  const autoName = auto !== null && auto !== undefined && state.table.seats[auto] ? state.table.seats[auto].name : null;
+  return h('section', { class: 'clock-panel', id: 'clock' },
+    h('span', { class: 'clock-title' }, t('clock.title'), ': ', controlText(info.control), info.paused ? ` — ${t('clock.paused')}` : ''),
+    h('ul', { class: 'clock-seats' }, seats),
+    autoName ? h('p', { class: 'clock-autopilot', id: 'autopilot-move' }, t('clock.autopilot_moved', { name: autoName })) : null);
+}
+
+/** A time control in words: "blitz: 10 s a move, 30 s bank, +5 s each deal". */
+export function controlText(c) {
+  const name = ['relaxed', 'normal', 'blitz'].includes(c.preset) ? t(`clock.${c.preset}`) : t('clock.custom');
+  return `${name}: ${t('clock.control', { move: c.move, bank: c.bank, refill: c.refill, grace: c.grace })}`;
+}
+
+/** The custom values the start page offers, with their starting values (seconds). */
+const CUSTOM = [['move', 20], ['bank', 60], ['refill', 10], ['grace', 60]];
+
+/**
+ * The start page's choice of clock; `form.clock` holds it: `off` (the default), a preset
+ * name, or the custom values as an object (the server checks them).
+ */
+export function clockChoice(form) {
+  const custom = form.clock !== null && typeof form.clock === 'object';
+  const fields = h('span', { class: 'clock-custom', hidden: !custom }, CUSTOM.map(([key, start]) =>
+    h('label', {}, ' ', t(`clock.${key}_s`), ' ',
+      h('input', { type: 'number', min: 0, id: `clock-${key}`, value: custom ? form.clock[key] : start,
+        onchange: (e) => { if (typeof form.clock === 'object') form.clock[key] = Number(e.target.value); } }))));
+  const choose = (v) => {
+    form.clock = v === 'custom' ? Object.fromEntries(CUSTOM.map(([k]) => [k, Number(document.getElementById(`clock-${k}`).value)])) : v;
+    fields.hidden = v !== 'custom';
+  };
+  const now = custom ? 'custom' : (form.clock || 'off');
+  return h('div', { class: 'clock-choice' }, h('label', {}, t('clock.choose'), ' ',
+    h('select', { id: 'clock-choice', onchange: (e) => choose(e.target.value) },
+      ['off', 'relaxed', 'normal', 'blitz', 'custom'].map((v) => h('option', { value: v, selected: now === v }, t(`clock.${v}`))))),
+    fields);
+}
