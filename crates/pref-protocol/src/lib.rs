@@ -22,8 +22,8 @@
 
 pub mod auction;
 pub mod client;
-pub mod fair;
 pub mod clock;
+pub mod fair;
 pub mod http;
 pub mod keeper;
 pub mod score;

@@ -15,7 +15,7 @@ mod fair;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Card, Profile, ProfileError, Seat, Viewer};
+use pref_core::{Profile, ProfileError, Seat, Viewer};
 use pref_protocol::{BotLevel, ScoreEntry, Snapshot, TurnView};
 use tokio::sync::{broadcast, mpsc, watch};
 
@@ -695,12 +695,8 @@ impl Table {
                 action,
             } => {
                 self.piloting = None;
-                let Some(token) = self.machine.occupant(seat.0).map(|o| o.token) else {
-                    return;
-                };
-                let op = Op::Act {
+                let op = Op::Autopilot {
                     seat,
-                    token,
                     version,
                     action,
                 };

@@ -210,6 +210,9 @@ impl Machine {
             super::Op::Host { .. }
             | super::Op::Claim { .. }
             | super::Op::Act { .. }
+            | super::Op::Autopilot { .. }
+            | super::Op::Watching { .. }
+            | super::Op::Rematch { .. }
             | super::Op::NextDeal { .. }
             | super::Op::Chat { .. }
             | super::Op::Presence { .. }
@@ -300,7 +303,7 @@ impl Machine {
             return Err(TableError::DealInProgress);
         }
         let deal_no = match (&opening, &self.stage) {
-            (Opening::Start { host }, _) if !self.host.matches(host) => {
+            (Opening::Start { host }, _) if !self.host.verifies(host) => {
                 return Err(TableError::NotHost);
             }
             (Opening::Start { .. }, Stage::Lobby) => 0,

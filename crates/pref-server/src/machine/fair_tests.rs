@@ -7,7 +7,7 @@ use pref_core::{Profile, Seat};
 use pref_protocol::Public;
 
 use super::*;
-use crate::ids::Secret;
+use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
 
 /// The kinds of what a change told, in order.
@@ -31,9 +31,8 @@ fn told(change: &Change) -> Vec<&'static str> {
 fn lobby(joined: &[u8]) -> (Machine, Secret, Vec<Secret>) {
     let host = Secret::random();
     let mut m = Machine::new(NewTable {
-        host,
+        host: TokenHash::of(&host),
         profile: Profile::sochi(),
-        request: serde_json::json!("sochi"),
         spectator_chat: false,
         first_dealer: Seat(0),
     });
@@ -44,6 +43,7 @@ fn lobby(joined: &[u8]) -> (Machine, Secret, Vec<Secret>) {
             name: name.into(),
             seat: None,
             host: None,
+            invite: Some(m.invite_key()),
             token,
         };
         m.apply(op).unwrap();
@@ -221,14 +221,13 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
         .map(|(i, n)| StoredSeat {
             seat: i as u8,
             name: (*n).into(),
-            token: tokens[i],
+            token: TokenHash::of(&tokens[i]),
             bot: None,
         })
         .collect();
     let t = NewTable {
-        host,
+        host: TokenHash::of(&host),
         profile: Profile::sochi(),
-        request: serde_json::json!("sochi"),
         spectator_chat: false,
         first_dealer: Seat(0),
     };

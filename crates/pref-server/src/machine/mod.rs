@@ -271,6 +271,16 @@ impl Machine {
                 }
                 self.act(&mut change, seat, version, action)?;
             }
+            Op::Autopilot {
+                seat,
+                version,
+                action,
+            } => {
+                if self.occupant(seat.0).is_none_or(|o| o.bot.is_some()) {
+                    return Err(TableError::SeatLost);
+                }
+                self.act(&mut change, seat, version, action)?;
+            }
             Op::NextDeal {
                 seat,
                 token,

@@ -97,6 +97,16 @@ pub enum Op {
         /// The action.
         action: Action,
     },
+    /// The table's own move for a person's seat whose time ran out (the autopilot,
+    /// `table/clock.rs`): it comes from the actor, which holds no token of the seat.
+    Autopilot {
+        /// The seat.
+        seat: Seat,
+        /// The version the autopilot decided at.
+        version: u64,
+        /// The action.
+        action: Action,
+    },
     /// Start the next deal with `deck`.
     NextDeal {
         /// The seat asking.

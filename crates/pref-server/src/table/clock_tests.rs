@@ -97,11 +97,13 @@ async fn game(name: &str) -> Game {
     let registry = Registry::new(store.clone(), limits.clone());
     registry.spawn(id, no, table.with_clock(Some(blitz())));
     let handle = registry.get(&id).unwrap();
+    let invite = handle.ask(|reply| Command::InviteKey { reply }).await.ok();
     let (_, anna) = handle
         .ask(|reply| Command::Claim {
             name: "Anna".into(),
             seat: Some(0),
             host: None,
+            invite,
             reply,
         })
         .await
