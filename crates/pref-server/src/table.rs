@@ -578,7 +578,7 @@ impl Table {
                     HostRequest::Start => {
                         // The first deal opens its contribution window (`table/fair.rs`).
                         let done = self.open_deal(Opening::Start { host: token }).await;
-                        let _ = reply.send(done.map(|_| self.machine.summary()));
+                        let _ = reply.send(done.map(|_| self.summary()));
                         return;
                     }
                     HostRequest::Profile(profile) => HostOp::Profile(*profile),

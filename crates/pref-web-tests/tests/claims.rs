@@ -84,14 +84,19 @@ async fn play_until(host: &Client, what: &str, ready: &str) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         assert!(Instant::now() < deadline, "never got to {what}");
-        if js(host, ready).await == json!(true) {
-            return;
-        }
+        // One reading of the page: the turn that brings the claim button also makes it the
+        // host's turn to play, which must not be played.
         let v = js(
             host,
-            "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.version || '']",
+            &format!(
+                "const ready = (() => {{ {ready} }})(); const d = document.body.dataset; \
+                 return [d.myturn || '', d.stage || '', d.version || '', ready]"
+            ),
         )
         .await;
+        if v[3] == json!(true) {
+            return;
+        }
         if v[0] != json!("true") || v[1] == json!("finished") {
             tokio::time::sleep(Duration::from_millis(60)).await;
             continue;

@@ -58,7 +58,13 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
         .await;
     }
     let invite = create_table(&anna).await;
-    let id = invite.rsplit('/').next().expect("an id").to_owned();
+    // The invite link is `/t/{id}#invite={key}`.
+    let id = invite
+        .split('#')
+        .next()
+        .and_then(|link| link.rsplit('/').next())
+        .expect("an id")
+        .to_owned();
     sit(&anna, &invite, "Anna").await;
     seat_bot(&anna, 1, "easy").await;
     seat_bot(&anna, 2, "easy").await;
