@@ -47,7 +47,8 @@ async function rematch(state, host) {
 
 function spectatorCount(tb) {
   const n = tb.spectators || 0;
-  return h('span', { class: 'badge watchers', id: 'spectator-count', dataset: { count: n } },
+  // Nobody watching is nothing to say: the badge stays (with its count) but is not shown.
+  return h('span', { class: 'badge watchers', id: 'spectator-count', dataset: { count: n }, hidden: n === 0 },
     t('ux.spectators', { n }));
 }
 
