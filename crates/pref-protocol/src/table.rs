@@ -91,8 +91,8 @@ pub struct Summary {
     pub sheet: Option<SheetView>,
     /// The settlement (R10), once the game is over.
     pub settlement: Option<Settlement>,
-    /// The preset the host started from (`sochi`, …), as the table was requested; the
-    /// profile holds every option with the host's changes.
+    /// The preset the table's profile is closest to (`sochi`, …: the fewest options
+    /// changed); the profile holds every option with the host's changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset: Option<String>,
     /// Open spectator sockets (absent while none).
