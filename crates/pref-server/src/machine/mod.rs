@@ -8,7 +8,7 @@
 //! comes in with the op, so the machine is deterministic.
 
 use pref_core::{Action, Card, Game, GameError, Profile, RuleError, Seat, Viewer};
-use pref_protocol::{BotLevel, LineView, Public, ScoreEntry, Settlement, SheetView, Speaker};
+use pref_protocol::{LineView, Public, ScoreEntry, Settlement, SheetView, Speaker};
 
 use crate::ids::{Secret, TokenHash};
 use crate::wire::News;
@@ -25,6 +25,7 @@ mod op;
 mod tests;
 
 mod restore;
+mod seats;
 mod view;
 
 pub use audience::RematchPlan;
@@ -327,172 +328,6 @@ impl Machine {
             change.first = self.version;
         }
         change.news.push(news);
-    }
-
-    /// The seat asked for, or the first free one.
-    fn free_seat(&self, seat: Option<u8>) -> Result<u8, TableError> {
-        let free = |s: u8| self.occupant(s).is_none();
-        match seat {
-            Some(s) if s >= self.players() => Err(TableError::NoSuchSeat(s)),
-            Some(s) if !free(s) => Err(TableError::SeatTaken(s)),
-            Some(s) => Ok(s),
-            None => (0..self.players())
-                .find(|&s| free(s))
-                .ok_or(TableError::Full),
-        }
-    }
-
-    fn claim(
-        &mut self,
-        change: &mut Change,
-        name: &str,
-        seat: Option<u8>,
-        (host, invite): (Option<Secret>, Option<Secret>),
-        token: Secret,
-    ) -> Result<(), TableError> {
-        let name = check_name(name)?;
-        match self.stage {
-            Stage::Lobby => {
-                let invited = invite.is_some_and(|k| self.invite_key().matches(&k));
-                if !invited && !host.is_some_and(|h| self.host.verifies(&h)) {
-                    return Err(TableError::InviteRequired);
-                }
-            }
-            Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
-                if !host.is_some_and(|h| self.host.verifies(&h)) {
-                    return Err(TableError::HostSeats);
-                }
-            }
-            Stage::Over { .. } => return Err(TableError::Over),
-        }
-        let seat = self.seat_for(&name, seat)?;
-        self.seat(change, seat, name, token, None);
-        Ok(())
-    }
-
-    /// Puts an occupant into free seat `seat`, which is no longer kept for anybody.
-    fn seat(
-        &mut self,
-        change: &mut Change,
-        seat: u8,
-        name: String,
-        token: Secret,
-        bot: Option<BotLevel>,
-    ) {
-        self.reserved[usize::from(seat)] = None;
-        let token = TokenHash::of(&token);
-        self.seats[usize::from(seat)] = Some(Occupant {
-            name: name.clone(),
-            token,
-            sockets: 0,
-            bot,
-        });
-        change.writes.push(Write::Seat {
-            seat,
-            name: name.clone(),
-            token,
-            bot,
-        });
-        self.publish(change, News::Public(Public::SeatTaken { seat, name, bot }));
-    }
-
-    fn free(&mut self, change: &mut Change, seat: u8) -> Result<(), TableError> {
-        if let Stage::Playing { .. } = self.stage {
-            return Err(TableError::DealInProgress);
-        }
-        if self.occupant(seat).is_none() {
-            return Err(TableError::SeatFree(seat));
-        }
-        self.seats[usize::from(seat)] = None;
-        change.writes.push(Write::Free(seat));
-        change.freed = Some((seat, self.version + 1));
-        self.publish(change, News::Public(Public::SeatFreed { seat }));
-        Ok(())
-    }
-
-    fn host_op(&mut self, change: &mut Change, op: HostOp) -> Result<(), TableError> {
-        match op {
-            HostOp::Start { deck } => {
-                if !matches!(self.stage, Stage::Lobby) {
-                    return Err(TableError::Started);
-                }
-                if (0..self.players()).any(|s| self.occupant(s).is_none()) {
-                    return Err(TableError::SeatsFree);
-                }
-                let game = Game::new(self.profile.clone(), self.first_dealer).map_err(internal)?;
-                let mut game = Box::new(game);
-                let event = game.start_deal(&deck).map_err(internal)?;
-                change.writes.push(Write::Playing);
-                let first_dealer = self.first_dealer;
-                self.publish(change, News::Public(Public::Started { first_dealer }));
-                self.dealt(change, game, 0, &deck, event);
-            }
-            HostOp::Profile(profile) => {
-                if !matches!(self.stage, Stage::Lobby) {
-                    return Err(TableError::ProfileFrozen);
-                }
-                if (profile.players()..4).any(|s| self.occupant(s).is_some()) {
-                    return Err(TableError::SeatBeyond);
-                }
-                if self.first_dealer.0 >= profile.players() {
-                    self.first_dealer = Seat(0);
-                }
-                let json = profile.to_json();
-                change.writes.push(Write::Profile(json.clone()));
-                self.profile = profile;
-                self.publish(
-                    change,
-                    News::Public(Public::ProfileChanged { profile: json }),
-                );
-            }
-            HostOp::Remove(seat) => self.free(change, seat)?,
-            HostOp::Reserve { seat, name } => self.reserve(seat, name)?,
-            HostOp::Bot { seat, level, token } => {
-                if seat >= self.players() {
-                    return Err(TableError::NoSuchSeat(seat));
-                }
-                if self.occupant(seat).is_some() {
-                    return Err(TableError::SeatTaken(seat));
-                }
-                self.seat(
-                    change,
-                    seat,
-                    format!("Bot {}", seat + 1),
-                    token,
-                    Some(level),
-                );
-                change.bot = Some((Seat(seat), level, token));
-            }
-            HostOp::End => {
-                let (game, last, deals) = match std::mem::replace(&mut self.stage, Stage::Lobby) {
-                    playing @ Stage::Playing { .. } => {
-                        self.stage = playing;
-                        return Err(TableError::DealInProgress);
-                    }
-                    over @ Stage::Over { .. } => {
-                        self.stage = over;
-                        return Err(TableError::Over);
-                    }
-                    Stage::Lobby => (None, None, 0),
-                    Stage::BetweenDeals { game, last, deals } => (Some(game), last, deals),
-                };
-                let balance = game
-                    .as_ref()
-                    .map(|g| g.agreed_settlement())
-                    .unwrap_or_default();
-                let settlement = settlement(true, &balance, game.as_deref());
-                change.writes.push(Write::Over);
-                self.stage = Stage::Over {
-                    game,
-                    last,
-                    deals,
-                    settlement: settlement.clone(),
-                };
-                self.state_version = self.version + 1;
-                self.publish(change, News::Public(Public::GameOver(settlement)));
-            }
-        }
-        Ok(())
     }
 
     /// The game has dealt deal `deal_no` from `deck`: the table is playing it.
