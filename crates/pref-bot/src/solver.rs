@@ -621,6 +621,10 @@ impl Solver {
             return Some(false);
         }
         self.load(pos);
+        // "Does he take a trick" is often settled by the first trick alone (misère play).
+        if k == 1 && self.rules.minimise && pos.trick.is_empty() && self.target_takes_one() {
+            return Some(true);
+        }
         self.tt.new_search();
         let k = i32::from(k);
         let v = self.search(k - 1, k);
