@@ -1,6 +1,7 @@
 //! Misère's cutoffs (and raspasy's from trick 4 on, played by the same rules): positions
 //! where the target, who minimises his tricks, is sure to take every trick left or none,
-//! recognised from the hands alone so the search stops there.
+//! or the trick now starting, recognised from the hands alone so the search stops there;
+//! and the leads misère play searches last.
 
 use super::{Solver, above, next_player, suit_bits};
 
