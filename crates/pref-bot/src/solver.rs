@@ -621,6 +621,10 @@ impl Solver {
             return Some(false);
         }
         self.load(pos);
+        // "Does he take a trick" is often settled by the first trick alone (misère play).
+        if k == 1 && self.rules.minimise && pos.trick.is_empty() && self.target_takes_one() {
+            return Some(true);
+        }
         self.tt.new_search();
         let k = i32::from(k);
         let v = self.search(k - 1, k);
@@ -1096,7 +1100,13 @@ impl Solver {
                 match winning {
                     None => {
                         let h = self.history[player as usize][c as usize].min(1 << 20) as i32;
-                        16 * h
+                        // Below every history score (at most 2^24): see `lead_last`.
+                        let last = if misere_play && self.lead_last(player, c) {
+                            -(1 << 26)
+                        } else {
+                            0
+                        };
+                        last + 16 * h
                             // A misère defence leads high in a tie: its low cards are
                             // the ones that force the declarer later.
                             + if maxim && (!self.rules.minimise || self.rules.raspasy.is_none()) {

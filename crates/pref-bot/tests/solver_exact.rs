@@ -70,49 +70,115 @@ fn r6_4_misere_solver_and_yes_no_query_match_brute_force() {
 /// declarer leads with no such suit).
 #[test]
 fn r6_4_misere_declarer_under_the_defence_in_every_suit_takes_nothing() {
-    let mut rng = SmallRng::seed_from_u64(21);
+    misere_cutoff_cases(
+        21,
+        |pos| {
+            let declarer = pos.target();
+            let others = CardSet(pos.hands[(declarer + 1) % 3].0 | pos.hands[(declarer + 2) % 3].0);
+            let (mut failing, mut lead_suit) = (0, false);
+            for s in Suit::ALL {
+                let ranks = |h: CardSet| {
+                    let mut r: Vec<_> =
+                        h.iter().filter(|c| c.suit() == s).map(Card::rank).collect();
+                    r.sort();
+                    r
+                };
+                let (mine, theirs) = (ranks(pos.hands[declarer]), ranks(others));
+                let under = |skip: usize| mine.iter().skip(skip).zip(&theirs).all(|(m, t)| m < t);
+                failing += usize::from(!under(0));
+                lead_suit |= !mine.is_empty() && !theirs.is_empty() && under(1);
+            }
+            if failing == 0 && (pos.leader != declarer || lead_suit) {
+                Some(true)
+            } else {
+                (failing + usize::from(failing == 0) == 1).then_some(false)
+            }
+        },
+        |value| value == 0,
+    );
+}
+
+/// Draws random misère endings of 2–5 tricks at a trick start until it has 150 of each
+/// kind: positions a cutoff claims (`classify` gives `Some(true)`) and near misses
+/// (`Some(false)`), each with a defender and with the declarer on lead. A claimed
+/// position's brute-force value must pass `claim`; on every drawn position the exact count
+/// and `at_least(pos, 1)` must agree with the brute force.
+fn misere_cutoff_cases(
+    seed: u64,
+    classify: impl Fn(&Position) -> Option<bool>,
+    claim: impl Fn(u8) -> bool,
+) {
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut solver = Solver::with_tt_bits(16);
-    let (mut clean, mut near) = ([0; 2], [0; 2]);
-    while clean.iter().chain(&near).any(|&n| n < 150) {
+    let mut counts = [[0; 2]; 2];
+    while counts.iter().flatten().any(|&n| n < 150) {
         let tricks = rng.gen_range(2..=5);
         let pos = random_position(&mut rng, tricks, Goals::Misere);
         if !pos.trick.is_empty() {
             continue;
         }
-        let declarer = pos.target();
-        let on_lead = usize::from(pos.leader == declarer);
-        let others = CardSet(pos.hands[(declarer + 1) % 3].0 | pos.hands[(declarer + 2) % 3].0);
-        let (mut failing, mut lead_suit) = (0, false);
-        for s in Suit::ALL {
-            let ranks = |h: CardSet| {
-                let mut r: Vec<_> = h.iter().filter(|c| c.suit() == s).map(Card::rank).collect();
-                r.sort();
-                r
-            };
-            let (mine, theirs) = (ranks(pos.hands[declarer]), ranks(others));
-            let under = |skip: usize| mine.iter().skip(skip).zip(&theirs).all(|(m, t)| m < t);
-            failing += usize::from(!under(0));
-            lead_suit |= !mine.is_empty() && !theirs.is_empty() && under(1);
-        }
-        let takes_none = failing == 0 && (on_lead == 0 || lead_suit);
-        let count = if takes_none {
-            &mut clean[on_lead]
-        } else if failing + usize::from(failing == 0) == 1 {
-            &mut near[on_lead]
-        } else {
+        let Some(claimed) = classify(&pos) else {
             continue;
         };
+        let count = &mut counts[usize::from(claimed)][usize::from(pos.leader == pos.target())];
         if *count >= 150 {
             continue;
         }
         *count += 1;
         let expected = brute(&pos);
-        if takes_none {
-            assert_eq!(expected, 0, "{pos:?}");
+        if claimed {
+            assert!(claim(expected), "{expected}: {pos:?}");
         }
         assert_eq!(solver.solve(&pos), Some(expected), "{pos:?}");
         assert_eq!(solver.at_least(&pos, 1), Some(expected >= 1), "{pos:?}");
     }
+}
+
+/// Misère (R6.4), "does the declarer take a trick" settled by the first trick: he is on
+/// lead and in every suit he holds each defender is void or has a card below his lowest (no
+/// lead of his can lose), or a defender on lead has a card below all the declarer's cards
+/// of a suit and his partner is void in it or has one below the declarer's lowest too. The
+/// brute force must give at least one trick there, and `at_least(pos, 1)` (which answers
+/// those at once) must agree with it there and on the near misses drawn alongside: exactly
+/// one suit gives the declarer a safe lead, or the defence's low lead has a partner with
+/// only higher cards of the suit.
+#[test]
+fn r6_4_misere_declarer_forced_to_win_the_first_trick_takes_one() {
+    let lowest = |h: CardSet, s: Suit| h.iter().filter(|c| c.suit() == s).map(Card::rank).min();
+    misere_cutoff_cases(
+        22,
+        |pos| {
+            let declarer = pos.target();
+            let mine = pos.hands[declarer];
+            // On lead: the suits with a safe lead for the declarer. A defender on lead: the
+            // suits with a forcing lead, and with a low lead but a partner above.
+            let (mut escapes, mut forcing, mut almost) = (0, 0, 0);
+            for s in Suit::ALL {
+                let Some(low) = lowest(mine, s) else {
+                    continue;
+                };
+                if pos.leader == declarer {
+                    let safe = (1..3)
+                        .any(|i| lowest(pos.hands[(declarer + i) % 3], s).is_some_and(|l| l > low));
+                    escapes += usize::from(safe);
+                } else {
+                    let third = pos.hands[3 - pos.leader - declarer];
+                    let under = lowest(pos.hands[pos.leader], s).is_some_and(|l| l < low);
+                    let partner = lowest(third, s).is_none_or(|l| l < low);
+                    forcing += usize::from(under && partner);
+                    almost += usize::from(under && !partner);
+                }
+            }
+            if pos.leader == declarer {
+                (escapes <= 1).then_some(escapes == 0)
+            } else if forcing > 0 {
+                Some(true)
+            } else {
+                (almost > 0).then_some(false)
+            }
+        },
+        |value| value >= 1,
+    );
 }
 
 /// Four-player raspasy (R11.3): the dealer's talon cards lead tricks 1 and 2 and can win.

@@ -1,6 +1,7 @@
 //! Misère's cutoffs (and raspasy's from trick 4 on, played by the same rules): positions
 //! where the target, who minimises his tricks, is sure to take every trick left or none,
-//! recognised from the hands alone so the search stops there.
+//! or the trick now starting, recognised from the hands alone so the search stops there;
+//! and the leads misère play searches last.
 
 use super::{Solver, above, next_player, suit_bits};
 
@@ -69,6 +70,69 @@ impl Solver {
             lead = lead || (m != 0 && o != 0 && below(m & (m - 1), o));
         }
         lead
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, at a trick start: the
+    /// target is sure to take the trick now starting when
+    ///
+    /// - he is on lead, and in every suit he holds each other player is void or holds a card
+    ///   below his lowest: whatever he leads, both can play under it (or discard), and
+    ///   nobody has to beat it; or
+    /// - another player is on lead and, in a suit the target holds, has a card below all
+    ///   of the target's, while the third player is void in the suit or holds a card below
+    ///   the target's lowest: that lead, with the third player's card under the target's
+    ///   lowest (or a discard) whether he plays before or after the target, leaves the
+    ///   target only cards that win the trick.
+    ///
+    /// So he takes at least one trick. Used at the root of `at_least(pos, 1)` only: inside
+    /// the search the same test saved nothing (the search finds that trick within a few
+    /// nodes) and its cut-offs leave no table entry behind.
+    pub(super) fn target_takes_one(&self) -> bool {
+        let Some((mine, _)) = self.target_and_others() else {
+            return false;
+        };
+        let n = &self.node;
+        let t = self.rules.target;
+        let lowest_in = |hand: u32, s: u8| {
+            let x = hand & suit_bits(s);
+            (x != 0).then(|| x.trailing_zeros())
+        };
+        if n.leader == t {
+            let others = [
+                n.hands[next_player(t, 1) as usize],
+                n.hands[next_player(t, 2) as usize],
+            ];
+            return (0..4u8).all(|s| {
+                lowest_in(mine, s).is_none_or(|low| {
+                    others
+                        .iter()
+                        .all(|&h| lowest_in(h, s).is_none_or(|l| l < low))
+                })
+            });
+        }
+        let leader = n.hands[n.leader as usize];
+        let third = n.hands[(3 - n.leader - t) as usize];
+        (0..4u8).any(|s| match (lowest_in(mine, s), lowest_in(leader, s)) {
+            (Some(low), Some(lead)) => lead < low && lowest_in(third, s).is_none_or(|l| l < low),
+            _ => false,
+        })
+    }
+
+    /// Misère play, at a trick start: leads searched after all others, whatever their
+    /// history. A defender's lead in a suit the target has none of cannot make him win
+    /// this trick (he discards under it), and the target's lead in a suit neither other
+    /// player holds wins it for him. Either can still be the best lead, so it is searched,
+    /// only last: on 400 random full deals misère nodes median 39.6 k → 33.8 k.
+    pub(super) fn lead_last(&self, player: u8, c: u8) -> bool {
+        let n = &self.node;
+        let t = self.rules.target;
+        let suit = suit_bits(c >> 3);
+        if player == t {
+            let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
+            others & suit == 0
+        } else {
+            n.hands[t as usize] & suit == 0
+        }
     }
 }
 
