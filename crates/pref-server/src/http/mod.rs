@@ -133,6 +133,10 @@ pub fn router(state: AppState) -> Router {
             state.config.security.clone(),
             edge::origin_policy,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            edge::BodyDeadline(state.config.limits.body_read_timeout()),
+            edge::body_deadline,
+        ))
         .layer(axum::middleware::from_fn(edge::json_errors))
         .layer(axum::middleware::from_fn(edge::security_headers))
         .with_state(state)
