@@ -160,6 +160,12 @@ pub struct Limits {
     /// How long each step of a deal's contribution window (commitments, then values)
     /// waits for the seated players' clients, in milliseconds (`docs/fairness.md`).
     pub fair_window_ms: u64,
+    /// A connection that has not sent a whole request head (request line and headers)
+    /// this many milliseconds after it opened, or after its previous answer, is closed.
+    pub header_read_timeout_ms: u64,
+    /// A request's body must have arrived whole this many milliseconds after its head;
+    /// later, the request answers `408` with the JSON error `timeout`.
+    pub body_read_timeout_ms: u64,
 }
 
 impl Default for Config {
@@ -211,6 +217,8 @@ impl Default for Limits {
             spectators_heavy_per_second: 5,
             spectators_heavy_burst: 20,
             fair_window_ms: 3000,
+            header_read_timeout_ms: 10_000,
+            body_read_timeout_ms: 30_000,
         }
     }
 }
@@ -251,6 +259,18 @@ impl Limits {
     #[must_use]
     pub fn analysis_every(&self) -> Duration {
         Duration::from_millis(self.analysis_every_ms.max(1))
+    }
+
+    /// The header-read timeout (at least 1 ms: hyper would read 0 as "at once").
+    #[must_use]
+    pub fn header_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_read_timeout_ms.max(1))
+    }
+
+    /// The time a request's body has to arrive (at least 1 ms).
+    #[must_use]
+    pub fn body_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.body_read_timeout_ms.max(1))
     }
 }
 
@@ -427,6 +447,8 @@ impl Config {
             ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
             ("PREF_ANALYSIS_EVERY_MS", &mut l.analysis_every_ms),
             ("PREF_FAIR_WINDOW_MS", &mut l.fair_window_ms),
+            ("PREF_HEADER_READ_TIMEOUT_MS", &mut l.header_read_timeout_ms),
+            ("PREF_BODY_READ_TIMEOUT_MS", &mut l.body_read_timeout_ms),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -496,6 +518,18 @@ mod tests {
         c.apply_env(|n| (n == "PREF_DATABASE_URL").then(|| "mysql://h/db".into()))
             .unwrap();
         assert!(matches!(c.database(), Err(StoreError::Url(_))));
+        assert_eq!(
+            (c.limits.header_read_timeout(), c.limits.body_read_timeout()),
+            (Duration::from_secs(10), Duration::from_secs(30))
+        );
+        c.apply_env(|n| match n {
+            "PREF_HEADER_READ_TIMEOUT_MS" => Some("250".into()),
+            "PREF_BODY_READ_TIMEOUT_MS" => Some("0".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(c.limits.header_read_timeout(), Duration::from_millis(250));
+        assert_eq!(c.limits.body_read_timeout(), Duration::from_millis(1));
         let err = c.apply_env(|n| (n == "PREF_HISTORY").then(|| "lots".into()));
         assert!(err.unwrap_err().to_string().contains("PREF_HISTORY"));
     }

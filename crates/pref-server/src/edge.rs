@@ -2,9 +2,16 @@
 //! the security headers of every page and answer, the WebSocket upgrade's Origin policy, and
 //! the documented JSON error shape for the errors axum and tower-http answer by themselves
 //! (an unknown path, a wrong method, a body over the limit, a query string or path that does
-//! not parse), which would otherwise go out as plain text or an empty body.
+//! not parse), which would otherwise go out as plain text or an empty body, and the deadline
+//! by which a request's body must have arrived.
 
-use axum::body::to_bytes;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes, HttpBody, to_bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -138,6 +145,86 @@ fn text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
 
 fn host(req: &Request) -> Option<&str> {
     text(req.headers(), header::HOST).or_else(|| req.uri().authority().map(|a| a.as_str()))
+}
+
+/// How long a request's body may take to arrive whole, from the moment its head was read.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyDeadline(pub Duration);
+
+/// Gives every request's body one deadline for all of it, counted from its head: a client
+/// that stalls mid-body, or trickles it a byte at a time, holds its connection no longer
+/// than that. The route reading the body then fails, and the answer is replaced by `408`
+/// with the JSON error `timeout` (the connection is closed: the rest of its body is
+/// unread). A deadline for the whole body, rather than tower-http's `RequestBodyTimeout`,
+/// which waits that long again for each piece. Requests without a body (the WebSocket
+/// upgrade among them) pass untouched, and the time a route spends after reading its body
+/// (an analysis) does not count.
+pub async fn body_deadline(
+    State(BodyDeadline(limit)): State<BodyDeadline>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if req.body().is_end_stream() {
+        return next.run(req).await;
+    }
+    let late = Arc::new(AtomicBool::new(false));
+    let req = req.map(|inner| {
+        Body::new(Deadlined {
+            inner,
+            expiry: Box::pin(tokio::time::sleep(limit)),
+            late: Arc::clone(&late),
+        })
+    });
+    let res = next.run(req).await;
+    if !late.load(Ordering::Acquire) {
+        return res;
+    }
+    let body = ApiErrorBody {
+        error: code_of(StatusCode::REQUEST_TIMEOUT).to_owned(),
+        message: format!(
+            "the request body did not arrive within {} ms",
+            limit.as_millis()
+        ),
+    };
+    let mut out = (StatusCode::REQUEST_TIMEOUT, axum::Json(body)).into_response();
+    out.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    out
+}
+
+/// A request body that fails once its deadline has passed, and says so in `late`.
+struct Deadlined {
+    inner: Body,
+    expiry: Pin<Box<tokio::time::Sleep>>,
+    late: Arc<AtomicBool>,
+}
+
+impl HttpBody for Deadlined {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
+        let this = self.get_mut();
+        if let Poll::Ready(frame) = Pin::new(&mut this.inner).poll_frame(cx) {
+            return Poll::Ready(frame);
+        }
+        if this.expiry.as_mut().poll(cx).is_ready() {
+            this.late.store(true, Ordering::Release);
+            return Poll::Ready(Some(Err(axum::Error::new("the request body is late"))));
+        }
+        Poll::Pending
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
 }
 
 /// The answer to a path under `/api/` that names no route.

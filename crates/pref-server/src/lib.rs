@@ -23,8 +23,10 @@
 //!   answers or `rejected` messages.
 //! - [`shutdown`]: the flag that stops a node gracefully (SIGTERM/SIGINT): sockets close
 //!   with 1001, tables finish what they hold, leases are let go.
+//! - [`serve`]: the accept loop: hyper's HTTP/1.1 server per connection with the node's
+//!   header-read timeout, the client's address, upgrades and the graceful shutdown.
 //! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
-//!   policy, errors in the documented JSON shape.
+//!   policy, errors in the documented JSON shape, the deadline of a request's body.
 //! - [`thinking`]: the share of the cores bots and analyses may take.
 //! - [`conns`], [`budget`]: sockets counted per address, table and seat token with their
 //!   caps; the `governor` budgets shared across connections (chat and `resync` per seat and
@@ -60,6 +62,7 @@ pub mod metrics;
 pub mod proxy;
 pub mod registry;
 pub mod saved;
+pub mod serve;
 pub mod shutdown;
 pub mod socket;
 pub mod store;
@@ -228,17 +231,14 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         )),
         config: Arc::new(config),
     };
+    let serving = serve::Serving {
+        header_read_timeout: state.config.limits.header_read_timeout(),
+    };
     let app = http::router(state);
     let mut going = stop.watch();
-    let task = tokio::spawn(async move {
-        // The client's address, for the per-address caps and budgets.
-        let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(async move { going_away(&mut going).await });
-        if let Err(e) = served.await {
-            tracing::error!(error = %e, "server stopped");
-        }
-    });
+    let task = tokio::spawn(serve::serve(listener, app, serving, async move {
+        going_away(&mut going).await
+    }));
     Ok(Running {
         addr,
         restored,

@@ -1,0 +1,200 @@
+//! The HTTP API (`docs/protocol.md`): the router, the state every handler shares and the
+//! helpers they use to read a request (table ids, bearer tokens, JSON bodies). Handlers are
+//! thin: they check the request's shape and pass a [`Command`](crate::command::Command) to
+//! the table's task; they live in the modules below, named for what they serve.
+
+mod analysis;
+mod host;
+mod seats;
+mod tables;
+mod websocket;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
+use axum::http::{HeaderMap, header};
+use axum::response::IntoResponse;
+use axum::routing::{any, get, post, put};
+use axum::{Extension, Json, Router};
+use pref_core::{PRESETS, Profile};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::analysis::Analyses;
+use crate::budget::Budgets;
+use crate::cluster::{self, Cluster};
+use crate::config::Config;
+use crate::conns::Conns;
+use crate::edge;
+use crate::error::ApiError;
+use crate::ids::Secret;
+use crate::keeper::Keepers;
+use crate::metrics::METRICS;
+use crate::registry::Registry;
+use crate::shutdown::Shutdown;
+use crate::store::Store;
+use analysis::{deal_analysis, record_analysis};
+use host::{end, pause_clock, remove, seat_bot, set_profile, start};
+use seats::{claim_seat, leave};
+use tables::{create_table, record, rematch, rematch_seat, summary};
+use websocket::websocket;
+
+/// What every handler shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The open tables.
+    pub tables: Arc<Registry>,
+    /// The open scorekeeping sheets.
+    pub keepers: Arc<Keepers>,
+    /// The database.
+    pub store: Store,
+    /// This node's part in a cluster on PostgreSQL; `None` on SQLite.
+    pub cluster: Option<Arc<Cluster>>,
+    /// Limits and paths.
+    pub config: Arc<Config>,
+    /// `http://host:port`, for invite links.
+    pub base_url: String,
+    /// Raised when the node shuts down; every socket watches it.
+    pub shutdown: Shutdown,
+    /// Analyses of finished deals and uploaded records.
+    pub analyses: Arc<Analyses>,
+    /// The budgets shared across connections: chat and `resync` per seat, table openings
+    /// per address.
+    pub budgets: Arc<Budgets>,
+    /// Open sockets per address, table and seat token.
+    pub conns: Arc<Conns>,
+}
+
+/// The client's address, when the server was started with it (not in router tests).
+fn client_ip(info: Option<&Extension<ConnectInfo<SocketAddr>>>) -> Option<IpAddr> {
+    info.map(|Extension(ConnectInfo(addr))| addr.ip())
+}
+
+/// The whole router.
+pub fn router(state: AppState) -> Router {
+    let web = state.config.web_dir.clone();
+    let body_limit = state.config.limits.max_body_bytes;
+    Router::new()
+        .route("/health", get(health))
+        .route("/metrics", get(metrics))
+        .route("/docs/protocol.md", get(protocol_doc))
+        .route("/api/presets", get(presets))
+        .route("/api/guide", get(guide))
+        .route("/api/tables", post(create_table))
+        .route("/api/profiles", post(crate::saved::create))
+        .route("/api/profiles/{id}", get(crate::saved::fetch))
+        .route("/api/tables/{id}", get(summary))
+        .route("/api/tables/{id}/seats", post(claim_seat))
+        .route("/api/tables/{id}/leave", post(leave))
+        .route("/api/tables/{id}/start", post(start))
+        .route("/api/tables/{id}/profile", put(set_profile))
+        .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
+        .route("/api/tables/{id}/seats/{seat}/bot", post(seat_bot))
+        .route("/api/tables/{id}/end", post(end))
+        .route("/api/tables/{id}/rematch", post(rematch))
+        .route("/api/tables/{id}/rematch/seat", post(rematch_seat))
+        .route("/api/tables/{id}/clock", post(pause_clock))
+        .route("/api/tables/{id}/ws", get(websocket))
+        .route("/api/tables/{id}/record", get(record))
+        .merge(crate::keeper::http::routes(
+            state.config.limits.max_record_bytes,
+        ))
+        .route_service("/k/{id}", ServeFile::new(web.join("index.html")))
+        .route("/api/tables/{id}/deals/{deal}/analysis", get(deal_analysis))
+        .route(
+            "/api/analysis",
+            post(record_analysis).layer(DefaultBodyLimit::max(
+                state.config.limits.analysis_max_record_bytes,
+            )),
+        )
+        .route("/api/{*rest}", any(edge::api_not_found))
+        .route_service("/t/{id}", ServeFile::new(web.join("index.html")))
+        .route_service("/guide", ServeFile::new(web.join("guide.html")))
+        .route_service("/t/{id}/rules", ServeFile::new(web.join("guide.html")))
+        .route_service(
+            "/t/{id}/analysis/{deal}",
+            ServeFile::new(web.join("analysis.html")),
+        )
+        .route_service("/analysis", ServeFile::new(web.join("analysis.html")))
+        .fallback_service(ServeDir::new(web))
+        .layer(DefaultBodyLimit::max(body_limit))
+        // A table served by another node is forwarded there before any handler runs.
+        .layer(axum::middleware::from_fn_with_state(
+            cluster::Routing {
+                cluster: state.cluster.clone(),
+                limits: state.config.limits.clone(),
+            },
+            cluster::route,
+        ))
+        // Outside the forwarding, so that they hold on every node a request passes.
+        .layer(axum::middleware::from_fn_with_state(
+            state.config.security.clone(),
+            edge::origin_policy,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            edge::BodyDeadline(state.config.limits.body_read_timeout()),
+            edge::body_deadline,
+        ))
+        .layer(axum::middleware::from_fn(edge::json_errors))
+        .layer(axum::middleware::from_fn(edge::security_headers))
+        .with_state(state)
+}
+
+async fn health(State(s): State<AppState>) -> Json<Value> {
+    Json(json!({ "status": "ok", "tables": s.tables.len() }))
+}
+
+async fn metrics() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
+        METRICS.render(),
+    )
+}
+
+async fn protocol_doc() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+        crate::data::PROTOCOL_MD,
+    )
+}
+
+async fn presets() -> Json<Value> {
+    let all: serde_json::Map<String, Value> = PRESETS
+        .iter()
+        .filter_map(|&n| Profile::preset(n).map(|p| (n.to_owned(), p.to_json())))
+        .collect();
+    Json(Value::Object(all))
+}
+
+/// The rules guide's data, computed by the rules core (`guide.rs`).
+async fn guide() -> Result<Json<Value>, ApiError> {
+    crate::guide::data()
+        .map(|v| Json(v.clone()))
+        .map_err(ApiError::Internal)
+}
+
+fn table_id(id: &str) -> Result<Secret, ApiError> {
+    Secret::parse(id).ok_or(ApiError::NoTable)
+}
+
+/// The bearer token of a request.
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or(ApiError::Forbidden(
+            "an Authorization: Bearer token is required",
+        ))?;
+    let token = value.strip_prefix("Bearer ").ok_or(ApiError::Forbidden(
+        "an Authorization: Bearer token is required",
+    ))?;
+    Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
+}
+
+/// Reads a request body: a JSON object only (`pref_protocol::read`), an empty body as `{}`.
+pub(crate) fn body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let bytes = if bytes.is_empty() { b"{}" } else { bytes };
+    pref_protocol::read(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
+}
