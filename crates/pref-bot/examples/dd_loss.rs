@@ -6,7 +6,8 @@
 //! tricks the chosen card gives up against the best card for the seat's side (the
 //! declarer's side maximises his tricks, the defence minimises them; on misère the other
 //! way; on raspasy a player minimises his own, the raspasy model). Printed: tricks lost per
-//! deal and seat, by kind of deal, with the standard error over deals.
+//! deal and seat, by kind of deal, with the standard error over deals, and in trick
+//! contracts the declarer's loss and the defence's per deal.
 //!
 //! `cargo run --release -p pref-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|old> [nodes]`
 #![allow(missing_docs)]
@@ -37,6 +38,10 @@ fn main() {
     let mut per_deal = Vec::with_capacity(deals);
     let mut by_kind = [(0u32, 0usize); 3];
     let mut cards = 0usize;
+    // Trick contracts only: tricks lost by the declarer and by the defence. The deal's
+    // open-hand value moves by each loss against the side that made it, so the declarer's
+    // tricks less the open-hand count at the first card is the defence's loss less his.
+    let mut contract_sides = [0u32; 2];
     for i in 0..deals {
         deck.shuffle(&mut rng);
         let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
@@ -57,6 +62,10 @@ fn main() {
                     DealKind::Game | DealKind::Auction => 0,
                 };
                 by_kind[k].0 += loss;
+                if view.kind == DealKind::Game {
+                    let declarer = view.turn.is_some() && view.turn == view.declarer;
+                    contract_sides[usize::from(!declarer)] += loss;
+                }
                 cards += 1;
             }
         };
@@ -84,6 +93,12 @@ fn main() {
         by_kind[1].1,
         per(2),
         by_kind[2].1
+    );
+    let games = by_kind[0].1.max(1) as f64;
+    println!(
+        "  in trick contracts, per deal: the declarer loses {:.3} tricks, the defence {:.3}",
+        f64::from(contract_sides[0]) / games,
+        f64::from(contract_sides[1]) / games
     );
 }
 
