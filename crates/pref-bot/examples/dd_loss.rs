@@ -6,7 +6,10 @@
 //! tricks the chosen card gives up against the best card for the seat's side (the
 //! declarer's side maximises his tricks, the defence minimises them; on misère the other
 //! way; on raspasy a player minimises his own, the raspasy model). Printed: tricks lost per
-//! deal and seat, by kind of deal, with the standard error over deals.
+//! deal and seat, by kind of deal, with the standard error over deals, and in trick
+//! contracts the declarer's loss and the defence's per deal; and the whists those tricks
+//! cost each seat by the preset's prices (the others' tricks shared evenly, as the bots
+//! price them; raspasy by the player's own tricks).
 //!
 //! `cargo run --release -p pref-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|old> [nodes]`
 #![allow(missing_docs)]
@@ -15,9 +18,12 @@
 mod old_bot;
 
 use old_bot::{Player, play};
+use pref_bot::score::deal_result;
 use pref_bot::{Solver, open};
 use pref_core::view::DealKind;
-use pref_core::{Action, Card, CardSet, Deal, DealView, Profile, Seat, Stage};
+use pref_core::{
+    Action, Card, CardSet, Deal, DealView, Outcome, OutcomeKind, Profile, Seat, Stage, WhistCall,
+};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -35,8 +41,13 @@ fn main() {
     let mut judge = Solver::new();
     // Per deal: tricks lost by all seats; and totals by kind (game, misère, raspasy).
     let mut per_deal = Vec::with_capacity(deals);
+    let mut per_deal_whists = Vec::with_capacity(deals);
     let mut by_kind = [(0u32, 0usize); 3];
     let mut cards = 0usize;
+    // Trick contracts only: tricks lost by the declarer and by the defence. The deal's
+    // open-hand value moves by each loss against the side that made it, so the declarer's
+    // tricks less the open-hand count at the first card is the defence's loss less his.
+    let mut contract_sides = [0u32; 2];
     for i in 0..deals {
         deck.shuffle(&mut rng);
         let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
@@ -44,19 +55,25 @@ fn main() {
             .map(|s| Player::make(kind, Seat(s), &profile, i as u64 * 7 + u64::from(s)))
             .collect();
         let mut lost = 0u32;
+        let mut lost_whists = 0.0f64;
         let nodes = vec![nodes; usize::from(n)];
         let judge_card = |deal: &Deal, view: &DealView, action: Action, choices: usize| {
             if let (Stage::Play, Action::Play(card)) = (view.stage, action)
                 && choices > 1
             {
-                let loss = dd_loss(deal, view, card, &mut judge);
+                let (loss, whists) = dd_loss(&profile, deal, view, card, &mut judge);
                 lost += loss;
+                lost_whists += whists;
                 let k = match view.kind {
                     DealKind::Misere => 1,
                     DealKind::Raspasy => 2,
                     DealKind::Game | DealKind::Auction => 0,
                 };
                 by_kind[k].0 += loss;
+                if view.kind == DealKind::Game {
+                    let declarer = view.turn.is_some() && view.turn == view.declarer;
+                    contract_sides[usize::from(!declarer)] += loss;
+                }
                 cards += 1;
             }
         };
@@ -68,16 +85,15 @@ fn main() {
         };
         by_kind[k].1 += 1;
         per_deal.push(f64::from(lost) / 3.0);
+        per_deal_whists.push(lost_whists / 3.0);
     }
-    let m = per_deal.len() as f64;
-    let mean = per_deal.iter().sum::<f64>() / m;
-    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (m - 1.0).max(1.0);
+    let (mean, se) = mean_se(&per_deal);
     let per = |k: usize| f64::from(by_kind[k].0) / 3.0 / by_kind[k].1.max(1) as f64;
     println!(
         "{preset}, three {kind} bots ({nodes} nodes), {deals} deals, {cards} cards with a choice: \
          {mean:.3} tricks lost per deal and seat (std error {:.3}); by deal: game {:.3} ({}), \
          misere {:.3} ({}), raspasy {:.3} ({})",
-        (var / m).sqrt(),
+        se,
         per(0),
         by_kind[0].1,
         per(1),
@@ -85,10 +101,74 @@ fn main() {
         per(2),
         by_kind[2].1
     );
+    let games = by_kind[0].1.max(1) as f64;
+    println!(
+        "  in trick contracts, per deal: the declarer loses {:.3} tricks, the defence {:.3}",
+        f64::from(contract_sides[0]) / games,
+        f64::from(contract_sides[1]) / games
+    );
+    let (mean, se) = mean_se(&per_deal_whists);
+    println!(
+        "  whists lost per deal and seat, by the preset's prices: {mean:.2} (std error {se:.2})"
+    );
 }
 
-/// Tricks `card` gives up against the best card for its seat's side in the true position.
-fn dd_loss(deal: &Deal, view: &DealView, card: Card, judge: &mut Solver) -> u32 {
+fn mean_se(xs: &[f64]) -> (f64, f64) {
+    let m = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / m;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (m - 1.0).max(1.0);
+    (mean, (var / m).sqrt())
+}
+
+/// `seat`'s result in whists (R8, R10.1, no raspasy before) when `target` ends the deal
+/// with `count` tricks and the two other active seats share the rest evenly, as the bots'
+/// own prices split them; `None` in the auction.
+fn price(profile: &Profile, view: &DealView, seat: Seat, target: Seat, count: u8) -> Option<f64> {
+    let n = view.players;
+    let others: Vec<Seat> = (0..n)
+        .map(Seat)
+        .filter(|&s| s != target && !(n == 4 && s == view.dealer))
+        .collect();
+    let mut tricks = [0u8; 4];
+    tricks[target.index()] = count;
+    let rest = 10 - count;
+    tricks[others[0].index()] = rest - rest / 2;
+    tricks[others[1].index()] = rest / 2;
+    let mut whist: [Option<WhistCall>; 4] = [None; 4];
+    for (w, c) in whist.iter_mut().zip(&view.whist) {
+        *w = *c;
+    }
+    let kind = match view.kind {
+        DealKind::Game => OutcomeKind::Game {
+            declarer: target,
+            contract: view.contract?,
+            whist,
+            defence: None,
+            talon_units: None,
+        },
+        DealKind::Misere => OutcomeKind::Misere { declarer: target },
+        DealKind::Raspasy => OutcomeKind::Raspasy,
+        DealKind::Auction => return None,
+    };
+    let outcome = Outcome {
+        players: n,
+        dealer: view.dealer,
+        kind,
+        tricks: Some(tricks),
+    };
+    let r = deal_result(profile, &outcome, 0)[seat.index()];
+    Some(*r.numer() as f64 / *r.denom() as f64)
+}
+
+/// Tricks `card` gives up against the best card for its seat's side in the true position,
+/// and what they cost the seat in whists by the preset's prices.
+fn dd_loss(
+    profile: &Profile,
+    deal: &Deal,
+    view: &DealView,
+    card: Card,
+    judge: &mut Solver,
+) -> (u32, f64) {
     let mut hands = [CardSet::EMPTY; 4];
     for s in 0..deal.players() {
         hands[usize::from(s)] = deal.hand(Seat(s));
@@ -100,10 +180,10 @@ fn dd_loss(deal: &Deal, view: &DealView, card: Card, judge: &mut Solver) -> u32 
         .flatten();
     let (Some(pos), Some(target)) = (open::position(view, &hands, hidden), open::target(view))
     else {
-        return 0;
+        return (0, 0.0);
     };
     let Some(moves) = judge.solve_moves(&pos) else {
-        return 0;
+        return (0, 0.0);
     };
     let seat = view.turn.unwrap_or(target);
     // The target's side maximises his tricks in a trick contract; everybody else, and every
@@ -116,5 +196,14 @@ fn dd_loss(deal: &Deal, view: &DealView, card: Card, judge: &mut Solver) -> u32 
     let value = |c: Card| moves.iter().find(|m| m.0 == c).map_or(0, |m| m.1);
     let values = moves.iter().map(|m| m.1);
     let best = if maximise { values.max() } else { values.min() }.unwrap_or(0);
-    u32::from(best.abs_diff(value(card)))
+    let chosen = value(card);
+    let taken = view.tricks_taken.get(target.index()).copied().unwrap_or(0);
+    let whists = match (
+        price(profile, view, seat, target, taken + best),
+        price(profile, view, seat, target, taken + chosen),
+    ) {
+        (Some(b), Some(c)) => (b - c).max(0.0),
+        (None, _) | (_, None) => 0.0,
+    };
+    (u32::from(best.abs_diff(chosen)), whists)
 }

@@ -480,48 +480,95 @@ mod tests {
             .collect()
     }
 
-    /// The same hand and the same solver counts, priced by two profiles. 6♠ taking 7, 6 and
-    /// 6 tricks (both defenders whisting, each count valued half as one fewer): at Sochi
-    /// t=7 is worth 14, t=6 16/3, t=5 −82/3, so the table gives 29/3, −11, −11: −37/9. The
-    /// hand's six misère dangers make four raspasy tricks, the others sharing six: −20/3,
-    /// halved while the others may still bid: −10/3, above −37/9, so Sochi passes. At
-    /// Leningrad the contract is worth −28/3 (t=7: 64/3, t=6: 32/3, t=5: −164/3); the first
-    /// raspasy −40/3, halved −20/3: pass; after two raspasy deals the price is 3 a trick
-    /// (R8.9) at mountain scale 2: −40, halved −20, below −28/3: the bot bids.
-    #[test]
-    fn r8_9_a_leningrad_raspasy_price_turns_a_pass_into_a_bid() {
+    /// The hand of the tests below: its six misère dangers make four raspasy tricks (the
+    /// others sharing six), worth −20/3 at Sochi with no raspasy before (R8.9, R10).
+    const HAND: &str = "AS KS QS JS TS AH KH AC KC AD";
+
+    /// `HAND` priced by preset `name` after `streak` raspasy deals, with the solver's 6♠
+    /// counts `counts` (both defenders whisting).
+    fn priced(name: &str, streak: u32, counts: &[u8]) -> HandEval {
         let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
         let deal = Deal::new(&Profile::sochi(), Seat(2), &deck.try_into().expect("32"), 0)
             .expect("a deal");
         let view = deal.view(Viewer::Seat(Seat(0)));
-        let hand = set("AS KS QS JS TS AH KH AC KC AD");
-        let counts: [Vec<u8>; 5] = [vec![7, 6, 6], vec![], vec![], vec![], vec![]];
+        let counts: [Vec<u8>; 5] = [counts.to_vec(), vec![], vec![], vec![], vec![]];
+        let prices = Prices {
+            profile: Profile::preset(name).expect("a preset"),
+            raspasy_before: streak,
+        };
+        HandEval::priced(&prices, &view, Seat(0), set(HAND), &counts, None)
+    }
+
+    fn six(eval: &HandEval) -> Whists {
+        eval.contract[usize::from(Bid::LOWEST.index())].expect("6♠ priced")
+    }
+
+    /// R8.1–R8.3 at Sochi, each open-hand count at face value: 6♠ made exactly is worth 16/3
+    /// to the declarer (2 pool points against the defenders' 2 × 4 trick whists), one down
+    /// −82/3 (2 mountain, 2 × 2 consolation and 2 × 5 trick whists). Made in five layouts of
+    /// six it is worth (5 × 16/3 − 82/3) / 6 = −1/9, above passing (−20/3 halved while the
+    /// others may still bid, R8.9): the bot bids 6♠, and when the others have passed too.
+    /// Made in three of six it is worth −11: the bot passes while another may still bid,
+    /// and bids only when passing means its raspasy (−20/3 is still above −11: it passes).
+    #[test]
+    fn r8_3_a_six_is_bid_to_its_expected_value() {
+        let bid = Action::Bid(Call::Bid(Bid::LOWEST));
+        let pass = Action::Bid(Call::Pass);
+        let likely = priced("sochi", 0, &[6, 6, 6, 6, 6, 5]);
+        assert_eq!(six(&likely), Whists::new(-1, 9));
+        assert_eq!(likely.raspasy, Whists::new(-20, 3));
+        assert_eq!(pass_price(likely.raspasy, 2), Whists::new(-10, 3));
+        assert_eq!(pass_price(likely.raspasy, 0), Whists::new(-20, 3));
+        for others_in in [2, 1, 0] {
+            let pass_value = pass_price(likely.raspasy, others_in);
+            assert_eq!(
+                choose_bid(&likely, Some(Bid::LOWEST), false, pass_value),
+                bid
+            );
+        }
+        let even = priced("sochi", 0, &[6, 6, 6, 5, 5, 5]);
+        assert_eq!(six(&even), Whists::from(-11));
+        for others_in in [2, 1, 0] {
+            let pass_value = pass_price(even.raspasy, others_in);
+            assert_eq!(
+                choose_bid(&even, Some(Bid::LOWEST), false, pass_value),
+                pass
+            );
+        }
+        // No open step (a higher bid stands above every contract searched): pass.
+        assert_eq!(choose_bid(&likely, None, false, Whists::new(-10, 3)), pass);
+    }
+
+    /// The same hand and the same solver counts, priced by two profiles. 6♠ taking 6, 6 and
+    /// 5 tricks (both defenders whisting): at Sochi t=6 is worth 16/3, t=5 −82/3, so
+    /// (2 × 16/3 − 82/3) / 3 = −50/9; the hand's raspasy −20/3, halved while the others may
+    /// still bid, is −10/3, above −50/9: Sochi passes. At Leningrad the contract is worth
+    /// −100/9 (t=6: 32/3, t=5: −164/3); the first raspasy −40/3, halved −20/3: pass; after
+    /// two raspasy deals the price is 3 a trick (R8.9) at mountain scale 2: −40, halved −20,
+    /// below −100/9: the bot bids.
+    #[test]
+    fn r8_9_a_leningrad_raspasy_price_turns_a_pass_into_a_bid() {
         let decide = |name: &str, streak: u32| {
-            let prices = Prices {
-                profile: Profile::preset(name).expect("a preset"),
-                raspasy_before: streak,
-            };
-            let eval = HandEval::priced(&prices, &view, Seat(0), hand, &counts, None);
-            let six = eval.contract[usize::from(Bid::LOWEST.index())].expect("6♠ priced");
+            let eval = priced(name, streak, &[6, 6, 5]);
             (
-                six,
+                six(&eval),
                 eval.raspasy,
-                choose_bid(&eval, Some(Bid::LOWEST), false, eval.raspasy / 2),
+                choose_bid(&eval, Some(Bid::LOWEST), false, pass_price(eval.raspasy, 2)),
             )
         };
         let pass = Action::Bid(Call::Pass);
         let bid = Action::Bid(Call::Bid(Bid::LOWEST));
         assert_eq!(
             decide("sochi", 0),
-            (Whists::new(-37, 9), Whists::new(-20, 3), pass)
+            (Whists::new(-50, 9), Whists::new(-20, 3), pass)
         );
         assert_eq!(
             decide("leningrad", 0),
-            (Whists::new(-28, 3), Whists::new(-40, 3), pass)
+            (Whists::new(-100, 9), Whists::new(-40, 3), pass)
         );
         assert_eq!(
             decide("leningrad", 2),
-            (Whists::new(-28, 3), Whists::from(-40), bid)
+            (Whists::new(-100, 9), Whists::from(-40), bid)
         );
     }
 }

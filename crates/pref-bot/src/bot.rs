@@ -30,6 +30,8 @@ use crate::tables;
 
 mod claim;
 
+pub use crate::budget::Budget;
+
 /// How hard a bot thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -57,41 +59,6 @@ impl Level {
             Level::Easy => 0,
             Level::Normal => 6,
             Level::Strong => 20,
-        }
-    }
-}
-
-/// How long one decision may take: wall-clock time, solver nodes, or both (whichever runs
-/// out first). A decision always returns a legal action; with the budget gone before the
-/// first layout is solved it falls back on the easy level's rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Wall-clock limit; `None` for none (searches are then deterministic for a seed).
-    pub time: Option<Duration>,
-    /// Solver nodes for the whole decision.
-    pub nodes: u64,
-}
-
-impl Budget {
-    /// A node limit only: the same seed always gives the same decisions.
-    #[must_use]
-    pub const fn nodes(nodes: u64) -> Budget {
-        Budget { time: None, nodes }
-    }
-
-    /// The default for a level: well under the 300 ms a decision may take on one core.
-    #[must_use]
-    pub const fn for_level(level: Level) -> Budget {
-        match level {
-            Level::Easy => Budget::nodes(0),
-            Level::Normal => Budget {
-                time: Some(Duration::from_millis(100)),
-                nodes: 1_000_000,
-            },
-            Level::Strong => Budget {
-                time: Some(Duration::from_millis(200)),
-                nodes: 3_000_000,
-            },
         }
     }
 }
@@ -155,8 +122,10 @@ impl Bot {
 
     /// Tells the bot how many raspasy deals in a row came just before the current deal
     /// (R8.9's price and R3.3's exit may rise with them). The bot counts them itself from
-    /// the deals it sees to the end; a host that seats it in the middle of a pulka calls
-    /// this after the current deal's first event.
+    /// the deals it sees to the end, as if any other deal ended the series; a host that
+    /// seats it in the middle of a pulka, or plays `raspasy_series = "made"` (a failed
+    /// deal keeps the count), tells it the game's count after each deal's first event (or,
+    /// between deals, the count before the next one).
     pub fn set_raspasy_before(&mut self, deals: u32) {
         self.seen.raspasy_before = deals;
     }

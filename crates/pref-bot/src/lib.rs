@@ -3,12 +3,13 @@
 //!
 //! - [`solver`]: the exact open-hand solver ([`Solver`], [`Position`], [`Goal`]); `tt.rs`
 //!   holds its bounded transposition table.
-//! - [`bot`]: the player ([`Bot`], [`Level`], [`Budget`]); `bidding.rs` holds its auction,
-//!   discard and contract, `defence.rs` its whists; `seen.rs` is its memory of the seat's
-//!   events, `infer.rs` reads the auction, `sample.rs` deals the unseen cards, `tables.rs`
-//!   prices trick counts, `heuristic.rs` holds the rules of thumb of the easy level,
-//!   `bot/claim.rs` its claims and answers to claims (R6.7), `concede.rs` prices a surrender
-//!   (R4.5) and a withdrawal to a half-whist (R5.3) against playing on.
+//! - [`bot`]: the player ([`Bot`], [`Level`]); `budget.rs` holds the [`Budget`] of a
+//!   decision (by level, by nodes, or by what the table's clock leaves); `bidding.rs` holds
+//!   its auction, discard and contract, `defence.rs` its whists; `seen.rs` is its memory of
+//!   the seat's events, `infer.rs` reads the auction, `sample.rs` deals the unseen cards,
+//!   `tables.rs` prices trick counts, `heuristic.rs` holds the rules of thumb of the easy
+//!   level, `bot/claim.rs` its claims and answers to claims (R6.7), `concede.rs` prices a
+//!   surrender (R4.5) and a withdrawal to a half-whist (R5.3) against playing on.
 //! - [`score`]: what a finished deal is worth to each seat in whists, by the core's scoring
 //!   for the table's profile (R8, R10).
 //!
@@ -33,6 +34,7 @@
 
 mod bidding;
 pub mod bot;
+mod budget;
 mod concede;
 mod defence;
 mod heuristic;
@@ -48,4 +50,5 @@ mod tables;
 mod tt;
 
 pub use bot::{Bot, Budget, Level, play_deal};
+pub use budget::CLOCK_MARGIN;
 pub use solver::{Goal, Position, PositionError, Solver, Stats};

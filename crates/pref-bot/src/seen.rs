@@ -143,3 +143,51 @@ impl Seen {
         set
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pref_core::{Profile, Seat, ViewEvent};
+
+    use crate::bot::{Bot, Level};
+
+    fn feed(bot: &mut Bot, events: &[ViewEvent]) {
+        for e in events {
+            bot.observe(e);
+        }
+    }
+
+    /// R8.9, R3.3: the count of raspasy deals in a row before the current one rises with
+    /// each raspasy deal seen to its end, goes back to zero after any other deal seen to
+    /// its end, stands when a deal was not seen to its end, and takes the host's count when
+    /// told after a deal's first event (a bot seated mid-pulka), counting on from it.
+    #[test]
+    fn r8_9_the_raspasy_count_follows_the_deals_seen_and_the_hosts_word() {
+        let dealt = ViewEvent::Dealt {
+            dealer: Seat(2),
+            hand: None,
+        };
+        let raspasy = [dealt.clone(), ViewEvent::AllPassed, ViewEvent::DealOver];
+        let contract = [dealt.clone(), ViewEvent::DealOver];
+        let mut bot = Bot::new(Seat(0), Level::Normal, &Profile::sochi(), 1);
+        let count = |bot: &Bot| bot.seen.raspasy_before;
+        feed(&mut bot, &raspasy);
+        assert_eq!(count(&bot), 0);
+        feed(&mut bot, &raspasy);
+        assert_eq!(count(&bot), 1);
+        feed(&mut bot, std::slice::from_ref(&dealt));
+        assert_eq!(count(&bot), 2);
+        // That deal was not seen to its end: the next one keeps the count.
+        feed(&mut bot, &contract);
+        assert_eq!(count(&bot), 2);
+        feed(&mut bot, std::slice::from_ref(&dealt));
+        assert_eq!(count(&bot), 0);
+        // The host's count, then the bot's own from there.
+        bot.set_raspasy_before(3);
+        assert_eq!(count(&bot), 3);
+        feed(
+            &mut bot,
+            &[ViewEvent::AllPassed, ViewEvent::DealOver, dealt],
+        );
+        assert_eq!(count(&bot), 4);
+    }
+}

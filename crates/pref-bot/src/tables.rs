@@ -62,9 +62,12 @@ pub(crate) fn table(prices: &Prices, seat: Seat, f: impl Fn(u8) -> Outcome) -> T
     std::array::from_fn(|t| prices.result(&f(t as u8), seat.index()))
 }
 
-/// A declarer's results by the open-hand count of his tricks. The open-hand count favours
-/// the declarer (his finesses always work), so each count is valued half as itself and half
-/// as one trick fewer.
+/// A declarer's results by the open-hand count of his tricks, taken at face value. The
+/// open-hand count lets the declarer's finesses always work, but it lets the defence's
+/// always work too, and the bots' card play gives up about as much on either side (the
+/// double-dummy loss in `docs/bots.md`); valuing each count half as one trick fewer, as the
+/// bots once did, priced most playable sixes below passing and sent half the deals to
+/// raspasy.
 pub(crate) fn declarer_table(
     prices: &Prices,
     view: &DealView,
@@ -72,10 +75,9 @@ pub(crate) fn declarer_table(
     contract: Contract,
     whist: [Option<WhistCall>; 4],
 ) -> Table {
-    let exact = table(prices, me, |t| {
+    table(prices, me, |t| {
         game_outcome(view, me, contract, whist, t, true)
-    });
-    std::array::from_fn(|t| (exact[t] + exact[t.saturating_sub(1)]) / 2)
+    })
 }
 
 /// `seat`'s results by the misère declarer's tricks.
@@ -168,6 +170,10 @@ mod tests {
                             w[defs[1].index()] = Some(b);
                             let f = |t| game_outcome(&view, d, contract, w, t, true);
                             let tab = table(&prices, seat, f);
+                            if seat == d {
+                                // The declarer prices his own counts at face value.
+                                assert_eq!(declarer_table(&prices, &view, d, contract, w), tab);
+                            }
                             for t in 0..=10u8 {
                                 assert_eq!(
                                     tab[usize::from(t)],

@@ -42,6 +42,9 @@ pub enum Prompt {
         /// The actions the rules allow.
         legal: ActionList,
     },
+    /// Consecutive raspasy deals just before the deal in progress (or the next one): the
+    /// game's own count (R8.9, R3.3, `raspasy_series`), told after the deal's first event.
+    RaspasyBefore(u32),
     /// A deal has finished and only bots sit at the table: start the next one.
     NextDeal {
         /// The table's version.
@@ -212,6 +215,7 @@ fn take(bot: &mut Bot, prompt: Prompt, task: &mut Option<Task>) {
                 bot.observe(e);
             }
         }
+        Prompt::RaspasyBefore(deals) => bot.set_raspasy_before(deals),
         Prompt::Turn {
             version,
             view,

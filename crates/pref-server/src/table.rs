@@ -467,19 +467,28 @@ impl Table {
                     .map(|e| e.project(Viewer::Seat(seat), players))
                     .collect(),
             ));
+            bot.tell(Prompt::RaspasyBefore(game.raspasy_streak()));
         }
         self.bots[seat.index()] = Some(bot);
         self.prompted = None;
     }
 
     /// Passes a deal event to the bots as their seats see it.
+    /// A new deal also tells them the game's raspasy count, which a bot seated mid-pulka,
+    /// or at a table whose failed deals keep the count (`raspasy_series`), cannot work out.
     fn tell_bots(&self, event: pref_core::Event) {
         let players = self.machine.players();
+        let streak = matches!(event, pref_core::Event::Dealt { .. })
+            .then(|| self.machine.game().map(pref_core::Game::raspasy_streak))
+            .flatten();
         for (s, bot) in self.bots.iter().enumerate() {
             if let Some(bot) = bot {
                 bot.tell(Prompt::Events(vec![
                     event.project(Viewer::Seat(Seat(s as u8)), players),
                 ]));
+                if let Some(n) = streak {
+                    bot.tell(Prompt::RaspasyBefore(n));
+                }
             }
         }
     }
