@@ -263,6 +263,15 @@ impl Clock {
         self.started = None;
     }
 
+    /// Somebody new sits in `seat` (or it is freed): the seat's timeouts, autopilot and
+    /// absence were the last occupant's and go with him; its bank is the seat's and stays.
+    pub fn seated(&mut self, seat: Seat) {
+        let i = seat.index();
+        self.strikes[i] = 0;
+        self.away[i] = false;
+        self.gone[i] = None;
+    }
+
     /// `seat`'s sockets opened or all closed at `now`. Returns whether the seat's autopilot
     /// state changed (a disconnection past the grace period that is noticed now).
     pub fn presence(&mut self, seat: Seat, connected: bool, now: u64) {

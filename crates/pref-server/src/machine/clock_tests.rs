@@ -174,3 +174,22 @@ fn a_replay_of_the_stored_times_gives_the_same_clock() {
     c.set_paused(false);
     assert_eq!(c.deadline(Seat(2)), Some(45_000));
 }
+
+#[test]
+fn a_new_occupant_starts_present_with_no_timeouts_and_the_seats_bank() {
+    let mut c = Clock::new(blitz());
+    c.deal_started(0);
+    c.acted(Seat(0), 40_000, true);
+    c.presence(Seat(0), false, 40_000);
+    assert_eq!(c.next_wake(None), Some(70_000), "the gone occupant's grace");
+    c.acted(Seat(0), 50_000, true);
+    assert!(c.away(Seat(0)));
+    c.seated(Seat(0));
+    assert!(!c.away(Seat(0)), "the newcomer is not on autopilot");
+    assert_eq!(c.next_wake(None), None, "nobody's grace runs");
+    // The bank the seat spent stays spent, and one timeout is not yet two.
+    assert_eq!(c.banks[0], 0);
+    assert_eq!(c.deadline(Seat(0)), Some(50_000 + 10_000));
+    c.acted(Seat(0), 60_000, true);
+    assert!(!c.away(Seat(0)));
+}
