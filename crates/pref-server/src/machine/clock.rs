@@ -344,9 +344,10 @@ impl Clock {
             .collect()
     }
 
-    /// The clock as every viewer sees it while `to_act` is to act over `players` seats.
+    /// The clock as every viewer sees it at `now` while `to_act` is to act over `players`
+    /// seats.
     #[must_use]
-    pub fn view(&self, to_act: Option<Seat>, players: u8) -> Option<ClockView> {
+    pub fn view(&self, to_act: Option<Seat>, players: u8, now: u64) -> Option<ClockView> {
         let seat = to_act?;
         let started = self.started?;
         Some(ClockView {
@@ -355,6 +356,7 @@ impl Clock {
             bank_from: started + ms(self.control.per_move),
             banks: self.banks[..usize::from(players)].to_vec(),
             away: self.away_seats(),
+            now_ms: Some(now),
         })
     }
 

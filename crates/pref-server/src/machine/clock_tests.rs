@@ -104,7 +104,13 @@ fn two_timeouts_in_a_row_put_a_seat_on_autopilot_until_its_person_acts() {
     c.acted(Seat(0), 61_000, true);
     assert!(c.away(Seat(0)));
     assert_eq!(c.deadline(Seat(0)), Some(61_000 + AWAY_MOVE_MS));
-    assert_eq!(c.view(Some(Seat(0)), 3).unwrap().away, vec![Seat(0)]);
+    let view = c.view(Some(Seat(0)), 3, 61_500).unwrap();
+    assert_eq!(view.away, vec![Seat(0)]);
+    assert_eq!(
+        view.now_ms,
+        Some(61_500),
+        "the server's time goes with the view"
+    );
     c.acted(Seat(0), 62_000, false);
     assert!(!c.away(Seat(0)));
     assert_eq!(c.deadline(Seat(0)), Some(62_000 + 10_000));
@@ -136,7 +142,7 @@ fn a_paused_clock_has_no_deadline_and_no_wake() {
     c.deal_started(0);
     assert_eq!(c.deadline(Seat(0)), None);
     assert_eq!(c.next_wake(Some(Seat(0))), None);
-    assert_eq!(c.view(Some(Seat(0)), 3), None);
+    assert_eq!(c.view(Some(Seat(0)), 3, 0), None);
     c.set_paused(false);
     assert_eq!(c.next_wake(Some(Seat(0))), Some(40_000));
 }

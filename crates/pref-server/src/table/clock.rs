@@ -89,7 +89,7 @@ impl Table {
     pub(super) fn clock_view(&self) -> Option<pref_protocol::clock::ClockView> {
         self.clock
             .as_ref()?
-            .view(self.to_act(), self.machine.players())
+            .view(self.to_act(), self.machine.players(), self.now_ms())
     }
 
     /// When the table's one timer must fire: the clock's nearest deadline, leaving out the
