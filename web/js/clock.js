@@ -1,13 +1,42 @@
 // Why: the table's clock as the server sends it on every turn (seat, deadline, banks, away
 // seats), drawn the same for every viewer: each seat's bank, the running move time, a warning
 // for the player whose time is nearly up, the autopilot's moves and "away (autopilot)".
-// The browser only counts down to the server's deadline; it decides nothing.
+// The browser only counts down to the server's deadline; it decides nothing. It counts on the
+// server's clock: each clock carries the server's time it was sent at, and the difference from
+// the browser's clock is taken off. The host pauses and resumes the clock between deals.
 
-import { h } from './dom.js';
+import { h, toast } from './dom.js';
 import { t } from './i18n.js';
+import { api } from './api.js';
+import { saved } from './store.js';
 
 /** Seconds under which the player to act is warned. */
 const WARN_S = 10;
+
+/** How many recent estimates of the server's clock are kept. */
+const ESTIMATES = 8;
+
+/** Server time minus browser time (ms), per clock message: a message that waited on the way
+ *  makes the difference look smaller than it is, never larger, so the largest recent one is
+ *  the best guess. */
+const estimates = [];
+
+/** Clock objects already used for an estimate (each message's clock counts once, when it is
+ *  first drawn, which is when it arrives). */
+const counted = new WeakSet();
+
+/** Notes the server's time a clock was sent at (`now_ms`, absent from older servers). */
+function observe(clock) {
+  if (!clock || counted.has(clock) || typeof clock.now_ms !== 'number') return;
+  counted.add(clock);
+  estimates.push(clock.now_ms - Date.now());
+  if (estimates.length > ESTIMATES) estimates.shift();
+}
+
+/** The server's time now, as well as the browser can tell it. */
+export function serverNow() {
+  return Date.now() + (estimates.length ? Math.max(...estimates) : 0);
+}
 
 /** m:ss for a number of milliseconds (never below zero). */
 function mmss(ms) {
@@ -28,10 +57,11 @@ function left(clock, now) {
 function tick() {
   for (const el of document.querySelectorAll('[data-clock-deadline]')) {
     const clock = JSON.parse(el.dataset.clock);
-    const l = left(clock, Date.now());
+    const now = serverNow();
+    const l = left(clock, now);
     el.querySelector('.clock-move').textContent = mmss(l.move);
     el.querySelector('.clock-bank').textContent = mmss(l.bank);
-    const warn = el.dataset.mine === 'true' && clock.deadline - Date.now() <= WARN_S * 1000;
+    const warn = el.dataset.mine === 'true' && clock.deadline - now <= WARN_S * 1000;
     el.classList.toggle('warn', warn);
     const hurry = el.querySelector('.clock-hurry');
     if (hurry) hurry.hidden = !warn;
@@ -46,6 +76,7 @@ export function clockPanel(state) {
   if (!info) return null;
   if (!ticking) ticking = setInterval(tick, 250);
   const clock = state.snap.turn && state.snap.turn.clock;
+  observe(clock);
   const away = new Set((clock ? clock.away : info.away) || []);
   const seats = state.table.seats.map((s) => {
     const name = s.name || '—';
@@ -53,7 +84,7 @@ export function clockPanel(state) {
     const mine = state.seat === s.seat;
     const attrs = { class: `clock-seat ${running ? 'running' : ''} ${away.has(s.seat) ? 'away' : ''}`, dataset: { seat: s.seat } };
     if (running) Object.assign(attrs.dataset, { clockDeadline: clock.deadline, clock: JSON.stringify(clock), mine: String(mine) });
-    const l = running ? left(clock, Date.now()) : null;
+    const l = running ? left(clock, serverNow()) : null;
     return h('li', attrs,
       h('b', {}, name), ' ',
       running ? h('span', { class: 'clock-move', title: t('clock.move') }, mmss(l.move)) : null, running ? ' + ' : null,
@@ -66,7 +97,26 @@ export function clockPanel(state) {
   return h('section', { class: 'clock-panel', id: 'clock' },
     h('span', { class: 'clock-title' }, t('clock.title'), ': ', controlText(info.control), info.paused ? ` — ${t('clock.paused')}` : ''),
     h('ul', { class: 'clock-seats' }, seats),
+    pauseButton(state, info),
     autoName ? h('p', { class: 'clock-autopilot', id: 'autopilot-move' }, t('clock.autopilot_moved', { name: autoName })) : null);
+}
+
+/** The host's pause / resume button, between deals (and in the lobby) only: the server
+ *  refuses it during a deal. */
+function pauseButton(state, info) {
+  const host = saved.host(state.id);
+  if (!host || !['lobby', 'between_deals'].includes(state.table.phase)) return null;
+  const paused = info.paused;
+  return h('button', {
+    type: 'button', class: 'secondary', id: 'clock-pause', dataset: { paused: String(paused) },
+    onclick: async () => {
+      try {
+        const summary = await api.pauseClock(state.id, !paused, host);
+        state.table.clock = summary.clock;
+        state.redraw();
+      } catch (e) { toast(e.message); }
+    },
+  }, t(paused ? 'clock2.resume' : 'clock2.pause'));
 }
 
 /** A time control in words: "blitz: 10 s a move, 30 s bank, +5 s each deal". */

@@ -72,6 +72,6 @@ pub use profile::{
     DealerWhistConsolation, OptionInfo, PRESETS, Profile, ProfileError, RaspasySeries,
     RaspasyTalon, Responsibility, WhistSplit, ZeroBonus,
 };
-pub use record::{Location, Reason, Record, RecordDeal, RecordError};
+pub use record::{ActionTime, Location, Reason, Record, RecordDeal, RecordError};
 pub use sheet::Sheet;
 pub use view::{DealView, TalonBonus, ViewEvent, Viewer};

@@ -40,6 +40,9 @@ use crate::profile::{PRESETS, Profile, ProfileError};
 
 mod fairness;
 mod form;
+mod timing;
+
+pub use self::timing::ActionTime;
 
 use self::form::{action_out, outcome_out, read_action, read_outcome};
 
@@ -117,6 +120,8 @@ pub struct Record {
     agreed: bool,
     /// The deals that carry fairness data (`record/fairness.rs`), by index.
     fairness: fairness::FairnessByDeal,
+    /// The deals whose actions carry the clock's fields (`record/timing.rs`), by index.
+    timing: timing::TimingByDeal,
 }
 
 /// Where an error in a record is.
@@ -208,6 +213,9 @@ pub enum Reason {
     Game(String),
     /// A deal's fairness data does not hold together or does not deal its cards.
     Fairness(crate::fair::FairError),
+    /// Clock fields given for a deal that is not played, or not one per action (the number
+    /// given).
+    Timing(usize),
 }
 
 impl fmt::Display for Reason {
@@ -247,6 +255,10 @@ impl fmt::Display for Reason {
             Reason::AfterEnd => f.write_str("the game is over: every pool is closed"),
             Reason::Game(s) => f.write_str(s),
             Reason::Fairness(e) => write!(f, "{e}"),
+            Reason::Timing(n) => write!(
+                f,
+                "{n} clock entries do not match the deal's actions one to one"
+            ),
         }
     }
 }
@@ -333,6 +345,9 @@ impl Record {
             if let Some(fair) = fair {
                 record.fairness.insert(i, fair);
             }
+            if let Some(times) = timing::read_timing(raw) {
+                record.timing.insert(i, times);
+            }
         }
         Ok((record, game))
     }
@@ -401,6 +416,7 @@ impl Record {
             deals,
             agreed: false,
             fairness: fairness::FairnessByDeal::new(),
+            timing: timing::TimingByDeal::new(),
         })
     }
 
@@ -465,7 +481,10 @@ impl Record {
                 "deals".to_owned(),
                 Out::List(
                     (self.deals.iter().enumerate())
-                        .map(|(i, d)| fairness::with_fairness_out(deal_out(d), self.fairness(i)))
+                        .map(|(i, d)| {
+                            let deal = timing::with_timing_out(deal_out(d), self.timing(i));
+                            fairness::with_fairness_out(deal, self.fairness(i))
+                        })
                         .collect(),
                 ),
             ),
@@ -625,6 +644,7 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
         deals: Vec::with_capacity(raw_deals.len()),
         agreed,
         fairness: fairness::FairnessByDeal::new(),
+        timing: timing::TimingByDeal::new(),
     };
     Ok((record, raw_deals))
 }

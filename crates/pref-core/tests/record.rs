@@ -2,7 +2,7 @@
 //! messages, and write-then-read giving the same record.
 #![allow(missing_docs)]
 
-use pref_core::{Location, Reason, Record};
+use pref_core::{ActionTime, Location, Reason, Record, RecordDeal};
 
 fn worked() -> String {
     std::fs::read_to_string(concat!(
@@ -178,8 +178,33 @@ fn the_clocks_time_used_and_autopilot_mark_read_and_change_nothing() {
         a["ms"] = serde_json::json!(1000 * i);
     }
     actions[0]["auto"] = serde_json::json!(true);
-    let timed = Record::from_json_str(&v.to_string()).unwrap();
-    assert_eq!(timed, Record::from_json_str(&worked()).unwrap());
+    let (timed, timed_game) = Record::read(&v.to_string()).unwrap();
+    let (plain, plain_game) = Record::read(&worked()).unwrap();
+    assert_eq!(timed.deals(), plain.deals(), "the same actions");
+    assert_eq!(timed_game.sheet(), plain_game.sheet(), "the same scores");
+    // The fields are kept: written back, they read the same, and a record without them
+    // has none.
+    let times = timed.timing(0).unwrap();
+    assert_eq!(times.len(), actions_len(&v));
+    assert_eq!(
+        times[0],
+        ActionTime {
+            ms: Some(0),
+            auto: true
+        }
+    );
+    assert_eq!(
+        times[5],
+        ActionTime {
+            ms: Some(5000),
+            auto: false
+        }
+    );
+    let written = timed.to_json_string();
+    assert!(written.contains(r#""ms": 0, "auto": true}"#), "{written}");
+    assert_eq!(Record::from_json_str(&written).unwrap(), timed);
+    assert_eq!(plain.timing(0), None);
+    assert!(!plain.to_json_string().contains("\"ms\""));
     // Anything but a whole number of milliseconds, or `true`, is refused by name.
     for (key, bad) in [
         ("ms", serde_json::json!(-1)),
@@ -191,4 +216,42 @@ fn the_clocks_time_used_and_autopilot_mark_read_and_change_nothing() {
         let e = err(&w.to_string());
         assert!(e.contains(&bad.to_string()), "{key}: {e}");
     }
+}
+
+fn actions_len(v: &serde_json::Value) -> usize {
+    v["deals"][0]["actions"].as_array().unwrap().len()
+}
+
+#[test]
+fn the_clocks_fields_are_attached_one_per_action_of_a_played_deal() {
+    let mut r = Record::from_json_str(&worked()).unwrap();
+    let n = match &r.deals()[0] {
+        RecordDeal::Played { actions, .. } => actions.len(),
+        RecordDeal::Scored(_) => unreachable!("the worked deal is played"),
+    };
+    let one = ActionTime {
+        ms: Some(7),
+        auto: false,
+    };
+    for (deal, len) in [(0, n - 1), (0, n + 1), (1, n)] {
+        let e = r.set_timing(deal, vec![one; len]).unwrap_err();
+        assert_eq!(e.location, Location::Deal(deal));
+        assert_eq!(e.reason, Reason::Timing(len));
+    }
+    assert_eq!(r.timing(0), None, "a refused list changes nothing");
+    let mut times = vec![ActionTime::default(); n];
+    r.set_timing(0, times.clone()).unwrap();
+    assert_eq!(r.timing(0), None, "entries that say nothing are not kept");
+    times[n - 1] = ActionTime {
+        ms: Some(120),
+        auto: true,
+    };
+    r.set_timing(0, times.clone()).unwrap();
+    assert_eq!(r.timing(0), Some(&times[..]));
+    let written = r.to_json_string();
+    assert_eq!(written.matches("\"ms\"").count(), 1);
+    assert_eq!(
+        Record::from_json_str(&written).unwrap().timing(0),
+        Some(&times[..])
+    );
 }

@@ -244,6 +244,8 @@ pub(crate) struct Client {
     covered: u64,
     /// The version this player last acted at: a turn no newer is the one it answered.
     acted_at: Option<u64>,
+    /// A player who never acts (the run's absent share).
+    absent: bool,
 }
 
 impl Client {
@@ -265,7 +267,14 @@ impl Client {
             asked: 0,
             covered: version,
             acted_at: None,
+            absent: false,
         }
+    }
+
+    /// The same client as a player who never acts, when `absent`.
+    pub(crate) fn absent(mut self, absent: bool) -> Client {
+        self.absent = absent;
+        self
     }
 
     fn plan(&mut self, intent: Intent) {
@@ -454,8 +463,12 @@ impl Client {
                     Some(Item::Public(Public::Started { .. })) => phase_news = true,
                     Some(_) | None => {}
                 }
-                if turn.is_some() {
+                if let Some(t) = &turn {
                     self.probe.arrived(v, &stats);
+                    // Seat 0's socket counts each move the autopilot made, once per table.
+                    if t.autopilot.is_some() && self.seat == Some(0) {
+                        stats.autopilot.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
                 match self.follow {
                     Follow::Events => {
@@ -491,7 +504,8 @@ impl Client {
     /// an action is already planned.
     fn turn(&mut self, turn: Option<&TurnView>, at: u64) {
         let Some(turn) = turn else { return };
-        if turn.legal.is_empty()
+        if self.absent
+            || turn.legal.is_empty()
             || *self.stage.borrow() != Stage::Play
             || self.acted_at.is_some_and(|v| at <= v)
             || matches!(self.intent, Some((_, Intent::Act(_))))

@@ -90,6 +90,10 @@ struct Cli {
     /// object of custom values (`{"move": 5, "bank": 0}`).
     #[arg(long)]
     clock: Option<String>,
+    /// The percentage of players (seat 0 left out) whose socket stays open but who never act:
+    /// with `--clock` the server's autopilot plays them.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    absent: u8,
 }
 
 #[derive(Debug, Subcommand)]
@@ -252,6 +256,7 @@ fn parent(cli: &Cli) -> Result<Report, String> {
             .clock
             .as_deref()
             .map(|c| serde_json::from_str(c).unwrap_or_else(|_| serde_json::json!(c))),
+        absent_percent: cli.absent,
         ..Plan::default()
     };
     let workers = match cli.workers {

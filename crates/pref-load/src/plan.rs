@@ -68,6 +68,10 @@ pub struct Plan {
     /// custom values); `None` opens tables without a clock.
     #[serde(default)]
     pub clock: Option<serde_json::Value>,
+    /// The percentage of player seats, seat 0 left out, whose socket stays open but never
+    /// acts: at a table with a clock the autopilot plays them; without one their tables stop.
+    #[serde(default)]
+    pub absent_percent: u8,
 }
 
 impl Default for Plan {
@@ -86,6 +90,7 @@ impl Default for Plan {
             seed: 1,
             follow: Follow::Events,
             clock: None,
+            absent_percent: 0,
         }
     }
 }
@@ -110,6 +115,19 @@ impl Plan {
         self.spectators / self.tables + usize::from(i < self.spectators % self.tables)
     }
 
+    /// Whether seat `seat` of table `i` never acts: [`Plan::absent_percent`] of the seats
+    /// after seat 0 (which starts each deal), spread evenly over the tables.
+    #[must_use]
+    pub fn absent(&self, i: usize, seat: u8) -> bool {
+        if seat == 0 {
+            return false;
+        }
+        let before: usize = (0..i).map(|j| usize::from(self.players.at(j)) - 1).sum();
+        let k = before + usize::from(seat) - 1;
+        let p = usize::from(self.absent_percent.min(100));
+        (k + 1) * p / 100 > k * p / 100
+    }
+
     /// Player sockets over all tables.
     #[must_use]
     pub fn player_sockets(&self) -> usize {
@@ -122,5 +140,42 @@ impl Plan {
     #[must_use]
     pub fn sockets(&self) -> usize {
         self.player_sockets() + self.spectators + self.idle_sockets
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_absent_share_is_exact_never_seat_0_and_spread_over_the_tables() {
+        let plan = Plan {
+            tables: 100,
+            players: Players::Mixed,
+            absent_percent: 10,
+            ..Plan::default()
+        };
+        let seats: Vec<(usize, u8)> = (0..plan.tables)
+            .flat_map(|i| (0..plan.players.at(i)).map(move |s| (i, s)))
+            .collect();
+        let absent: Vec<&(usize, u8)> = seats.iter().filter(|(i, s)| plan.absent(*i, *s)).collect();
+        // 225 seats after seat 0 (75 three-handed tables, 25 four-handed): 10 % is 22.
+        assert_eq!(absent.len(), 22);
+        assert!(absent.iter().all(|(_, s)| *s != 0));
+        assert!(
+            absent
+                .iter()
+                .all(|(i, _)| absent.iter().filter(|(j, _)| j == i).count() == 1)
+        );
+        let none = Plan {
+            absent_percent: 0,
+            ..plan.clone()
+        };
+        assert!(seats.iter().all(|(i, s)| !none.absent(*i, *s)));
+        let all = Plan {
+            absent_percent: 100,
+            ..plan
+        };
+        assert!(seats.iter().all(|(i, s)| all.absent(*i, *s) == (*s != 0)));
     }
 }

@@ -38,6 +38,10 @@ pub(crate) struct Stats {
     pub(crate) deals: AtomicU64,
     /// Games that ended.
     pub(crate) games_over: AtomicU64,
+    /// Players that never act.
+    pub(crate) absent: AtomicU64,
+    /// Moves the autopilot made.
+    pub(crate) autopilot: AtomicU64,
     /// Action-to-broadcast latencies.
     pub(crate) latency: Mutex<Histogram>,
     /// The first few error messages.
@@ -113,6 +117,12 @@ pub struct Report {
     pub deals: u64,
     /// Games that ended.
     pub games_over: u64,
+    /// Players that never acted (`--absent`).
+    #[serde(default)]
+    pub absent: u64,
+    /// Moves the server's autopilot made for players out of time.
+    #[serde(default)]
+    pub autopilot: u64,
     /// A few error messages.
     pub error_samples: Vec<String>,
     /// Server memory, when the server's process is known; with several nodes, the sum
@@ -173,6 +183,8 @@ impl Report {
         self.closed_early += o.closed_early;
         self.deals += o.deals;
         self.games_over += o.games_over;
+        self.absent += o.absent;
+        self.autopilot += o.autopilot;
         for s in &o.error_samples {
             if self.error_samples.len() < SAMPLES {
                 self.error_samples.push(s.clone());
@@ -250,6 +262,13 @@ impl fmt::Display for Report {
             self.deals
         )?;
         writeln!(f, "messages received {}", self.received)?;
+        if self.absent > 0 || self.autopilot > 0 {
+            writeln!(
+                f,
+                "autopilot         {} moves, for {} players who never act",
+                self.autopilot, self.absent
+            )?;
+        }
         writeln!(
             f,
             "latency           p50 {}  p95 {}  p99 {}  max {}  ({} actions measured)",

@@ -102,7 +102,9 @@ async fn setup_table(
             think,
             follow: plan.follow,
         };
-        let client = Client::new(ws, seat, link, seed, version);
+        let absent = seat.is_some_and(|s| plan.absent(i, s));
+        stats.absent.fetch_add(u64::from(absent), Ordering::Relaxed);
+        let client = Client::new(ws, seat, link, seed, version).absent(absent);
         tasks.push(tokio::spawn(client.run()));
     }
     Ok(Ready {
@@ -332,6 +334,8 @@ where
         closed_early: get(&s.closed_early),
         deals: get(&s.deals),
         games_over: get(&s.games_over),
+        absent: get(&s.absent),
+        autopilot: get(&s.autopilot),
         error_samples: s.samples.lock().map(|v| v.clone()).unwrap_or_default(),
         server: None,
         nodes: Vec::new(),

@@ -12,8 +12,28 @@ use pref_server::config::{Config, Limits};
 
 /// Runs the quick load with `follow` and returns its report.
 async fn quick(follow: Follow) -> pref_load::Report {
-    let dir =
-        std::env::temp_dir().join(format!("pref-load-quick-{}-{follow:?}", std::process::id()));
+    quick_plan(
+        &format!("{follow:?}"),
+        Plan {
+            tables: 50,
+            players: Players::Mixed,
+            spectators: 50,
+            idle_sockets: 40,
+            idle_per_table: 20,
+            duration: Duration::from_secs(4),
+            // 50 tables at 400 actions/s: each player waits about 125 ms, well inside the
+            // server's 10 messages per second per connection.
+            rate: 400.0,
+            follow,
+            ..Plan::default()
+        },
+    )
+    .await
+}
+
+/// Runs `plan` against a server of its own (`tag` names its data directory).
+async fn quick_plan(tag: &str, plan: Plan) -> pref_load::Report {
+    let dir = std::env::temp_dir().join(format!("pref-load-quick-{}-{tag}", std::process::id()));
     let config = Config {
         bind: "127.0.0.1:0".parse().unwrap(),
         data_dir: dir.clone(),
@@ -33,19 +53,6 @@ async fn quick(follow: Follow) -> pref_load::Report {
     };
     let server = pref_server::start(config).await.unwrap();
 
-    let plan = Plan {
-        tables: 50,
-        players: Players::Mixed,
-        spectators: 50,
-        idle_sockets: 40,
-        idle_per_table: 20,
-        duration: Duration::from_secs(4),
-        // 50 tables at 400 actions/s: each player waits about 125 ms, well inside the
-        // server's 10 messages per second per connection.
-        rate: 400.0,
-        follow,
-        ..Plan::default()
-    };
     let report = pref_load::run(server.addr, &plan, |_| async {})
         .await
         .unwrap();
@@ -83,4 +90,30 @@ async fn the_old_browser_asks_for_a_snapshot_after_every_turn() {
         "every socket asks after each action's turn:\n{report}"
     );
     assert_eq!(report.resyncs, r.turn + r.lagged + r.gap, "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_who_never_act_are_played_by_the_autopilot_under_a_clock() {
+    let report = quick_plan(
+        "absent",
+        Plan {
+            tables: 20,
+            players: Players::Mixed,
+            spectators: 20,
+            duration: Duration::from_secs(12),
+            rate: 400.0,
+            clock: Some(serde_json::json!({"move": 3, "bank": 0, "refill": 0, "grace": 5})),
+            absent_percent: 20,
+            ..Plan::default()
+        },
+    )
+    .await;
+    assert!(
+        report.clean(),
+        "the load with absent players was not clean:\n{report}"
+    );
+    // 15 three-handed and 5 four-handed tables: 45 seats after seat 0, 20 % of them absent.
+    assert_eq!(report.absent, 9, "{report}");
+    assert!(report.autopilot >= 9, "too few autopilot moves:\n{report}");
+    assert!(report.deals > 0, "no deal finished:\n{report}");
 }

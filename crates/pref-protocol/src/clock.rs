@@ -48,6 +48,10 @@ pub struct ClockView {
     /// Seats the autopilot plays until their person acts again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub away: Vec<Seat>,
+    /// The server's time when it made this view, in Unix milliseconds: a browser whose own
+    /// clock differs counts down by the difference, not to a deadline its clock misplaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now_ms: Option<u64>,
 }
 
 /// `POST /api/tables/{id}/clock`: the host pauses or resumes the clock between deals.

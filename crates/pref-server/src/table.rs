@@ -71,6 +71,12 @@ pub struct Table {
     clock: Option<Clock>,
     /// The state version the autopilot is deciding at, so the timer does not start it twice.
     piloting: Option<u64>,
+    /// Per seat, the version at which its occupant took it: a resume from before then would
+    /// replay what the seat's earlier occupant saw.
+    taken: [u64; 4],
+    /// At a table with a clock, per deal the time used and the autopilot's mark of each
+    /// action, for the record.
+    times: Vec<Vec<pref_core::ActionTime>>,
     /// A moment of the runtime's clock and the Unix milliseconds it stands for: the clock's
     /// times follow the runtime (which the tests pause and advance) from there.
     origin: (tokio::time::Instant, u64),
@@ -108,6 +114,8 @@ impl Table {
             tenures: [None, None, None, None],
             clock: None,
             piloting: None,
+            times: Vec::new(),
+            taken: [0; 4],
             origin: (tokio::time::Instant::now(), unix_ms()),
             fair_deadline: None,
             bot_keys: [None, None, None, None],
@@ -254,6 +262,7 @@ impl Table {
                 serde_json::from_value(clock).map_err(|e| format!("stored clock: {e}"))?;
             let playing = matches!(table.machine.stage(), Stage::Playing { .. });
             let now = table.now_ms();
+            table.times = clock::times(&timed);
             table.clock = Some(Clock::replay(
                 info.control,
                 info.paused,
@@ -543,7 +552,7 @@ impl Table {
                 let _ = reply.send(self.summary());
             }
             Command::Record(reply) => {
-                let _ = reply.send(self.machine.record());
+                let _ = reply.send(self.machine.record(&self.times));
             }
             Command::DealRecord { deal, reply } => {
                 let _ = reply.send(self.machine.deal_record(deal).map(Box::new));
@@ -565,6 +574,7 @@ impl Table {
                 };
                 let claimed = self.apply(op).await.and_then(|c| match c.news.first() {
                     Some(News::Public(pref_protocol::Public::SeatTaken { seat, .. })) => {
+                        self.taken[usize::from(*seat)] = c.first;
                         Ok((*seat, token))
                     }
                     _ => Err(TableError::Internal("a claim took no seat".into())),
@@ -788,6 +798,11 @@ impl Table {
             None => Viewer::Spectator,
             Some(t) => Viewer::Seat(Seat(self.machine.seat_of(&t).ok_or(TableError::NotSeated)?)),
         };
+        // A seat's occupant resumes only from his own tenure: anything older is a snapshot.
+        let resume = resume.filter(|(since, _)| match viewer {
+            Viewer::Seat(seat) => *since >= self.taken[seat.index()],
+            Viewer::Spectator => true,
+        });
         let mut session = self.session(viewer, resume);
         session.token = token;
         if let Viewer::Seat(seat) = viewer {

@@ -4,7 +4,9 @@
 //! after two timeouts, until she acts and takes her seat back.
 //!
 //! - `a_short_clock_the_autopilot_and_taking_the_seat_back`: Anna against two bots, with 3 s
-//!   a move, no bank and 5 s of grace.
+//!   a move, no bank and 5 s of grace; her browser's clock runs 90 s behind the server's and
+//!   the countdown still shows the server's time; between deals she, the host, pauses the
+//!   clock and the next deal runs without one.
 //!
 //! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` the test prints why and passes,
 //! except under `CI=true`, where it fails.
@@ -58,13 +60,9 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
         .await;
     }
     let invite = create_table(&anna).await;
-    // The invite link is `/t/{id}#invite={key}`.
-    let id = invite
-        .split('#')
-        .next()
-        .and_then(|link| link.rsplit('/').next())
-        .expect("an id")
-        .to_owned();
+    // The invite link is `/t/{id}#…` (the invite key is in the fragment).
+    let link = invite.split('#').next().expect("a link");
+    let id = link.rsplit('/').next().expect("an id").to_owned();
     sit(&anna, &invite, "Anna").await;
     seat_bot(&anna, 1, "easy").await;
     seat_bot(&anna, 2, "easy").await;
@@ -84,6 +82,23 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
     .await;
     let title = title.as_str().unwrap_or_default().to_owned();
     assert!(title.contains("3 s a move"), "{title}");
+
+    // The browser's clock runs 90 s behind the server's: the page counts down on the
+    // server's time (each clock's `now_ms`), so the move time shown is at most the 3 s of
+    // the move, not 1:33.
+    js(
+        &anna,
+        "const real = Date.now; Date.now = () => real.call(Date) - 90000; return true",
+    )
+    .await;
+    until(
+        &anna,
+        "the move time on the server's clock",
+        "const m = document.querySelector('#clock .clock-seat.running .clock-move'); \
+         if (!m) return false; const [mm, ss] = m.textContent.split(':').map(Number); \
+         return mm === 0 && ss <= 3 && ss >= 0",
+    )
+    .await;
 
     // Anna does nothing: the autopilot moves for her, then she is away (autopilot).
     until(
@@ -162,5 +177,41 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
         rules.as_str().unwrap_or_default().contains("3 s a move"),
         "{rules}"
     );
+    // Back at the table, between deals, the host pauses the clock: the next deal runs
+    // without one, and the button is gone while it runs (the server refuses a pause during a
+    // deal).
+    anna.goto(&format!("{base}/t/{id}"))
+        .await
+        .expect("the table again");
+    click(&anna, "#clock-pause[data-paused=\"false\"]").await;
+    until(
+        &anna,
+        "the clock paused",
+        "return document.querySelector('#clock .clock-title').textContent.includes('paused by the host') \
+         && document.querySelector('#clock-pause').dataset.paused === 'true'",
+    )
+    .await;
+    shot(&anna, &dir, "clock-paused").await;
+    click(&anna, "#next-deal:not([disabled])").await;
+    until(
+        &anna,
+        "the next deal, paused",
+        "return document.body.dataset.phase === 'playing' && !document.querySelector('#clock-pause')",
+    )
+    .await;
+    // Longer than a move: nobody's clock runs and the autopilot makes no move.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let running = js(
+        &anna,
+        "return [document.querySelectorAll('#clock .clock-seat.running').length, \
+         document.body.dataset.myturn || '']",
+    )
+    .await;
+    assert_eq!(
+        running,
+        json!([0, "true"]),
+        "a paused clock runs for nobody"
+    );
+
     let _ = anna.close().await;
 }

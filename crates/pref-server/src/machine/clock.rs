@@ -263,6 +263,15 @@ impl Clock {
         self.started = None;
     }
 
+    /// Somebody new sits in `seat` (or it is freed): the seat's timeouts, autopilot and
+    /// absence were the last occupant's and go with him; its bank is the seat's and stays.
+    pub fn seated(&mut self, seat: Seat) {
+        let i = seat.index();
+        self.strikes[i] = 0;
+        self.away[i] = false;
+        self.gone[i] = None;
+    }
+
     /// `seat`'s sockets opened or all closed at `now`. Returns whether the seat's autopilot
     /// state changed (a disconnection past the grace period that is noticed now).
     pub fn presence(&mut self, seat: Seat, connected: bool, now: u64) {
@@ -335,9 +344,10 @@ impl Clock {
             .collect()
     }
 
-    /// The clock as every viewer sees it while `to_act` is to act over `players` seats.
+    /// The clock as every viewer sees it at `now` while `to_act` is to act over `players`
+    /// seats.
     #[must_use]
-    pub fn view(&self, to_act: Option<Seat>, players: u8) -> Option<ClockView> {
+    pub fn view(&self, to_act: Option<Seat>, players: u8, now: u64) -> Option<ClockView> {
         let seat = to_act?;
         let started = self.started?;
         Some(ClockView {
@@ -346,6 +356,7 @@ impl Clock {
             bank_from: started + ms(self.control.per_move),
             banks: self.banks[..usize::from(players)].to_vec(),
             away: self.away_seats(),
+            now_ms: Some(now),
         })
     }
 

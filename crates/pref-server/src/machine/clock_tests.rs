@@ -104,7 +104,13 @@ fn two_timeouts_in_a_row_put_a_seat_on_autopilot_until_its_person_acts() {
     c.acted(Seat(0), 61_000, true);
     assert!(c.away(Seat(0)));
     assert_eq!(c.deadline(Seat(0)), Some(61_000 + AWAY_MOVE_MS));
-    assert_eq!(c.view(Some(Seat(0)), 3).unwrap().away, vec![Seat(0)]);
+    let view = c.view(Some(Seat(0)), 3, 61_500).unwrap();
+    assert_eq!(view.away, vec![Seat(0)]);
+    assert_eq!(
+        view.now_ms,
+        Some(61_500),
+        "the server's time goes with the view"
+    );
     c.acted(Seat(0), 62_000, false);
     assert!(!c.away(Seat(0)));
     assert_eq!(c.deadline(Seat(0)), Some(62_000 + 10_000));
@@ -136,7 +142,7 @@ fn a_paused_clock_has_no_deadline_and_no_wake() {
     c.deal_started(0);
     assert_eq!(c.deadline(Seat(0)), None);
     assert_eq!(c.next_wake(Some(Seat(0))), None);
-    assert_eq!(c.view(Some(Seat(0)), 3), None);
+    assert_eq!(c.view(Some(Seat(0)), 3, 0), None);
     c.set_paused(false);
     assert_eq!(c.next_wake(Some(Seat(0))), Some(40_000));
 }
@@ -173,4 +179,23 @@ fn a_replay_of_the_stored_times_gives_the_same_clock() {
     let mut c = c;
     c.set_paused(false);
     assert_eq!(c.deadline(Seat(2)), Some(45_000));
+}
+
+#[test]
+fn a_new_occupant_starts_present_with_no_timeouts_and_the_seats_bank() {
+    let mut c = Clock::new(blitz());
+    c.deal_started(0);
+    c.acted(Seat(0), 40_000, true);
+    c.presence(Seat(0), false, 40_000);
+    assert_eq!(c.next_wake(None), Some(70_000), "the gone occupant's grace");
+    c.acted(Seat(0), 50_000, true);
+    assert!(c.away(Seat(0)));
+    c.seated(Seat(0));
+    assert!(!c.away(Seat(0)), "the newcomer is not on autopilot");
+    assert_eq!(c.next_wake(None), None, "nobody's grace runs");
+    // The bank the seat spent stays spent, and one timeout is not yet two.
+    assert_eq!(c.banks[0], 0);
+    assert_eq!(c.deadline(Seat(0)), Some(50_000 + 10_000));
+    c.acted(Seat(0), 60_000, true);
+    assert!(!c.away(Seat(0)));
 }

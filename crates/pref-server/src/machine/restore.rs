@@ -1,7 +1,7 @@
 //! Bringing a stored table back, its record and the record of one finished deal for its
 //! analysis: the places the machine meets the game's whole history.
 
-use pref_core::{Game, Record};
+use pref_core::{ActionTime, Game, Record};
 
 use super::{
     DealHidden, Machine, NewTable, Occupant, RecordError, Stage, StoredDeal, StoredSeat, settlement,
@@ -95,11 +95,12 @@ impl Machine {
     }
 
     /// The record of the finished deals: all of them once the game is over; during the
-    /// game only where `reveal_after_deal` shows finished deals to everybody anyway.
+    /// game only where `reveal_after_deal` shows finished deals to everybody anyway. `times`
+    /// gives, per deal, the clock's fields of its actions (a table with a clock keeps them).
     ///
     /// # Errors
     /// [`RecordError`].
-    pub fn record(&self) -> Result<String, RecordError> {
+    pub fn record(&self, times: &[Vec<ActionTime>]) -> Result<String, RecordError> {
         let game = self.game().ok_or(RecordError::NotStarted)?;
         let over = matches!(self.stage, Stage::Over { .. });
         if !over && !self.profile.reveal_after_deal() {
@@ -110,9 +111,15 @@ impl Machine {
             Stage::Over { settlement, .. } => settlement.agreed,
             Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => false,
         };
-        let record = Record::from_game(game, &names)
+        let mut record = Record::from_game(game, &names)
             .map_err(|e| RecordError::Internal(e.to_string()))?
             .with_agreed_stop(agreed);
+        let finished = record.deals().len();
+        for (deal, t) in times.iter().enumerate().take(finished) {
+            record
+                .set_timing(deal, t.clone())
+                .map_err(|e| RecordError::Internal(e.to_string()))?;
+        }
         let record = self.with_fairness(record).map_err(RecordError::Internal)?;
         Ok(record.to_json_string())
     }

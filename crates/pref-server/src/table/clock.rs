@@ -2,12 +2,13 @@
 //! the one timer (its deadline for the actor's `select!`), the autopilot when a person's time
 //! is up, and the host's pause. The clock's rules themselves are in `machine/clock.rs`.
 
-use pref_core::{Seat, Viewer};
+use pref_core::{ActionTime, Seat, Viewer};
 use pref_protocol::BotLevel;
 
 use super::Table;
 use crate::bots;
 use crate::ids::Secret;
+use crate::machine::clock::TimedDeal;
 use crate::machine::{Change, Stage, TableError, Write};
 
 impl Table {
@@ -27,12 +28,17 @@ impl Table {
         let Some(clock) = &mut self.clock else { return };
         let mut mover = None;
         for w in &change.writes {
-            if let Write::Deal { .. } = w {
-                clock.deal_started(now);
+            if let Write::Seat { seat, .. } | Write::Free(seat) = w {
+                clock.seated(Seat(*seat));
             }
-            if let Write::Action { seat, .. } = w {
-                clock.acted(*seat, now, auto);
+            if let Write::Deal { deal_no, .. } = w {
+                clock.deal_started(now);
+                deal_times(&mut self.times, *deal_no);
+            }
+            if let Write::Action { seat, deal_no, .. } = w {
+                let ms = clock.acted(*seat, now, auto);
                 mover = Some(*seat);
+                deal_times(&mut self.times, *deal_no).push(ActionTime { ms: Some(ms), auto });
             }
         }
         let playing = match self.machine.stage() {
@@ -83,7 +89,7 @@ impl Table {
     pub(super) fn clock_view(&self) -> Option<pref_protocol::clock::ClockView> {
         self.clock
             .as_ref()?
-            .view(self.to_act(), self.machine.players())
+            .view(self.to_act(), self.machine.players(), self.now_ms())
     }
 
     /// When the table's one timer must fire: the clock's nearest deadline, leaving out the
@@ -188,4 +194,32 @@ pub(super) fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Deal `deal_no`'s list of action times, made (with any before it) if it is new.
+fn deal_times(times: &mut Vec<Vec<ActionTime>>, deal_no: u32) -> &mut Vec<ActionTime> {
+    let i = deal_no as usize;
+    if times.len() <= i {
+        times.resize_with(i + 1, Vec::new);
+    }
+    &mut times[i]
+}
+
+/// The time used and the autopilot's mark of each stored action: from the deal's start or
+/// the action before it to the action (unknown where a row has no time).
+pub(super) fn times(deals: &[TimedDeal]) -> Vec<Vec<ActionTime>> {
+    deals
+        .iter()
+        .map(|(dealt, actions)| {
+            let mut since = *dealt;
+            actions
+                .iter()
+                .map(|&(_, at, auto)| {
+                    let ms = since.zip(at).map(|(s, a)| a.saturating_sub(s));
+                    since = at;
+                    ActionTime { ms, auto }
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -69,6 +69,7 @@ async fn advance(ms: u64) {
 /// A blitz table with Anna (connected) in seat 0 and two easy bots that act at once, started,
 /// with a spectator's subscription taken before the start.
 struct Game {
+    id: Secret,
     store: Store,
     limits: Limits,
     no: i64,
@@ -80,6 +81,12 @@ struct Game {
 }
 
 async fn game(name: &str) -> Game {
+    game_of(name, 1).await
+}
+
+/// [`game`] with `people` people (all connected, who never act) in the first seats and bots
+/// in the rest.
+async fn game_of(name: &str, people: u8) -> Game {
     let dir = std::env::temp_dir().join(format!("pref-clock-{name}-{}", Secret::random().expose()));
     let store = Store::open(&dir).await.unwrap();
     let limits = Limits {
@@ -98,25 +105,30 @@ async fn game(name: &str) -> Game {
     registry.spawn(id, no, table.with_clock(Some(blitz())));
     let handle = registry.get(&id).unwrap();
     let invite = handle.ask(|reply| Command::InviteKey { reply }).await.ok();
-    let (_, anna) = handle
-        .ask(|reply| Command::Claim {
-            name: "Anna".into(),
-            seat: Some(0),
-            host: None,
-            invite,
-            reply,
-        })
-        .await
-        .unwrap()
-        .unwrap();
-    for seat in [1, 2] {
+    let mut tokens = Vec::new();
+    for (seat, name) in (0..people).zip(["Anna", "Boris"]) {
+        let (_, token) = handle
+            .ask(|reply| Command::Claim {
+                name: name.into(),
+                seat: Some(seat),
+                host: None,
+                invite,
+                reply,
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        present_at(&handle, Seat(seat), token, true).await;
+        tokens.push(token);
+    }
+    for seat in people..3 {
         let bot = HostRequest::Bot {
             seat,
             level: BotLevel::Easy,
         };
         host_op(&handle, host, bot).await.unwrap();
     }
-    present(&handle, anna, true).await;
+    let anna = tokens[0];
     let session = handle
         .ask(|reply| Command::Connect {
             token: None,
@@ -128,6 +140,7 @@ async fn game(name: &str) -> Game {
         .unwrap();
     host_op(&handle, host, HostRequest::Start).await.unwrap();
     Game {
+        id,
         store,
         limits,
         no,
@@ -155,10 +168,14 @@ async fn host_op(
 }
 
 async fn present(handle: &TableHandle, anna: Secret, connected: bool) {
+    present_at(handle, Seat(0), anna, connected).await;
+}
+
+async fn present_at(handle: &TableHandle, seat: Seat, token: Secret, connected: bool) {
     handle
         .tell(Command::Presence {
-            seat: Seat(0),
-            token: anna,
+            seat,
+            token,
             connected,
         })
         .await;
@@ -446,3 +463,6 @@ async fn no_timer_moves_a_finished_table() {
     // The summary still shows the clock the game was played with.
     assert_eq!(after.clock.unwrap().control, blitz());
 }
+
+#[path = "clock_seat_tests.rs"]
+mod seats;
