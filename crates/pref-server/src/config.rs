@@ -160,6 +160,9 @@ pub struct Limits {
     /// How long each step of a deal's contribution window (commitments, then values)
     /// waits for the seated players' clients, in milliseconds (`docs/fairness.md`).
     pub fair_window_ms: u64,
+    /// How many deals a snapshot's `fair.dealt` and `fair.revealed` each list at most (the
+    /// last ones); the record (`GET /api/tables/{id}/record`) holds every deal's values.
+    pub fair_snapshot_deals: u32,
 }
 
 impl Default for Config {
@@ -211,6 +214,7 @@ impl Default for Limits {
             spectators_heavy_per_second: 5,
             spectators_heavy_burst: 20,
             fair_window_ms: 3000,
+            fair_snapshot_deals: 8,
         }
     }
 }
@@ -415,6 +419,7 @@ impl Config {
                 &mut l.spectators_heavy_per_second,
             ),
             ("PREF_SPECTATORS_HEAVY_BURST", &mut l.spectators_heavy_burst),
+            ("PREF_FAIR_SNAPSHOT_DEALS", &mut l.fair_snapshot_deals),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
