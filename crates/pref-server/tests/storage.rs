@@ -440,7 +440,7 @@ async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
             .unwrap();
         store.put_fair_seed(no, 1, &other).await.unwrap();
         let again = store.put_fair_seed(no, 0, &other).await;
-        assert!(matches!(again, Err(StoreError::Db(_))), "{again:?}");
+        assert!(matches!(again, Err(StoreError::Group(_))), "{again:?}");
         drop(store);
 
         let back = Store::connect(&db, LEASE).await.unwrap();
