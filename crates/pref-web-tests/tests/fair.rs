@@ -266,7 +266,11 @@ async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fa
         "const li = document.querySelector('#fair li[data-deal=\"0\"]:not(.fair-checking)'); return li && [li.className, li.dataset.hand]",
     )
     .await;
-    assert_eq!(line, json!(["fair-ok", "checked"]), "the hand the page was dealt is checked");
+    assert_eq!(
+        line,
+        json!(["fair-ok", "checked"]),
+        "the hand the page was dealt is checked"
+    );
     shot(&host, &dir, "fair-verified").await;
 
     // Deal 1's values are altered as they reach the page.
@@ -293,14 +297,26 @@ async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fa
             && text.contains("the deck is not the shuffle of the seed and the contributions"),
         "{second}"
     );
-    assert_eq!(mark(&host, 0).await[0], json!("ok"), "deal 0 stays verified");
+    assert_eq!(
+        mark(&host, 0).await[0],
+        json!("ok"),
+        "deal 0 stays verified"
+    );
     shot(&host, &dir, "fair-tampered").await;
 
     // A spectator's snapshot lists deal 1's values only; deal 0's come from the record.
     let revealed = js(&host, SNAPSHOT_REVEALED).await;
-    assert_eq!(revealed, json!([1]), "the snapshot keeps the last deal only");
+    assert_eq!(
+        revealed,
+        json!([1]),
+        "the snapshot keeps the last deal only"
+    );
     let spectator = driver.browser(false).await;
-    let link = js(&host, "return location.origin + location.pathname + '?watch'").await;
+    let link = js(
+        &host,
+        "return location.origin + location.pathname + '?watch'",
+    )
+    .await;
     spectator
         .goto(link.as_str().unwrap())
         .await
