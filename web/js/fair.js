@@ -3,8 +3,11 @@
 // to it, and reveals it once every commitment is published. Once a deal's values are
 // revealed the page recomputes the commitments and the shuffle itself with Web Crypto's
 // SHA-256 and shows "verified ✓" or what failed; it never takes the server's word for it.
+// The mark stands beside each finished deal of the score log; a snapshot lists only the last
+// few deals' values, so the page reads the earlier ones from the game record.
 
 import { h } from './dom.js';
+import { call } from './api.js';
 
 const SCHEME = 'pref-fair/1';
 
@@ -138,8 +141,9 @@ async function verify(state, dealNo, fairness) {
   } catch (e) {
     why = 'fair.why.error';
   }
-  const late = mine && fairness.contributions.some((c) => c.seat === mine.seat && c.late);
-  fm.results.set(dealNo, { why, late, hand: !!seen.hand, inDeck: fairness.contributions.filter((c) => !c.late).map((c) => c.seat) });
+  const list = Array.isArray(fairness.contributions) ? fairness.contributions : [];
+  const late = mine && list.some((c) => c.seat === mine.seat && c.late);
+  fm.results.set(dealNo, { why, late, hand: !!seen.hand, inDeck: list.filter((c) => !c.late).map((c) => c.seat) });
   state.redraw();
 }
 
@@ -155,7 +159,57 @@ export function fairSnapshot(state) {
     if (!w.revealing && state.seat !== null && w.seats.includes(state.seat)) contribute(state, w.deal_no);
     if (w.revealing) reveal(state, w.deal_no, w.commitments);
   }
-  for (const r of f.revealed || []) if (!fm.results.has(r.deal_no)) verify(state, r.deal_no, r.fairness);
+  const revealed = f.revealed || [];
+  for (const r of revealed) {
+    // Published values never change: values other than the ones already checked fail.
+    const had = fm.revealed.get(r.deal_no);
+    if (had && JSON.stringify(had) !== JSON.stringify(r.fairness)) fm.results.set(r.deal_no, { why: 'fair2.why.changed' });
+    else if (!fm.results.has(r.deal_no)) verify(state, r.deal_no, r.fairness);
+  }
+  if (revealed.length && revealed[0].deal_no > 0) fromRecord(state, revealed[0].deal_no);
+}
+
+/** Checks deals 0 to `before` − 1, which the snapshot left out, from the game record. */
+async function fromRecord(state, before) {
+  const fm = memory(state);
+  if (fm.fromRecord) return;
+  fm.fromRecord = true;
+  let deals = null;
+  try {
+    deals = (await call('GET', `/api/tables/${state.id}/record`)).deals;
+  } catch (e) {
+    deals = null;
+  }
+  const checks = [];
+  for (let n = 0; n < before; n++) {
+    if (fm.results.has(n)) continue;
+    const f = deals && deals[n] && deals[n].fairness;
+    if (f) checks.push(verify(state, n, f));
+    else fm.results.set(n, { why: deals ? 'fair2.why.missing' : 'fair2.why.record' });
+  }
+  await Promise.all(checks);
+  state.redraw();
+}
+
+/**
+ * The mark beside finished deal `dealNo` in the score log: "verified ✓", or "not verified ✗"
+ * with the reason, as this page's own check found; "checking…" while it runs; and before
+ * the deal's values are published, that they will be checked then.
+ */
+export function fairMark(state, dealNo, t) {
+  const fm = memory(state);
+  const r = fm.results.get(dealNo);
+  if (r && r.why) {
+    return h('span', { class: 'fair-mark fair-failed', 'data-fair': 'failed', 'data-why': r.why },
+      h('b', {}, t('fair2.not_verified')), ` (${t(r.why)})`);
+  }
+  if (r) {
+    const from = r.inDeck.length ? t('fair.with', { seats: r.inDeck.map((s) => s + 1).join(', ') }) : t('fair.alone');
+    return h('span', { class: 'fair-mark fair-ok', 'data-fair': 'ok', title: from }, t('fair2.verified'),
+      r.late ? h('span', { class: 'hint' }, ' ', t('fair.late')) : null);
+  }
+  if (fm.revealed.has(dealNo) || fm.fromRecord) return h('span', { class: 'fair-mark', 'data-fair': 'checking' }, t('fair2.checking'));
+  return h('span', { class: 'fair-mark hint', 'data-fair': 'later' }, t('fair2.later'));
 }
 
 /** Keeps `state.snap.fair` as the server's snapshot would hold it (from follow.js). */

@@ -7,6 +7,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { claimOutcome } from './claim.js';
 import { dealAnalysisLink } from './analysis-link.js';
+import { fairMark } from './fair.js';
 
 const SUITS = { S: '♠', C: '♣', D: '♦', H: '♥' };
 
@@ -117,14 +118,15 @@ function totals(entry, name, n) {
     h('tbody', {}, rows));
 }
 
-/** One deal of the log; `folds` keeps each deal's open or folded state across redraws. */
-function deal(entry, name, n, folds, last, link) {
+/** One deal of the log; `folds` keeps each deal's open or folded state across redraws;
+ * `mark` is the page's own check of the deal's fairness. */
+function deal(entry, name, n, folds, last, link, mark) {
   const open = folds.has(entry.deal_no) ? folds.get(entry.deal_no) : last;
   return h('details', {
     class: 'log-deal', 'data-deal': entry.deal_no, open,
     ontoggle: (e) => folds.set(entry.deal_no, e.target.open),
   },
-    h('summary', {}, h('b', {}, t('log.deal', { n: entry.deal_no + 1 })), ' ',
+    h('summary', {}, h('b', {}, t('log.deal', { n: entry.deal_no + 1 })), ' ', mark, ' · ',
       t('log.dealer', { name: name(entry.dealer) }), ': ', [...summary(entry.outcome, name), claimOutcome(entry.outcome, name)].filter(Boolean).join('; ')),
     entry.lines.length ? h('ul', { class: 'log-lines' }, entry.lines.map((l) => sentence(l, name))) : h('p', {}, t('log.nothing')),
     totals(entry, name, n),
@@ -143,7 +145,7 @@ export function scoreLog(state) {
   if (!state.logFolds) state.logFolds = new Map();
   return h('section', { class: 'score-log', id: 'score-log' },
     h('h3', {}, t('log.title')),
-    [...log].reverse().map((e, i) => deal(e, name, n, state.logFolds, i === 0, dealAnalysisLink(state, e.deal_no))));
+    [...log].reverse().map((e, i) => deal(e, name, n, state.logFolds, i === 0, dealAnalysisLink(state, e.deal_no), fairMark(state, e.deal_no, t))));
 }
 
 /** The R10.3 adjustment of an agreed stop, one sentence per charged pool. */

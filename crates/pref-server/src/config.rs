@@ -166,6 +166,9 @@ pub struct Limits {
     /// A request's body must have arrived whole this many milliseconds after its head;
     /// later, the request answers `408` with the JSON error `timeout`.
     pub body_read_timeout_ms: u64,
+    /// How many deals a snapshot's `fair.dealt` and `fair.revealed` each list at most (the
+    /// last ones); the record (`GET /api/tables/{id}/record`) holds every deal's values.
+    pub fair_snapshot_deals: u32,
 }
 
 impl Default for Config {
@@ -219,6 +222,7 @@ impl Default for Limits {
             fair_window_ms: 3000,
             header_read_timeout_ms: 10_000,
             body_read_timeout_ms: 30_000,
+            fair_snapshot_deals: 8,
         }
     }
 }
@@ -435,6 +439,7 @@ impl Config {
                 &mut l.spectators_heavy_per_second,
             ),
             ("PREF_SPECTATORS_HEAVY_BURST", &mut l.spectators_heavy_burst),
+            ("PREF_FAIR_SNAPSHOT_DEALS", &mut l.fair_snapshot_deals),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

@@ -756,7 +756,9 @@ impl Table {
             },
             score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
             auction: self.machine.auction_log(),
-            fair: self.machine.fair_view(),
+            fair: self
+                .machine
+                .fair_view(self.limits.fair_snapshot_deals as usize),
         }
     }
 

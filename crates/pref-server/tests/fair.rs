@@ -2,7 +2,8 @@
 //! the deck commitment reach every viewer before any card of the deal; a seat's
 //! contribution changes the deck; a late one is recorded as late, left out and said so; the
 //! seed is never sent before the deal's cards may be seen; a restart in the contribution
-//! window keeps the same commitment; and every record the server writes verifies.
+//! window keeps the same commitment; and every record the server writes verifies. The
+//! restart and the bots' table run on SQLite and, with `PREF_TEST_POSTGRES_URL`, PostgreSQL.
 
 mod common;
 
@@ -313,7 +314,29 @@ async fn a_late_contribution_is_recorded_as_late_left_out_and_said_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_of_bots_does_not_wait_and_its_record_verifies() {
-    let addr = quick_server("fair-bots").await;
+    bots_do_not_wait_and_the_record_verifies(&quick_server("fair-bots").await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_table_of_bots_does_not_wait_and_its_record_verifies() {
+    let Some(url) = postgres("fair_bots").await else {
+        return;
+    };
+    let (addr, _) = server("fair-bots-pg", |c| {
+        c.database = Some(url);
+        c.limits.bot_delay_min_ms = 0;
+        c.limits.bot_delay_max_ms = 0;
+        c.limits.messages_per_second = 1000;
+        c.limits.message_burst = 1000;
+    })
+    .await;
+    bots_do_not_wait_and_the_record_verifies(&addr).await;
+}
+
+/// Three bots play three deals on the server at `addr` without waiting for contributions,
+/// the deck's commitment comes before the first card, and the record verifies.
+async fn bots_do_not_wait_and_the_record_verifies(addr: &str) {
+    let addr = addr.to_owned();
     let t = std::time::Instant::now();
     let profile = json!({"preset": "sochi", "pool_target": 4});
     let (id, host) = lobby(&addr, profile).await;
@@ -361,14 +384,36 @@ async fn a_table_of_bots_does_not_wait_and_its_record_verifies() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_in_the_window_keeps_the_seed_commitment() {
-    let dir = temp_dir("fair-restart");
+    a_restart_keeps_the_seed_commitment(&[]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_restart_in_the_window_keeps_the_seed_commitment() {
+    let Some(url) = postgres("fair_restart").await else {
+        return;
+    };
+    // The killed process keeps the table's lease until it runs out; a short lease keeps the
+    // wait short.
     let env = [
+        ("PREF_DATABASE_URL", url.as_str()),
+        ("PREF_LEASE_MS", "2000"),
+    ];
+    a_restart_keeps_the_seed_commitment(&env).await;
+}
+
+/// The server binary (with `store` naming its database, SQLite when empty) is killed inside
+/// deal 0's contribution window and started again: the same seed commitment, commitments
+/// and window come back, the deal completes with seat 0's value, and the record verifies.
+async fn a_restart_keeps_the_seed_commitment(store: &[(&str, &str)]) {
+    let dir = temp_dir("fair-restart");
+    let mut env = vec![
         ("PREF_FAIR_WINDOW_MS", "60000"),
         ("PREF_BOT_DELAY_MIN_MS", "0"),
         ("PREF_BOT_DELAY_MAX_MS", "0"),
         ("PREF_MESSAGES_PER_SECOND", "1000"),
         ("PREF_MESSAGE_BURST", "1000"),
     ];
+    env.extend_from_slice(store);
     let (mut child, addr) = spawn_binary(&dir, &env);
     let (id, host, token) = one_person(&addr).await;
     let mut player = joined(&addr, &id, &token).await;
@@ -387,7 +432,16 @@ async fn a_restart_in_the_window_keeps_the_seed_commitment() {
     child.wait().unwrap();
 
     let (mut child, addr) = spawn_binary(&dir, &env);
-    let mut player = connect(&addr, &id, Some(&token), "").await;
+    // On PostgreSQL the table is served again once the killed process's lease has run out.
+    let url = format!("ws://{addr}/api/tables/{id}/ws");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut player = loop {
+        match tokio_tungstenite::connect_async(ws_request(&url, Some(&token))).await {
+            Ok((ws, _)) => break ws,
+            Err(e) => assert!(std::time::Instant::now() < deadline, "no restore: {e}"),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
     let snap = until(&mut player, |m| m["type"] == "snapshot").await;
     let window = &snap["fair"]["window"];
     assert_eq!(window["seed_commitment"], commitment, "{snap}");

@@ -409,3 +409,67 @@ async fn plain_tokens_stored_before_migration_0040_are_hashed_on_postgresql() {
         .unwrap();
     assert_eq!(stored, TokenHash::of(&token).expose());
 }
+
+/// The fairness rows (`docs/fairness.md`): a seed, commitments, their closing and values read
+/// back through a second store, and a second seed for the same deal is refused, so that a
+/// deal's commitment never changes.
+#[tokio::test]
+async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
+    use pref_server::store::{ContributionRow, FairRow};
+    for db in backends("fair_rows").await {
+        let store = Store::connect(&db, LEASE).await.unwrap();
+        let (_, no) = new_table(&store).await;
+        let (seed, other) = ("a5".repeat(32), "5a".repeat(32));
+        store.put_fair_seed(no, 0, &seed).await.unwrap();
+        store
+            .put_fair_commitment(no, 0, 0, &"c0".repeat(32))
+            .await
+            .unwrap();
+        store
+            .put_fair_commitment(no, 0, 2, &"c2".repeat(32))
+            .await
+            .unwrap();
+        store.close_fair_commits(no, 0).await.unwrap();
+        store
+            .put_fair_value(no, 0, 2, &"02".repeat(32), false)
+            .await
+            .unwrap();
+        store
+            .put_fair_value(no, 0, 0, &"01".repeat(32), true)
+            .await
+            .unwrap();
+        store.put_fair_seed(no, 1, &other).await.unwrap();
+        let again = store.put_fair_seed(no, 0, &other).await;
+        assert!(matches!(again, Err(StoreError::Group(_))), "{again:?}");
+        drop(store);
+
+        let back = Store::connect(&db, LEASE).await.unwrap();
+        let row = |seat, c: &str, value: Option<&str>, late| ContributionRow {
+            seat,
+            commitment: c.repeat(32),
+            value: value.map(|v| v.repeat(32)),
+            late,
+        };
+        assert_eq!(
+            back.fair_rows(no).await.unwrap(),
+            [
+                FairRow {
+                    deal_no: 0,
+                    seed,
+                    commits_closed: true,
+                    contributions: vec![
+                        row(0, "c0", Some("01"), true),
+                        row(2, "c2", Some("02"), false),
+                    ],
+                },
+                FairRow {
+                    deal_no: 1,
+                    seed: other,
+                    commits_closed: false,
+                    contributions: vec![],
+                },
+            ],
+            "on {db:?}"
+        );
+    }
+}

@@ -4,9 +4,13 @@
 //!   computes, with Web Crypto alone, the same decks and commitments as `pref_core::fair`
 //!   for fixed seeds and contributions (with and without late ones), and finds a tampered
 //!   deck, seed and contribution.
-//! - `a_deal_against_bots_is_verified_in_the_page`: the host joins the contributions, plays
-//!   a deal against two bots, and the page shows "verified ✓" for it, with the host's own
-//!   value in the deck.
+//! - `each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fails`: the host
+//!   joins the contributions and plays two deals against two bots on a server whose
+//!   snapshots list one deal's fairness values. The first deal's score-log entry shows
+//!   "verified ✓" (with the host's own value in the deck and its hand checked); the second
+//!   deal's values, altered in the page as they arrive, show "not verified ✗" with the
+//!   reason. A spectator who comes afterwards gets the second deal's values in its snapshot
+//!   and the first deal's from the game record, and marks both "verified ✓".
 //!
 //! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` the tests print why and pass,
 //! except under `CI=true`, where they fail.
@@ -155,14 +159,81 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
 const TURN: &str =
     "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.version || '']";
 
+/// Plays the host's turns until the page shows the deal finished.
+async fn play_deal(host: &fantoccini::Client) {
+    let (mut bid_made, mut whists) = (false, 0);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        assert!(Instant::now() < deadline, "the deal did not finish");
+        let v = js(host, TURN).await;
+        if v[1] == json!("finished") {
+            return;
+        }
+        if v[0] == json!("true") {
+            let stage = v[1].as_str().unwrap_or_default().to_owned();
+            let version = v[2].as_str().unwrap_or_default().to_owned();
+            step(host, &stage, &mut bid_made, &mut whists).await;
+            until(
+                host,
+                "the action's result",
+                &format!("return document.body.dataset.version !== {version:?}"),
+            )
+            .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// The score log's fairness mark of deal `n` once checked: its `data-fair`, its `data-why`,
+/// its text and its title.
+async fn mark(c: &fantoccini::Client, n: u32) -> Value {
+    until(
+        c,
+        &format!("deal {n}'s mark in the score log"),
+        &format!(
+            "const m = document.querySelector('#score-log .log-deal[data-deal=\"{n}\"] .fair-mark'); \
+             return m && ['ok', 'failed'].includes(m.dataset.fair) && [m.dataset.fair, m.dataset.why || '', m.textContent, m.title || '']"
+        ),
+    )
+    .await
+}
+
+/// Alters deal 1's deck (its first two cards swapped) in every message the page parses.
+const TAMPER: &str = "const parse = JSON.parse;
+  JSON.parse = function (text, reviver) {
+    const v = parse.call(this, text, reviver);
+    const e = v && v.event;
+    if (e && e.kind === 'fair_revealed' && e.deal_no === 1) {
+      const cards = e.fairness.deck.split(' ');
+      [cards[0], cards[1]] = [cards[1], cards[0]];
+      e.fairness.deck = cards.join(' ');
+      window.prefTampered = true;
+    }
+    return v;
+  };
+  return true;";
+
+/// The deals whose fairness values a fresh spectator's snapshot lists.
+const SNAPSHOT_REVEALED: &str = "const id = location.pathname.split('/').pop();
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`, ['pref']);
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'snapshot') { ws.close(); resolve(((m.fair || {}).revealed || []).map((r) => r.deal_no)); }
+    };
+    ws.onerror = () => reject(new Error('the socket failed'));
+  });";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deal_against_bots_is_verified_in_the_page() {
+async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fails() {
     if browser_missing() {
         return;
     }
     let base = server_with(|c| {
         c.limits.bot_delay_min_ms = 0;
         c.limits.bot_delay_max_ms = 0;
+        c.limits.fair_snapshot_deals = 1;
     })
     .await;
     let dir = out_dir("screenshots");
@@ -180,45 +251,84 @@ async fn a_deal_against_bots_is_verified_in_the_page() {
         "return document.body.dataset.phase === 'playing'",
     )
     .await;
-    let (mut bid_made, mut whists) = (false, 0);
-    let deadline = Instant::now() + Duration::from_secs(300);
-    loop {
-        assert!(Instant::now() < deadline, "the deal did not finish");
-        let v = js(&host, TURN).await;
-        if v[1] == json!("finished") {
-            break;
-        }
-        if v[0] == json!("true") {
-            let stage = v[1].as_str().unwrap_or_default().to_owned();
-            let version = v[2].as_str().unwrap_or_default().to_owned();
-            step(&host, &stage, &mut bid_made, &mut whists).await;
-            until(
-                &host,
-                "the action's result",
-                &format!("return document.body.dataset.version !== {version:?}"),
-            )
-            .await;
-        } else {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-    let line = until(
-        &host,
-        "the deal's check",
-        "const li = document.querySelector('#fair li[data-deal=\"0\"]:not(.fair-checking)'); return li && [li.className, li.textContent, li.title, li.dataset.hand]",
-    )
-    .await;
-    assert_eq!(line[0], json!("fair-ok"), "{line}");
-    assert!(line[1].as_str().unwrap().contains("verified ✓"), "{line}");
+    play_deal(&host).await;
+    let first = mark(&host, 0).await;
+    assert_eq!(first[0], json!("ok"), "{first}");
+    assert!(first[2].as_str().unwrap().contains("verified ✓"), "{first}");
     // The host's page contributed: its seat is in the deck.
     assert!(
-        line[2].as_str().unwrap().contains("seats 1"),
-        "the host's value is in the deck: {line}"
+        first[3].as_str().unwrap().contains("seats 1"),
+        "the host's value is in the deck: {first}"
     );
+    let line = until(
+        &host,
+        "the panel's check",
+        "const li = document.querySelector('#fair li[data-deal=\"0\"]:not(.fair-checking)'); return li && [li.className, li.dataset.hand]",
+    )
+    .await;
     assert_eq!(
-        line[3],
-        json!("checked"),
+        line,
+        json!(["fair-ok", "checked"]),
         "the hand the page was dealt is checked"
     );
     shot(&host, &dir, "fair-verified").await;
+
+    // Deal 1's values are altered as they reach the page.
+    assert_eq!(js(&host, TAMPER).await, json!(true));
+    pref_web_tests::click(&host, "#next-deal:not([disabled])").await;
+    until(
+        &host,
+        "the next deal",
+        "const s = document.body.dataset.stage; return s !== '' && s !== 'finished'",
+    )
+    .await;
+    play_deal(&host).await;
+    let second = mark(&host, 1).await;
+    assert_eq!(
+        js(&host, "return window.prefTampered === true").await,
+        json!(true),
+        "deal 1's values were altered"
+    );
+    assert_eq!(second[0], json!("failed"), "{second}");
+    assert_eq!(second[1], json!("fair.why.deck"), "{second}");
+    let text = second[2].as_str().unwrap();
+    assert!(
+        text.contains("not verified ✗")
+            && text.contains("the deck is not the shuffle of the seed and the contributions"),
+        "{second}"
+    );
+    assert_eq!(
+        mark(&host, 0).await[0],
+        json!("ok"),
+        "deal 0 stays verified"
+    );
+    shot(&host, &dir, "fair-tampered").await;
+
+    // A spectator's snapshot lists deal 1's values only; deal 0's come from the record.
+    let revealed = js(&host, SNAPSHOT_REVEALED).await;
+    assert_eq!(
+        revealed,
+        json!([1]),
+        "the snapshot keeps the last deal only"
+    );
+    let spectator = driver.browser(false).await;
+    let link = js(
+        &host,
+        "return location.origin + location.pathname + '?watch'",
+    )
+    .await;
+    spectator
+        .goto(link.as_str().unwrap())
+        .await
+        .expect("the spectator link");
+    for n in [0, 1] {
+        let m = mark(&spectator, n).await;
+        assert_eq!(m[0], json!("ok"), "the spectator verifies deal {n}: {m}");
+    }
+    let read = js(
+        &spectator,
+        "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/record')).length",
+    )
+    .await;
+    assert_eq!(read, json!(1), "the record was read once, for deal 0");
 }

@@ -20,10 +20,15 @@ fn deck(seed: u64) -> [Card; 32] {
 /// Deals played one after another in one game with the first legal action each time: per
 /// seed, to the deal's end (`true`) or only its first five actions; as stored.
 fn played(profile: &Profile, deals: &[(u64, bool)]) -> Vec<StoredDeal> {
+    let decks: Vec<_> = deals.iter().map(|&(seed, f)| (deck(seed), f)).collect();
+    played_with(profile, &decks)
+}
+
+/// [`played`] on the given decks.
+pub(super) fn played_with(profile: &Profile, deals: &[([Card; 32], bool)]) -> Vec<StoredDeal> {
     let mut game = Game::new(profile.clone(), Seat(0)).unwrap();
     let mut out = Vec::new();
-    for &(seed, finish) in deals {
-        let deck = deck(seed);
+    for &(deck, finish) in deals {
         game.start_deal(&deck).unwrap();
         let mut actions: Vec<(Seat, Action)> = Vec::new();
         while let Some(deal) = game.deal() {
@@ -43,7 +48,9 @@ fn played(profile: &Profile, deals: &[(u64, bool)]) -> Vec<StoredDeal> {
     out
 }
 
-fn table(reveal: bool, deals: &[StoredDeal], over: bool) -> Machine {
+/// A table of three people, restored with `deals` (the sochi preset, `reveal_after_deal` as
+/// given), over or not.
+pub(super) fn table(reveal: bool, deals: &[StoredDeal], over: bool) -> Machine {
     let request = serde_json::json!({"preset": "sochi", "reveal_after_deal": reveal});
     let profile = Profile::from_json(&request).unwrap();
     let seats = ["Anna", "Boris", "Vera"]

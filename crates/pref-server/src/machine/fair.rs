@@ -537,9 +537,11 @@ impl Machine {
         }
     }
 
-    /// The snapshot's fairness picture, the same for every viewer.
+    /// The snapshot's fairness picture, the same for every viewer, with at most the last
+    /// `keep` deals in each of its lists: a long game would otherwise send every deal's
+    /// values in every snapshot. The record holds every deal's values.
     #[must_use]
-    pub fn fair_view(&self) -> Option<FairView> {
+    pub fn fair_view(&self, keep: usize) -> Option<FairView> {
         let window = self.fair.window.as_ref().map(|w| FairWindow {
             deal_no: w.deal_no,
             seed_commitment: w.seed.commitment().to_string(),
@@ -569,6 +571,8 @@ impl Machine {
                 });
             }
         }
+        last(&mut view.dealt, keep);
+        last(&mut view.revealed, keep);
         (view != FairView::default()).then_some(view)
     }
 
@@ -647,6 +651,11 @@ impl Machine {
         }
         Ok(())
     }
+}
+
+/// Keeps the last `keep` items of `list`.
+fn last<T>(list: &mut Vec<T>, keep: usize) {
+    list.drain(..list.len().saturating_sub(keep));
 }
 
 /// A deal's published values, as the record writes them.

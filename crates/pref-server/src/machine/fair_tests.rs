@@ -204,7 +204,7 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
     commit(&mut m, 0, tokens[0], v0).unwrap();
     commit(&mut m, 1, tokens[1], v1).unwrap();
     reveal(&mut m, 0, tokens[0], v0).unwrap();
-    let before = m.fair_view().unwrap().window.unwrap();
+    let before = m.fair_view(8).unwrap().window.unwrap();
     // The stored rows, as the table wrote them.
     let stored = vec![StoredFair {
         deal_no: 0,
@@ -233,7 +233,7 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
     };
     let mut back = Machine::restore(t, seats, &[], false, false).unwrap();
     back.restore_fair(stored, &[]).unwrap();
-    let after = back.fair_view().unwrap().window.unwrap();
+    let after = back.fair_view(8).unwrap().window.unwrap();
     assert_eq!(after.seed_commitment, before.seed_commitment);
     assert_eq!(after.commitments, before.commitments);
     assert!(after.revealing);
@@ -252,4 +252,79 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
         },
     ];
     assert_eq!(dealt_deck(&back), shuffle(&SEED, &both));
+}
+
+/// A table restored with `n` finished deals, each shuffled from its own seed with no
+/// contribution, and the fairness of each.
+fn finished_deals(n: u8, reveal: bool) -> Machine {
+    let seeds: Vec<Seed> = (0..n).map(|i| Seed::from_bytes([i; 32])).collect();
+    let decks: Vec<_> = seeds.iter().map(|s| shuffle(s, &[])).collect();
+    let profile = Profile::from_json(&serde_json::json!({
+        "preset": "sochi",
+        "reveal_after_deal": reveal,
+    }))
+    .unwrap();
+    let with_end: Vec<_> = decks.iter().map(|&d| (d, true)).collect();
+    let deals = super::deal_record_tests::played_with(&profile, &with_end);
+    let mut m = super::deal_record_tests::table(reveal, &deals, false);
+    assert_eq!(m.deals_finished(), u32::from(n), "every deal is finished");
+    let stored = seeds
+        .iter()
+        .zip(0..)
+        .map(|(&seed, deal_no)| StoredFair {
+            deal_no,
+            seed,
+            commits_closed: true,
+            contributions: Vec::new(),
+        })
+        .collect();
+    m.restore_fair(stored, &decks).unwrap();
+    m
+}
+
+#[test]
+fn a_snapshot_lists_the_last_deals_only_and_the_record_has_them_all() {
+    let m = finished_deals(12, true);
+    let view = m.fair_view(8).unwrap();
+    let numbers: Vec<u32> = view.revealed.iter().map(|r| r.deal_no).collect();
+    assert_eq!(numbers, (4..12).collect::<Vec<_>>(), "the last 8 of 12");
+    assert!(view.dealt.is_empty() && view.window.is_none());
+    let record = pref_core::Record::from_json_str(&m.record().unwrap()).unwrap();
+    assert_eq!(record.deals().len(), 12);
+    for r in &view.revealed {
+        let f = record.fairness(r.deal_no as usize).unwrap();
+        let text: serde_json::Value = serde_json::from_str(&f.to_json_string()).unwrap();
+        assert_eq!(r.fairness, text, "deal {} as the record has it", r.deal_no);
+    }
+    for deal_no in 0..12 {
+        let seed = Seed::from_bytes([deal_no as u8; 32]);
+        let f = record
+            .fairness(deal_no)
+            .expect("every deal's values in the record");
+        assert_eq!(f.server_seed(), seed);
+    }
+    let all = m.fair_view(100).unwrap();
+    assert_eq!(
+        all.revealed.len(),
+        12,
+        "a cap above the count keeps everything"
+    );
+    assert_eq!(all.revealed[4..], view.revealed[..]);
+}
+
+#[test]
+fn a_snapshot_lists_the_last_hidden_deals_only() {
+    let m = finished_deals(5, false);
+    let view = m.fair_view(2).unwrap();
+    let numbers: Vec<u32> = view.dealt.iter().map(|d| d.deal_no).collect();
+    assert_eq!(numbers, [3, 4]);
+    assert!(
+        view.revealed.is_empty(),
+        "nothing is revealed before the game's end"
+    );
+    for d in &view.dealt {
+        let seed = Seed::from_bytes([d.deal_no as u8; 32]);
+        assert_eq!(d.seed_commitment, seed.commitment().to_string());
+    }
+    assert_eq!(m.fair_view(0), None, "a cap of 0 lists nothing");
 }

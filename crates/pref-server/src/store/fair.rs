@@ -35,21 +35,18 @@ pub struct ContributionRow {
 
 impl Store {
     /// Stores deal `deal_no`'s seed; a second seed for the same deal is refused, so that a
-    /// deal's commitment never changes.
+    /// deal's commitment never changes. Every deal writes one, so it goes with the decks and
+    /// actions through the group commit.
     ///
     /// # Errors
-    /// [`StoreError::Db`] (also for a second seed), or [`StoreError::NotOwner`].
+    /// [`StoreError::Group`] (also for a second seed), or [`StoreError::NotOwner`].
     pub async fn put_fair_seed(&self, no: i64, deal_no: u32, seed: &str) -> Result<(), StoreError> {
-        self.fenced(no)?;
-        with_pool!(self.pool(), pool => {
-            sqlx::query("INSERT INTO fair_seeds (table_no, deal_no, seed) VALUES ($1, $2, $3)")
-                .bind(no)
-                .bind(i64::from(deal_no))
-                .bind(seed)
-                .execute(pool)
-                .await?;
-        });
-        Ok(())
+        self.commit(super::group::Hot::Seed {
+            no,
+            deal_no,
+            seed: seed.to_owned(),
+        })
+        .await
     }
 
     /// Marks deal `deal_no`'s commitments as published.

@@ -1,5 +1,5 @@
-//! The group commit: decks and actions, the rows every deal writes, queued and committed
-//! together in one transaction, fenced on PostgreSQL by this node's leases.
+//! The group commit: seeds, decks and actions, the rows every deal writes, queued and
+//! committed together in one transaction, fenced on PostgreSQL by this node's leases.
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
@@ -21,6 +21,8 @@ const GROUP: usize = 1024;
 /// A row of a deal's hot path, queued for the group commit.
 #[derive(Debug)]
 pub(super) enum Hot {
+    /// A deal's fairness seed (`docs/fairness.md`), written before its commitment is told.
+    Seed { no: i64, deal_no: u32, seed: String },
     /// A deal's deck.
     Deal {
         no: i64,
@@ -42,7 +44,7 @@ pub(super) enum Hot {
 impl Hot {
     fn table(&self) -> i64 {
         match self {
-            Hot::Deal { no, .. } | Hot::Action { no, .. } => *no,
+            Hot::Seed { no, .. } | Hot::Deal { no, .. } | Hot::Action { no, .. } => *no,
         }
     }
 }
@@ -105,19 +107,40 @@ pub(super) async fn group_commit(
     }
 }
 
-/// Builds one multi-row `INSERT` for the decks and one for the actions of `rows`, leaving out
-/// the tables in `skip`; `None` for a kind without rows (an empty `VALUES` list is not SQL).
+/// The group's statements, one multi-row `INSERT` per kind of row.
+struct Inserts<'a, DB: sqlx::Database> {
+    seeds: QueryBuilder<'a, DB>,
+    deals: QueryBuilder<'a, DB>,
+    actions: QueryBuilder<'a, DB>,
+}
+
+impl<'a, DB: sqlx::Database> Inserts<'a, DB> {
+    fn new() -> Self {
+        Inserts {
+            seeds: QueryBuilder::new(INSERT_SEEDS),
+            deals: QueryBuilder::new(INSERT_DEALS),
+            actions: QueryBuilder::new(INSERT_ACTIONS),
+        }
+    }
+}
+
+/// Builds one multi-row `INSERT` for the seeds, one for the decks and one for the actions of
+/// `rows`, leaving out the tables in `skip`; which kinds have rows (an empty `VALUES` list is
+/// not SQL).
 fn inserts<'a, DB: sqlx::Database>(
     rows: &'a [Queued],
     skip: &HashSet<i64>,
-    deals: &mut QueryBuilder<'a, DB>,
-    actions: &mut QueryBuilder<'a, DB>,
-) -> (bool, bool)
+    to: &mut Inserts<'a, DB>,
+) -> (bool, bool, bool)
 where
     i64: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
     Option<i64>: sqlx::Encode<'a, DB>,
     &'a str: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
 {
+    let seed_rows = rows.iter().filter_map(|q| match &q.row {
+        Hot::Seed { no, deal_no, seed } if !skip.contains(no) => Some((*no, *deal_no, seed)),
+        Hot::Seed { .. } | Hot::Deal { .. } | Hot::Action { .. } => None,
+    });
     let deal_rows = rows.iter().filter_map(|q| match &q.row {
         Hot::Deal {
             no,
@@ -125,7 +148,7 @@ where
             deck,
             at_ms,
         } if !skip.contains(no) => Some((*no, *deal_no, deck, *at_ms)),
-        Hot::Deal { .. } | Hot::Action { .. } => None,
+        Hot::Seed { .. } | Hot::Deal { .. } | Hot::Action { .. } => None,
     });
     let action_rows = rows.iter().filter_map(|q| match &q.row {
         Hot::Action {
@@ -136,20 +159,30 @@ where
             action,
             stamp,
         } if !skip.contains(no) => Some((*no, *deal_no, *seq, *player, action, *stamp)),
-        Hot::Deal { .. } | Hot::Action { .. } => None,
+        Hot::Seed { .. } | Hot::Deal { .. } | Hot::Action { .. } => None,
     });
+    let has_seeds = seed_rows.clone().next().is_some();
     let has_deals = deal_rows.clone().next().is_some();
     let has_actions = action_rows.clone().next().is_some();
+    if has_seeds {
+        to.seeds
+            .push_values(seed_rows, |mut b, (no, deal_no, seed)| {
+                b.push_bind(no)
+                    .push_bind(i64::from(deal_no))
+                    .push_bind(seed.as_str());
+            });
+    }
     if has_deals {
-        deals.push_values(deal_rows, |mut b, (no, deal_no, deck, at_ms)| {
-            b.push_bind(no)
-                .push_bind(i64::from(deal_no))
-                .push_bind(deck.as_str())
-                .push_bind(at_ms);
-        });
+        to.deals
+            .push_values(deal_rows, |mut b, (no, deal_no, deck, at_ms)| {
+                b.push_bind(no)
+                    .push_bind(i64::from(deal_no))
+                    .push_bind(deck.as_str())
+                    .push_bind(at_ms);
+            });
     }
     if has_actions {
-        actions.push_values(
+        to.actions.push_values(
             action_rows,
             |mut b, (no, deal_no, seq, player, action, stamp)| {
                 b.push_bind(no)
@@ -162,9 +195,10 @@ where
             },
         );
     }
-    (has_deals, has_actions)
+    (has_seeds, has_deals, has_actions)
 }
 
+const INSERT_SEEDS: &str = "INSERT INTO fair_seeds (table_no, deal_no, seed) ";
 const INSERT_DEALS: &str = "INSERT INTO deals (table_no, deal_no, deck, at_ms) ";
 const INSERT_ACTIONS: &str =
     "INSERT INTO actions (table_no, deal_no, seq, player, action, at_ms, auto) ";
@@ -181,16 +215,18 @@ async fn write_group(
     match pool {
         Pool::Sqlite(pool) => {
             let skip = HashSet::new();
-            let mut deals = QueryBuilder::<Sqlite>::new(INSERT_DEALS);
-            let mut actions = QueryBuilder::<Sqlite>::new(INSERT_ACTIONS);
-            let (has_deals, has_actions) = inserts(rows, &skip, &mut deals, &mut actions);
+            let mut to = Inserts::<Sqlite>::new();
+            let has = inserts(rows, &skip, &mut to);
             let mut tx = pool.begin().await?;
-            if has_deals {
-                // Not kept prepared: the statement's shape changes with the group's size.
-                deals.build().persistent(false).execute(&mut *tx).await?;
-            }
-            if has_actions {
-                actions.build().persistent(false).execute(&mut *tx).await?;
+            // Not kept prepared: a statement's shape changes with the group's size.
+            for (has, q) in [
+                (has.0, &mut to.seeds),
+                (has.1, &mut to.deals),
+                (has.2, &mut to.actions),
+            ] {
+                if has {
+                    q.build().persistent(false).execute(&mut *tx).await?;
+                }
             }
             tx.commit().await?;
             Ok(skip)
@@ -228,14 +264,16 @@ async fn write_group(
                 .await?;
                 skip.extend(nos.iter().filter(|no| held.binary_search(no).is_err()));
             }
-            let mut deals = QueryBuilder::<Postgres>::new(INSERT_DEALS);
-            let mut actions = QueryBuilder::<Postgres>::new(INSERT_ACTIONS);
-            let (has_deals, has_actions) = inserts(rows, &skip, &mut deals, &mut actions);
-            if has_deals {
-                deals.build().persistent(false).execute(&mut *tx).await?;
-            }
-            if has_actions {
-                actions.build().persistent(false).execute(&mut *tx).await?;
+            let mut to = Inserts::<Postgres>::new();
+            let has = inserts(rows, &skip, &mut to);
+            for (has, q) in [
+                (has.0, &mut to.seeds),
+                (has.1, &mut to.deals),
+                (has.2, &mut to.actions),
+            ] {
+                if has {
+                    q.build().persistent(false).execute(&mut *tx).await?;
+                }
             }
             tx.commit().await?;
             Ok(skip)
@@ -244,7 +282,7 @@ async fn write_group(
 }
 impl Store {
     /// Queues `row` for the next group commit and waits until it is on disk.
-    async fn commit(&self, row: Hot) -> Result<(), StoreError> {
+    pub(super) async fn commit(&self, row: Hot) -> Result<(), StoreError> {
         let no = row.table();
         self.fenced(no)?;
         let (done, answer) = oneshot::channel();
