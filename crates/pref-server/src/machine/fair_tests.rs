@@ -289,7 +289,7 @@ fn a_snapshot_lists_the_last_deals_only_and_the_record_has_them_all() {
     let numbers: Vec<u32> = view.revealed.iter().map(|r| r.deal_no).collect();
     assert_eq!(numbers, (4..12).collect::<Vec<_>>(), "the last 8 of 12");
     assert!(view.dealt.is_empty() && view.window.is_none());
-    let record = pref_core::Record::from_json_str(&m.record().unwrap()).unwrap();
+    let record = pref_core::Record::from_json_str(&m.record(&[]).unwrap()).unwrap();
     assert_eq!(record.deals().len(), 12);
     for r in &view.revealed {
         let f = record.fairness(r.deal_no as usize).unwrap();
