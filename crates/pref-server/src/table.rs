@@ -10,26 +10,28 @@
 //! deadline of the [`Clock`] (see `clock.rs` beside this file), and starts the autopilot
 //! when a turn's time runs out.
 
+mod bot_seats;
 mod fair;
+mod life;
+mod restore;
+mod views;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use pref_core::{Profile, ProfileError, Seat, Viewer};
-use pref_protocol::{BotLevel, ScoreEntry, Snapshot, TurnView};
+use pref_core::Seat;
+use pref_protocol::BotLevel;
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::bots::{self, BotHandle, Pace, Prompt};
-use crate::command::{Command, HostRequest, Session, Start};
+use crate::bots::BotHandle;
+use crate::command::{Command, HostRequest};
 use crate::config::Limits;
-use crate::ids::{Secret, TokenHash};
-use crate::lifecycle::{Due, Life, Lifecycle, Phase, Slot};
+use crate::ids::Secret;
+use crate::lifecycle::{Life, Lifecycle};
 use crate::machine::clock::Clock;
-use crate::machine::{
-    Change, HostOp, Machine, NewTable, Op, Opening, Stage, StoredSeat, TableError, Write,
-};
+use crate::machine::{Change, HostOp, Machine, NewTable, Op, Opening, TableError, Write};
 use crate::metrics::METRICS;
-use crate::store::{Stamp, Store, Stored, TableRow};
+use crate::store::{Stamp, Store, Stored};
 use crate::wire::{News, Stamped};
 
 mod clock;
@@ -123,70 +125,6 @@ impl Table {
         }
     }
 
-    /// Gives the table its lifetime `settings` and, while it is live, its `slot`.
-    pub fn keep(&mut self, settings: Lifecycle, slot: Option<Slot>) {
-        self.life = Life::new(settings, slot);
-        self.life.settle(self.phase());
-    }
-
-    /// Whether the game is over (a finished table holds no slot).
-    #[must_use]
-    pub fn is_over(&self) -> bool {
-        self.phase() == Phase::Over
-    }
-
-    fn phase(&self) -> Phase {
-        match self.machine.stage() {
-            Stage::Lobby => Phase::Lobby,
-            Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
-                let bots_only = (0..self.machine.players())
-                    .all(|s| self.machine.occupant(s).is_some_and(|o| o.bot.is_some()));
-                if bots_only {
-                    Phase::Bots
-                } else {
-                    Phase::Playing
-                }
-            }
-            Stage::Over { .. } => Phase::Over,
-        }
-    }
-
-    /// Whether `cmd` counts as a use: in the lobby a read does not (polling a summary
-    /// does not keep a table open), a finished game is kept by its readers.
-    fn uses(&self, cmd: &Command) -> bool {
-        match cmd {
-            Command::Summary(_) | Command::Record(_) | Command::DealRecord { .. } => {
-                self.phase() == Phase::Over
-            }
-            _ => true,
-        }
-    }
-
-    /// The table's time is up: `true` when its task should stop (an idle lobby stored as
-    /// expired, an idle finished game); a watched table, or an expiry the database did not
-    /// take, goes on for another period.
-    async fn time_up(&mut self) -> bool {
-        let phase = self.phase();
-        match self.life.due(phase, self.tx.receiver_count()) {
-            None | Some(Due::Watched) => false,
-            Some(Due::Unload) => {
-                tracing::info!(table = self.no, "finished table leaves memory");
-                true
-            }
-            Some(Due::Expire) => match self.store.set_state(self.no, Stored::Expired).await {
-                Ok(()) => {
-                    tracing::info!(table = self.no, "idle lobby table expired");
-                    true
-                }
-                Err(e) => {
-                    tracing::error!(table = self.no, error = %e, "expiry not stored");
-                    self.life.touch();
-                    false
-                }
-            },
-        }
-    }
-
     /// Gives the table the clock of `control` (none for `None`), before it runs.
     #[must_use]
     pub fn with_clock(mut self, control: Option<pref_protocol::clock::TimeControl>) -> Table {
@@ -200,79 +138,6 @@ impl Table {
             clock: self.clock.as_ref().map(Clock::info),
             ..self.machine.summary()
         }
-    }
-
-    /// Rebuilds a stored table by replaying its decks and actions through the core.
-    ///
-    /// # Errors
-    /// A message if the stored profile or a stored action no longer replays.
-    pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
-        let profile = stored_profile(&row.profile).map_err(|e| e.to_string())?;
-        let mut seats = Vec::with_capacity(row.seats.len());
-        let mut bot_keys = [None, None, None, None];
-        for s in row.seats {
-            let bot = match s.bot.as_deref() {
-                None => None,
-                Some(name) => Some(
-                    BotLevel::parse(name)
-                        .ok_or_else(|| format!("seat {}: unknown bot level {name:?}", s.seat))?,
-                ),
-            };
-            let token = match (bot, bot_keys.get_mut(usize::from(s.seat))) {
-                (Some(_), Some(key)) => TokenHash::of(key.insert(Secret::random())),
-                (Some(_) | None, _) => s.token,
-            };
-            seats.push(StoredSeat {
-                seat: s.seat,
-                name: s.name,
-                token,
-                bot,
-            });
-        }
-        let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();
-        let timed: Vec<_> = row
-            .deals
-            .iter()
-            .map(|d| {
-                let acts = d.actions.iter().zip(&d.stamps);
-                (
-                    d.at_ms,
-                    acts.map(|((s, _), t)| (*s, t.at_ms, t.auto)).collect(),
-                )
-            })
-            .collect();
-        let deals: Vec<_> = row.deals.into_iter().map(|d| (d.deck, d.actions)).collect();
-        let mut machine = Machine::restore(
-            NewTable {
-                host: row.host,
-                profile,
-                spectator_chat: row.spectator_chat,
-                first_dealer: Seat(row.first_dealer),
-            },
-            seats,
-            &deals,
-            row.state == Stored::Playing,
-            row.state == Stored::Over,
-        )?;
-        machine.restore_fair(fair::stored(row.fair)?, &decks)?;
-        let mut table = Table::with(row.no, machine, store, limits);
-        table.bot_keys = bot_keys;
-        if let Some(clock) = row.clock {
-            let info: pref_protocol::clock::ClockInfo =
-                serde_json::from_value(clock).map_err(|e| format!("stored clock: {e}"))?;
-            let playing = matches!(table.machine.stage(), Stage::Playing { .. });
-            let now = table.now_ms();
-            table.times = clock::times(&timed);
-            table.clock = Some(Clock::replay(
-                info.control,
-                info.paused,
-                &timed,
-                playing,
-                now,
-            ));
-        }
-        table.arm_fair();
-        Ok(table)
     }
 
     /// Serves commands until every sender is gone; `me` is the inbox's own sender, for
@@ -443,106 +308,6 @@ impl Table {
                 "bot seated"
             );
             self.start_bot(seat, level, token);
-        }
-    }
-
-    /// How long bots wait before they act.
-    fn pace(&self) -> Pace {
-        Pace {
-            min: std::time::Duration::from_millis(self.limits.bot_delay_min_ms),
-            max: std::time::Duration::from_millis(self.limits.bot_delay_max_ms),
-        }
-    }
-
-    /// Starts the bot for `seat`, catching it up on a deal in progress.
-    fn start_bot(&mut self, seat: Seat, level: BotLevel, token: Secret) {
-        let Some(me) = self.me.clone() else {
-            return;
-        };
-        let bot = bots::spawn(
-            self.no,
-            seat,
-            token,
-            level,
-            self.machine.profile(),
-            me,
-            self.pace(),
-        );
-        if let Stage::Playing { game, .. } = self.machine.stage() {
-            let players = self.machine.players();
-            bot.tell(Prompt::Events(
-                game.deal_events()
-                    .iter()
-                    .map(|e| e.project(Viewer::Seat(seat), players))
-                    .collect(),
-            ));
-            bot.tell(Prompt::RaspasyBefore(game.raspasy_streak()));
-        }
-        self.bots[seat.index()] = Some(bot);
-        self.prompted = None;
-    }
-
-    /// Passes a deal event to the bots as their seats see it.
-    /// A new deal also tells them the game's raspasy count, which a bot seated mid-pulka,
-    /// or at a table whose failed deals keep the count (`raspasy_series`), cannot work out.
-    fn tell_bots(&self, event: pref_core::Event) {
-        let players = self.machine.players();
-        let streak = matches!(event, pref_core::Event::Dealt { .. })
-            .then(|| self.machine.game().map(pref_core::Game::raspasy_streak))
-            .flatten();
-        for (s, bot) in self.bots.iter().enumerate() {
-            if let Some(bot) = bot {
-                bot.tell(Prompt::Events(vec![
-                    event.project(Viewer::Seat(Seat(s as u8)), players),
-                ]));
-                if let Some(n) = streak {
-                    bot.tell(Prompt::RaspasyBefore(n));
-                }
-            }
-        }
-    }
-
-    /// Tells the bot to act when it is a bot's turn, and starts the next deal when only
-    /// bots sit at the table; once per change of the game. A table of bots only that
-    /// nobody watches is paused: its bots are not prompted until a socket subscribes
-    /// (a connect is a command, after which the bots are woken again), so bot tables
-    /// cannot burn the cores, or play a pool of 1,000 for ever, for nobody.
-    fn wake_bots(&mut self) {
-        let at = self.machine.state_version();
-        if self.prompted == Some(at) || self.bots.iter().all(Option::is_none) {
-            return;
-        }
-        if self.tx.receiver_count() == 0
-            && self.bots[..usize::from(self.machine.players())]
-                .iter()
-                .all(Option::is_some)
-        {
-            self.prompted = None;
-            return;
-        }
-        self.prompted = Some(at);
-        let version = self.machine.version();
-        match self.machine.stage() {
-            Stage::Playing { game, .. } => {
-                let Some(deal) = game.deal() else { return };
-                let Some(player) = deal.to_act() else { return };
-                if let Some(bot) = self.bots.get(player.index()).and_then(Option::as_ref) {
-                    bot.tell(Prompt::Turn {
-                        version,
-                        view: Box::new(deal.view(Viewer::Seat(player))),
-                        legal: deal.legal_actions_for(player),
-                    });
-                }
-            }
-            Stage::BetweenDeals { .. } => {
-                let seated = &self.bots[..usize::from(self.machine.players())];
-                if seated.iter().all(Option::is_some)
-                    && let Some(bot) = seated.iter().flatten().next()
-                {
-                    bot.tell(Prompt::NextDeal { version });
-                }
-            }
-            Stage::Lobby | Stage::Over { .. } => {}
         }
     }
 
@@ -738,101 +503,8 @@ impl Table {
             Command::Panic => panic!("a table task panics on request"),
         }
     }
-
-    fn snapshot(&self, viewer: Viewer) -> Snapshot {
-        let shown = self.machine.shown_deal();
-        Snapshot {
-            version: self.machine.version(),
-            epoch: self.epoch.clone(),
-            you: viewer,
-            table: self.summary(),
-            deal_no: shown.map(|(n, _)| n),
-            deal: shown.map(|(_, d)| d.view(viewer)),
-            // The snapshot's `deal` holds the public state the turn of an event carries.
-            turn: TurnView {
-                deal: None,
-                clock: self.clock_view().map(Box::new),
-                ..self.machine.turn().view(viewer)
-            },
-            score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
-            auction: self.machine.auction_log(),
-            fair: self
-                .machine
-                .fair_view(self.limits.fair_snapshot_deals as usize),
-        }
-    }
-
-    fn session(&self, viewer: Viewer, resume: Option<(u64, String)>) -> Session {
-        let version = self.machine.version();
-        let missed = resume.and_then(|(since, epoch)| {
-            if epoch != self.epoch || since > version {
-                return None;
-            }
-            let oldest = self.history.front().map_or(version + 1, |s| s.version);
-            (since + 1 >= oldest).then(|| {
-                self.history
-                    .iter()
-                    .filter(|s| s.version > since)
-                    .cloned()
-                    .collect::<Vec<_>>()
-            })
-        });
-        Session {
-            viewer,
-            start: match missed {
-                Some(m) => Start::Missed(m),
-                None => Start::Snapshot(Box::new(self.snapshot(viewer))),
-            },
-            rx: self.tx.subscribe(),
-            players: self.machine.players(),
-            spectator_chat: self.machine.spectator_chat(),
-            token: None,
-            tenure: None,
-        }
-    }
-
-    fn connect(
-        &mut self,
-        token: Option<Secret>,
-        resume: Option<(u64, String)>,
-    ) -> Result<Session, TableError> {
-        let viewer = match token {
-            None => Viewer::Spectator,
-            Some(t) => Viewer::Seat(Seat(self.machine.seat_of(&t).ok_or(TableError::NotSeated)?)),
-        };
-        // A seat's occupant resumes only from his own tenure: anything older is a snapshot.
-        let resume = resume.filter(|(since, _)| match viewer {
-            Viewer::Seat(seat) => *since >= self.taken[seat.index()],
-            Viewer::Spectator => true,
-        });
-        let mut session = self.session(viewer, resume);
-        session.token = token;
-        if let Viewer::Seat(seat) = viewer {
-            let tenure = self.tenures[seat.index()].get_or_insert_with(|| watch::Sender::new(None));
-            session.tenure = Some(tenure.subscribe());
-        }
-        Ok(session)
-    }
 }
 
-/// Reads a table's stored profile. Tables store the resolved profile ([`Profile::to_json`]:
-/// every key, no preset), so a preset file edited later changes no game in progress. A table
-/// stored before that kept the request (a preset's name or `{"preset": …, key: value}`),
-/// which can only be resolved with today's presets.
-///
-/// # Errors
-/// [`ProfileError`] naming the key that no longer reads.
-fn stored_profile(stored: &serde_json::Value) -> Result<Profile, ProfileError> {
-    match stored {
-        serde_json::Value::Object(map) if !map.contains_key("preset") => {
-            Profile::from_resolved(stored)
-        }
-        _ => Profile::from_json(stored),
-    }
-}
-
-/// A sochi table in the lobby, stored in `store`, for the crate's own tests: its id, row
-/// number, host token and the table.
 /// Sleeps until `at`, or for ever without one: a branch of the table loop's `select!` that
 /// has nothing to wait for.
 async fn sleep_until(at: Option<tokio::time::Instant>) {
@@ -843,13 +515,15 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
 }
 
 #[cfg(test)]
+/// A sochi table in the lobby, stored in `store`, for the crate's own tests: its id, row
+/// number, host token and the table.
 pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, Secret, Table) {
     let (id, host) = (Secret::random(), Secret::random());
     let no = store
         .create_table(
             &id,
-            &TokenHash::of(&host),
-            &Profile::sochi().to_json(),
+            &crate::ids::TokenHash::of(&host),
+            &pref_core::Profile::sochi().to_json(),
             false,
             0,
         )
@@ -858,8 +532,8 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
     let table = Table::new(
         no,
         NewTable {
-            host: TokenHash::of(&host),
-            profile: Profile::sochi(),
+            host: crate::ids::TokenHash::of(&host),
+            profile: pref_core::Profile::sochi(),
             spectator_chat: false,
             first_dealer: Seat(0),
         },

@@ -66,6 +66,19 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
     sit(&anna, &invite, "Anna").await;
     seat_bot(&anna, 1, "easy").await;
     seat_bot(&anna, 2, "easy").await;
+    // The autopilot's note lasts until the next turn, which the bots bring at once: the
+    // page records what it showed as it shows it, so the test cannot poll past it.
+    js(
+        &anna,
+        "window.seen = { auto: false, away: false };
+         new MutationObserver(() => {
+           const a = document.querySelector('#autopilot-move');
+           if (a && a.textContent.includes('Anna')) window.seen.auto = true;
+           if ([...document.querySelectorAll('#clock .clock-seat.away')].some((s) => s.dataset.seat === '0' && s.textContent.includes('away (autopilot)'))) window.seen.away = true;
+         }).observe(document.body, { childList: true, subtree: true, characterData: true });
+         return true",
+    )
+    .await;
     click(&anna, "#start-game:not([disabled])").await;
 
     // Every seat's clock is drawn; the running one counts down from the server's deadline.
@@ -104,15 +117,10 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
     until(
         &anna,
         "the autopilot's move for Anna",
-        "return document.querySelector('#autopilot-move')?.textContent.includes('Anna')",
+        "return window.seen.auto",
     )
     .await;
-    until(
-        &anna,
-        "Anna away (autopilot)",
-        "return [...document.querySelectorAll('#clock .clock-seat.away')].some((s) => s.dataset.seat === '0' && s.textContent.includes('away (autopilot)'))",
-    )
-    .await;
+    until(&anna, "Anna away (autopilot)", "return window.seen.away").await;
     shot(&anna, &dir, "clock-away").await;
 
     // She acts on one of her turns (the autopilot waits 2 s for an away seat) and takes the

@@ -1,0 +1,88 @@
+//! What a viewer is given: a snapshot of the table as that viewer may see it, the session a
+//! socket starts with (the missed items or a snapshot), and the checks of a connecting socket.
+
+use pref_core::{Seat, Viewer};
+use pref_protocol::{ScoreEntry, Snapshot, TurnView};
+use tokio::sync::watch;
+
+use super::Table;
+use crate::command::{Session, Start};
+use crate::ids::Secret;
+use crate::machine::TableError;
+
+impl Table {
+    pub(super) fn snapshot(&self, viewer: Viewer) -> Snapshot {
+        let shown = self.machine.shown_deal();
+        Snapshot {
+            version: self.machine.version(),
+            epoch: self.epoch.clone(),
+            you: viewer,
+            table: self.summary(),
+            deal_no: shown.map(|(n, _)| n),
+            deal: shown.map(|(_, d)| d.view(viewer)),
+            // The snapshot's `deal` holds the public state the turn of an event carries.
+            turn: TurnView {
+                deal: None,
+                clock: self.clock_view().map(Box::new),
+                ..self.machine.turn().view(viewer)
+            },
+            score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
+            auction: self.machine.auction_log(),
+            fair: self
+                .machine
+                .fair_view(self.limits.fair_snapshot_deals as usize),
+        }
+    }
+
+    pub(super) fn session(&self, viewer: Viewer, resume: Option<(u64, String)>) -> Session {
+        let version = self.machine.version();
+        let missed = resume.and_then(|(since, epoch)| {
+            if epoch != self.epoch || since > version {
+                return None;
+            }
+            let oldest = self.history.front().map_or(version + 1, |s| s.version);
+            (since + 1 >= oldest).then(|| {
+                self.history
+                    .iter()
+                    .filter(|s| s.version > since)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+        });
+        Session {
+            viewer,
+            start: match missed {
+                Some(m) => Start::Missed(m),
+                None => Start::Snapshot(Box::new(self.snapshot(viewer))),
+            },
+            rx: self.tx.subscribe(),
+            players: self.machine.players(),
+            spectator_chat: self.machine.spectator_chat(),
+            token: None,
+            tenure: None,
+        }
+    }
+
+    pub(super) fn connect(
+        &mut self,
+        token: Option<Secret>,
+        resume: Option<(u64, String)>,
+    ) -> Result<Session, TableError> {
+        let viewer = match token {
+            None => Viewer::Spectator,
+            Some(t) => Viewer::Seat(Seat(self.machine.seat_of(&t).ok_or(TableError::NotSeated)?)),
+        };
+        // A seat's occupant resumes only from his own tenure: anything older is a snapshot.
+        let resume = resume.filter(|(since, _)| match viewer {
+            Viewer::Seat(seat) => *since >= self.taken[seat.index()],
+            Viewer::Spectator => true,
+        });
+        let mut session = self.session(viewer, resume);
+        session.token = token;
+        if let Viewer::Seat(seat) = viewer {
+            let tenure = self.tenures[seat.index()].get_or_insert_with(|| watch::Sender::new(None));
+            session.tenure = Some(tenure.subscribe());
+        }
+        Ok(session)
+    }
+}
