@@ -148,6 +148,7 @@ function publicNews(state, e, t) {
       break;
     case 'spectators': tb.spectators = e.count; break;
     case 'rematch': tb.rematch = e.table; break;
+    case 'clock_paused': if (tb.clock) tb.clock.paused = e.paused; break;
     case 'fair_seed': case 'fair_commitments': case 'fair_deck': case 'fair_revealed': followFair(state, e); break;
     default: throw new Unfollowable(`table news ${e.kind}`);
   }

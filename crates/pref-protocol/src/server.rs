@@ -203,6 +203,12 @@ pub enum Public {
         /// The new table's id; its invite link is `/t/{table}`.
         table: String,
     },
+    /// The host paused or resumed the table's clock (between deals): the summary's
+    /// `clock.paused` changes.
+    ClockPaused {
+        /// Paused (`true`) or running again.
+        paused: bool,
+    },
     /// A deal opens: the server's seed commitment, before anything else of the deal; the
     /// seats named are asked for a contribution (`fair_commit`).
     FairSeed {

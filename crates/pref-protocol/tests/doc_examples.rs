@@ -199,6 +199,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "game_over",
             "spectators",
             "rematch",
+            "clock_paused",
             "fair_seed",
             "fair_commitments",
             "fair_deck",

@@ -215,6 +215,7 @@ impl Machine {
             | super::Op::Autopilot { .. }
             | super::Op::Watching { .. }
             | super::Op::Rematch { .. }
+            | super::Op::ClockPaused { .. }
             | super::Op::NextDeal { .. }
             | super::Op::Chat { .. }
             | super::Op::Presence { .. }

@@ -315,6 +315,9 @@ impl Machine {
             } => self.presence(&mut change, seat, &token, connected),
             Op::Watching { connected } => self.watching(&mut change, connected),
             Op::Rematch { host, table } => self.rematched(&mut change, &host, table)?,
+            Op::ClockPaused { paused } => {
+                self.publish(&mut change, News::Public(Public::ClockPaused { paused }));
+            }
             Op::Fair(op) => self.fair_op(&mut change, op)?,
         }
         self.fair_publish(&mut change);

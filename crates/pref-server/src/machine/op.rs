@@ -150,6 +150,12 @@ pub enum Op {
         /// The new table's id.
         table: String,
     },
+    /// The actor paused or resumed the table's clock for its host (`table/clock.rs`, which
+    /// checks the host and the stage): every viewer is told.
+    ClockPaused {
+        /// Paused or running again.
+        paused: bool,
+    },
 }
 
 /// What the host may do.

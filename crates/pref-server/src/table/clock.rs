@@ -9,7 +9,7 @@ use super::Table;
 use crate::bots;
 use crate::ids::Secret;
 use crate::machine::clock::TimedDeal;
-use crate::machine::{Change, Stage, TableError, Write};
+use crate::machine::{Change, Op, Stage, TableError, Write};
 
 impl Table {
     /// Now, in Unix milliseconds, as the runtime's clock has moved since the table started.
@@ -185,6 +185,8 @@ impl Table {
         if let Some(clock) = &mut self.clock {
             clock.set_paused(paused);
         }
+        // Every viewer's summary follows (its `clock.paused`).
+        self.apply(Op::ClockPaused { paused }).await?;
         Ok(self.summary())
     }
 }

@@ -399,6 +399,17 @@ async fn no_timer_moves_a_paused_table() {
         .unwrap()
         .unwrap();
     assert!(summary.clock.unwrap().paused);
+    // Every viewer is told, not only the host's answer.
+    let told = g.rx.recv().await.expect("the table goes on");
+    assert!(
+        matches!(
+            told.news,
+            News::Public(Public::ClockPaused { paused: true })
+        ),
+        "{:?}",
+        told.news
+    );
+    assert_eq!(told.version, summary.version);
     let version = summary.version;
     g.handle
         .ask(|reply| Command::NextDeal {
