@@ -395,8 +395,18 @@ impl Config {
                 .map(str::to_owned)
                 .collect();
         }
-        self.lifecycle.apply_env(&get)?;
-        self.bots.apply_env(&get)?;
+        if let Some(v) = get("PREF_LOBBY_IDLE_SECS") {
+            self.lifecycle.lobby_idle_secs =
+                parse("PREF_LOBBY_IDLE_SECS", v, "a number of seconds")?;
+        }
+        if let Some(v) = get("PREF_FINISHED_LINGER_SECS") {
+            self.lifecycle.finished_linger_secs =
+                parse("PREF_FINISHED_LINGER_SECS", v, "a number of seconds")?;
+        }
+        if let Some(v) = get("PREF_BOT_CORE_SHARE_PERCENT") {
+            self.bots.core_share_percent =
+                parse("PREF_BOT_CORE_SHARE_PERCENT", v, "a whole percent")?;
+        }
         let l = &mut self.limits;
         let number = "a non-negative integer";
         for (name, slot) in [

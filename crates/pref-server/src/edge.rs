@@ -18,8 +18,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use pref_protocol::ApiErrorBody;
 
+use serde::de::DeserializeOwned;
+
 use crate::config::Security;
 use crate::error::ApiError;
+use crate::ids::Secret;
 
 /// The pages' Content-Security-Policy. The web client is same-origin ES modules and
 /// stylesheets with no inline script or style, so nothing else may load, and no other site
@@ -237,6 +240,26 @@ pub async fn api_not_found() -> Response {
         }),
     )
         .into_response()
+}
+
+/// The bearer token of a request.
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or(ApiError::Forbidden(
+            "an Authorization: Bearer token is required",
+        ))?;
+    let token = value.strip_prefix("Bearer ").ok_or(ApiError::Forbidden(
+        "an Authorization: Bearer token is required",
+    ))?;
+    Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
+}
+
+/// Reads a request body: a JSON object only (`pref_protocol::read`), an empty body as `{}`.
+pub(crate) fn body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let bytes = if bytes.is_empty() { b"{}" } else { bytes };
+    pref_protocol::read(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
 #[cfg(test)]

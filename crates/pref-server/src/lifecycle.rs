@@ -23,8 +23,6 @@ use std::time::Duration;
 use serde::Deserialize;
 use tokio::time::Instant;
 
-use crate::config::ConfigError;
-
 /// The `[lifecycle]` settings.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
@@ -46,29 +44,6 @@ impl Default for Lifecycle {
 }
 
 impl Lifecycle {
-    /// Applies `PREF_LOBBY_IDLE_SECS` and `PREF_FINISHED_LINGER_SECS` from `get`.
-    ///
-    /// # Errors
-    /// [`ConfigError::Env`] for a value that is not a number of seconds.
-    pub fn apply_env(
-        &mut self,
-        get: &impl Fn(&'static str) -> Option<String>,
-    ) -> Result<(), ConfigError> {
-        for (name, slot) in [
-            ("PREF_LOBBY_IDLE_SECS", &mut self.lobby_idle_secs),
-            ("PREF_FINISHED_LINGER_SECS", &mut self.finished_linger_secs),
-        ] {
-            if let Some(value) = get(name) {
-                *slot = value.trim().parse().map_err(|_| ConfigError::Env {
-                    name,
-                    value,
-                    why: "a number of seconds",
-                })?;
-            }
-        }
-        Ok(())
-    }
-
     /// The lobby's idle time (at least a second).
     #[must_use]
     pub fn lobby_idle(&self) -> Duration {

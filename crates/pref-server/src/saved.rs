@@ -8,6 +8,8 @@
 //! PostgreSQL alike; how many may be saved is a setting (`limits.max_profiles`), as the number
 //! of tables is.
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -17,8 +19,8 @@ use pref_protocol::{SaveProfile, SavedProfile};
 use serde_json::{Map, Value};
 use sqlx::Row;
 
+use crate::config::Config;
 use crate::error::ApiError;
-use crate::http::AppState;
 use crate::ids::Secret;
 use crate::store::{Pool, Store, StoreError, with_pool};
 
@@ -123,8 +125,20 @@ pub fn canonical(request: &Value) -> Result<(String, Profile, Value), ProfileErr
     Ok((preset, profile, Value::Object(map)))
 }
 
+/// What the saved-profile routes need of the server's state (taken from it by
+/// `FromRef`, so that this module does not depend on the router's).
+#[derive(Clone, Debug)]
+pub struct SavedState {
+    /// The database.
+    pub store: Store,
+    /// The limits (`max_profiles`).
+    pub config: Arc<Config>,
+    /// `http://host:port`, for the profile's link.
+    pub base_url: String,
+}
+
 fn answer(
-    s: &AppState,
+    s: &SavedState,
     id: &Secret,
     name: String,
     request: &Value,
@@ -143,10 +157,10 @@ fn answer(
 
 /// `POST /api/profiles`.
 pub(crate) async fn create(
-    State(s): State<AppState>,
+    State(s): State<SavedState>,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    let req: SaveProfile = crate::http::body(&bytes)?;
+    let req: SaveProfile = crate::edge::body(&bytes)?;
     let name = check_name(&req.name)?;
     let (_, _, request) = canonical(&req.profile)?;
     let max = i64::try_from(s.config.limits.max_profiles).unwrap_or(i64::MAX);
@@ -162,7 +176,7 @@ pub(crate) async fn create(
 
 /// `GET /api/profiles/{id}`.
 pub(crate) async fn fetch(
-    State(s): State<AppState>,
+    State(s): State<SavedState>,
     Path(id): Path<String>,
 ) -> Result<Json<SavedProfile>, ApiError> {
     let id = Secret::parse(&id).ok_or(ApiError::NoProfile)?;

@@ -12,8 +12,6 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
-use crate::config::ConfigError;
-
 /// The `[bots]` settings.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
@@ -32,25 +30,6 @@ impl Default for Thinking {
 }
 
 impl Thinking {
-    /// Applies `PREF_BOT_CORE_SHARE_PERCENT` from `get`.
-    ///
-    /// # Errors
-    /// [`ConfigError::Env`] for a value that is not a whole percent.
-    pub fn apply_env(
-        &mut self,
-        get: &impl Fn(&'static str) -> Option<String>,
-    ) -> Result<(), ConfigError> {
-        let name = "PREF_BOT_CORE_SHARE_PERCENT";
-        if let Some(value) = get(name) {
-            self.core_share_percent = value.trim().parse().map_err(|_| ConfigError::Env {
-                name,
-                value,
-                why: "a whole percent",
-            })?;
-        }
-        Ok(())
-    }
-
     /// Solver jobs allowed at once on `cores` cores: the share rounded down, at least one.
     #[must_use]
     pub fn permits(&self, cores: usize) -> usize {

@@ -12,13 +12,12 @@ mod websocket;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
-use axum::http::{HeaderMap, header};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, State};
+use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{any, get, post, put};
 use axum::{Extension, Json, Router};
 use pref_core::{PRESETS, Profile};
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -28,11 +27,14 @@ use crate::cluster::{self, Cluster};
 use crate::config::Config;
 use crate::conns::Conns;
 use crate::edge;
+use crate::edge::{bearer, body};
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::keeper::Keepers;
+use crate::keeper::http::KeeperState;
 use crate::metrics::METRICS;
 use crate::registry::Registry;
+use crate::saved::SavedState;
 use crate::shutdown::Shutdown;
 use crate::store::Store;
 use analysis::{deal_analysis, record_analysis};
@@ -65,6 +67,25 @@ pub struct AppState {
     pub budgets: Arc<Budgets>,
     /// Open sockets per address, table and seat token.
     pub conns: Arc<Conns>,
+}
+
+impl FromRef<AppState> for KeeperState {
+    fn from_ref(s: &AppState) -> KeeperState {
+        KeeperState {
+            keepers: Arc::clone(&s.keepers),
+            base_url: s.base_url.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for SavedState {
+    fn from_ref(s: &AppState) -> SavedState {
+        SavedState {
+            store: s.store.clone(),
+            config: Arc::clone(&s.config),
+            base_url: s.base_url.clone(),
+        }
+    }
 }
 
 /// The client's address, when the server was started with it (not in router tests).
@@ -177,24 +198,4 @@ async fn guide() -> Result<Json<Value>, ApiError> {
 
 fn table_id(id: &str) -> Result<Secret, ApiError> {
     Secret::parse(id).ok_or(ApiError::NoTable)
-}
-
-/// The bearer token of a request.
-pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .ok_or(ApiError::Forbidden(
-            "an Authorization: Bearer token is required",
-        ))?;
-    let token = value.strip_prefix("Bearer ").ok_or(ApiError::Forbidden(
-        "an Authorization: Bearer token is required",
-    ))?;
-    Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
-}
-
-/// Reads a request body: a JSON object only (`pref_protocol::read`), an empty body as `{}`.
-pub(crate) fn body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let bytes = if bytes.is_empty() { b"{}" } else { bytes };
-    pref_protocol::read(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }

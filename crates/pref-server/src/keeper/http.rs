@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRef, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -23,16 +23,31 @@ use tokio::sync::broadcast;
 
 use super::sheet::{Deals, Header};
 use super::{Keepers, Opened};
+use crate::edge::{bearer, body};
 use crate::error::ApiError;
-use crate::http::{AppState, bearer, body};
 use crate::ids::Secret;
 use crate::machine::check_name;
 
 /// How often a watcher's stream looks for changes made on another node (PostgreSQL).
 const RECHECK: Duration = Duration::from_secs(15);
 
-/// The scorekeeper's routes, merged into the server's router.
-pub fn routes(import_limit: usize) -> Router<AppState> {
+/// What the scorekeeper's routes need of the server's state (taken from it by `FromRef`,
+/// so that this module does not depend on the router's).
+#[derive(Clone, Debug)]
+pub struct KeeperState {
+    /// The open scorekeeping sheets.
+    pub keepers: Arc<Keepers>,
+    /// `http://host:port`, for the sheet's links.
+    pub base_url: String,
+}
+
+/// The scorekeeper's routes, merged into the server's router (whose state `S` holds a
+/// [`KeeperState`]).
+pub fn routes<S>(import_limit: usize) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    KeeperState: FromRef<S>,
+{
     Router::new()
         .route("/api/keeper", post(create))
         .route(
@@ -56,7 +71,7 @@ fn sheet_id(id: &str) -> Result<Secret, ApiError> {
     Secret::parse(id).ok_or(ApiError::NoTable)
 }
 
-fn created(s: &AppState, opened: Opened) -> Response {
+fn created(s: &KeeperState, opened: Opened) -> Response {
     let id = opened.id.expose();
     let body = KeeperCreated {
         link: format!("{}/k/{id}", s.base_url),
@@ -67,7 +82,10 @@ fn created(s: &AppState, opened: Opened) -> Response {
     (StatusCode::CREATED, Json(body)).into_response()
 }
 
-async fn create(State(s): State<AppState>, bytes: axum::body::Bytes) -> Result<Response, ApiError> {
+async fn create(
+    State(s): State<KeeperState>,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
     let req: CreateKeeper = body(&bytes)?;
     let request = req.profile.unwrap_or_else(|| Value::from("sochi"));
     let profile = Profile::from_json(&request)?;
@@ -100,7 +118,7 @@ async fn create(State(s): State<AppState>, bytes: axum::body::Bytes) -> Result<R
 
 /// `POST /api/keeper/import`: a `pref-record/1` record in outcome form becomes a sheet that
 /// goes on from its last deal.
-async fn import(State(s): State<AppState>, text: String) -> Result<Response, ApiError> {
+async fn import(State(s): State<KeeperState>, text: String) -> Result<Response, ApiError> {
     let (record, _) = Record::read(&text).map_err(|e| ApiError::BadDeal(e.to_string()))?;
     if let Some(i) = record
         .deals()
@@ -133,14 +151,17 @@ async fn import(State(s): State<AppState>, text: String) -> Result<Response, Api
 }
 
 async fn view(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path(id): Path<String>,
 ) -> Result<Json<KeeperView>, ApiError> {
     let (view, _) = s.keepers.watch(&sheet_id(&id)?).await?;
     Ok(Json((*view).clone()))
 }
 
-async fn record(State(s): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn record(
+    State(s): State<KeeperState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let text = s.keepers.record(&sheet_id(&id)?).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
@@ -153,7 +174,7 @@ struct ChoicesQuery {
 }
 
 async fn choices(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path(id): Path<String>,
     Query(q): Query<ChoicesQuery>,
 ) -> Result<Json<KeeperNext>, ApiError> {
@@ -161,7 +182,7 @@ async fn choices(
 }
 
 async fn check(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path(id): Path<String>,
     bytes: axum::body::Bytes,
 ) -> Result<Json<KeeperChecked>, ApiError> {
@@ -174,7 +195,7 @@ async fn check(
 }
 
 async fn change(
-    s: &AppState,
+    s: &KeeperState,
     id: &str,
     headers: &HeaderMap,
     op: KeeperOp,
@@ -186,7 +207,7 @@ async fn change(
 }
 
 async fn add(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
@@ -204,7 +225,7 @@ async fn add(
 }
 
 async fn correct(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path((id, index)): Path<(String, usize)>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
@@ -219,7 +240,7 @@ async fn correct(
 }
 
 async fn delete(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path((id, index)): Path<(String, usize)>,
     headers: HeaderMap,
 ) -> Result<Json<KeeperView>, ApiError> {
@@ -231,7 +252,7 @@ async fn delete(
 }
 
 async fn stop(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
@@ -248,7 +269,7 @@ fn sheet_event(view: &KeeperView) -> Event {
 
 /// `GET /api/keeper/{id}/events`: the sheet now, then after every change.
 async fn events(
-    State(s): State<AppState>,
+    State(s): State<KeeperState>,
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let id = sheet_id(&id)?;
