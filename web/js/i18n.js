@@ -51,8 +51,25 @@ export async function use(code, remember = true) {
 export const lang = () => current;
 export const onChange = (f) => listeners.push(f);
 
-/** The text for `key`, with `{name}` placeholders filled from `vars`. */
+/** The word of a plural form `{n|one:trick;other:tricks}` for the number `value`: the
+ * language's own plural category (`Intl.PluralRules`: one, few, many, other …), else
+ * `other`. */
+function plural(forms, value) {
+  const map = Object.fromEntries(forms.split(';').map((f) => {
+    const i = f.indexOf(':');
+    return [f.slice(0, i), f.slice(i + 1)];
+  }));
+  const n = Number(value);
+  const category = Number.isFinite(n) ? new Intl.PluralRules(current).select(n) : 'other';
+  return map[category] ?? map.other ?? '';
+}
+
+/** The text for `key`, with `{name}` placeholders filled from `vars`, and plural forms
+ * `{name|one:…;other:…}` chosen by the number `vars.name`. */
 export function t(key, vars = {}) {
   const s = words[key] ?? fallback[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (vars[k] ?? `{${k}}`));
+  return s.replace(/\{(\w+)(?:\|([^}]*))?\}/g, (_, k, forms) => {
+    if (vars[k] === undefined || vars[k] === null) return `{${k}}`;
+    return forms === undefined ? vars[k] : plural(forms, vars[k]);
+  });
 }

@@ -59,12 +59,16 @@ fn same_keys_everywhere(dir: &str) {
         assert!(extra.is_empty(), "{code}: keys not in en.json {extra:?}");
         assert!(empty.is_empty(), "{code}: empty keys {empty:?}");
         for (k, v) in &en {
+            // A plural form `{n|one:…;other:…}` holds the language's own words: only the
+            // number it is chosen by must be the same.
             let holes = |s: &str| {
                 let mut h: Vec<String> = s
                     .match_indices('{')
-                    .filter_map(|(i, _)| s[i..].find('}').map(|j| s[i..i + j + 1].to_owned()))
+                    .filter_map(|(i, _)| s[i..].find('}').map(|j| &s[i + 1..i + j]))
+                    .map(|hole| format!("{{{}}}", hole.split('|').next().unwrap_or(hole)))
                     .collect();
                 h.sort();
+                h.dedup();
                 h
             };
             assert_eq!(holes(v), holes(&w[k]), "{code}: placeholders of {k}");
