@@ -15,10 +15,10 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 
-/// What `pref verify` checks: the record reads (every fairness object recomputed and
-/// checked against the deal's cards) and every deal has fairness data.
-fn verifies(text: &str) -> Record {
-    let record = Record::from_json_str(text).expect("the record reads and its fairness holds");
+/// Table `id`'s record as `pref verify` checks it: the record reads (every fairness object
+/// recomputed and checked against the deal's cards) and every deal has fairness data.
+async fn verified(addr: &str, id: &str) -> Record {
+    let record = record(addr, id).await;
     for i in 0..record.deals().len() {
         assert!(record.fairness(i).is_some(), "deal {i} has fairness data");
     }
@@ -38,18 +38,7 @@ async fn one_person(addr: &str) -> (String, String, String) {
     )
     .await;
     assert_eq!(status, 200, "{seat}");
-    for s in [1, 2] {
-        let path = format!("/api/tables/{id}/seats/{s}/bot");
-        let (status, body) = http(
-            addr,
-            "POST",
-            &path,
-            Some(&json!({"level": "easy"})),
-            Some(&host),
-        )
-        .await;
-        assert_eq!(status, 200, "{body}");
-    }
+    seat_bots(addr, &id, &host, &[1, 2], "easy").await;
     let token = seat["token"].as_str().unwrap().to_owned();
     (id, host, token)
 }
@@ -63,12 +52,6 @@ async fn joined(addr: &str, id: &str, token: &str) -> Ws {
     send(&mut player, json!({"type": "resync"})).await;
     until(&mut player, |m| m["type"] == "snapshot").await;
     player
-}
-
-async fn start(addr: &str, id: &str, host: &str) {
-    let path = format!("/api/tables/{id}/start");
-    let (status, body) = http(addr, "POST", &path, None, Some(host)).await;
-    assert_eq!(status, 200, "{body}");
 }
 
 /// Every message a socket reads until `stop` holds for one; all of them, in order.
@@ -130,7 +113,7 @@ async fn commitments_come_before_any_card_and_a_contribution_changes_the_deck() 
     let mut spectator = connect(&addr, &id, None, "").await;
     until(&mut spectator, |m| m["type"] == "snapshot").await;
     let mut player = joined(&addr, &id, &token).await;
-    start(&addr, &id, &host).await;
+    start_table(&addr, &id, &host).await;
 
     let value = Contribution::from_bytes([0x5a; 32]);
     let mine = value.commitment(Seat(0)).to_string();
@@ -231,16 +214,7 @@ async fn commitments_come_before_any_card_and_a_contribution_changes_the_deck() 
         );
     }
 
-    let (status, record) = http_text(
-        &addr,
-        "GET",
-        &format!("/api/tables/{id}/record"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{record}");
-    let record = verifies(&record);
+    let record = verified(&addr, &id).await;
     assert_eq!(record.fairness(0).unwrap().server_seed(), seed);
 }
 
@@ -256,7 +230,7 @@ async fn a_late_contribution_is_recorded_as_late_left_out_and_said_so() {
     .await;
     let (id, host, token) = one_person(&addr).await;
     let mut player = joined(&addr, &id, &token).await;
-    start(&addr, &id, &host).await;
+    start_table(&addr, &id, &host).await;
     until(&mut player, |m| kind(m) == "fair_seed").await;
     let value = Contribution::from_bytes([0x33; 32]);
     let mine = value.commitment(Seat(0)).to_string();
@@ -296,16 +270,7 @@ async fn a_late_contribution_is_recorded_as_late_left_out_and_said_so() {
         deck.join(" "),
         "the late value is not in the deck"
     );
-    let (status, record) = http_text(
-        &addr,
-        "GET",
-        &format!("/api/tables/{id}/record"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{record}");
-    let record = verifies(&record);
+    let record = verified(&addr, &id).await;
     assert_eq!(
         record.fairness(0).unwrap().late().collect::<Vec<_>>(),
         [Seat(0)]
@@ -353,7 +318,7 @@ async fn bots_do_not_wait_and_the_record_verifies(addr: &str) {
         assert_eq!(status, 200, "{body}");
     }
     let mut spectator = connect(&addr, &id, None, "").await;
-    start(&addr, &id, &host).await;
+    start_table(&addr, &id, &host).await;
     let seen = read_until(&mut spectator, |m| {
         kind(m) == "game_over" || kind(m) == "fair_revealed" && m["event"]["deal_no"] == 2
     })
@@ -369,16 +334,7 @@ async fn bots_do_not_wait_and_the_record_verifies(addr: &str) {
     )
     .await;
     assert!(status == 200 || status == 409, "{body}");
-    let (status, record) = http_text(
-        &addr,
-        "GET",
-        &format!("/api/tables/{id}/record"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{record}");
-    let record = verifies(&record);
+    let record = verified(&addr, &id).await;
     assert!(record.deals().len() >= 3);
 }
 
@@ -417,7 +373,7 @@ async fn a_restart_keeps_the_seed_commitment(store: &[(&str, &str)]) {
     let (mut child, addr) = spawn_binary(&dir, &env);
     let (id, host, token) = one_person(&addr).await;
     let mut player = joined(&addr, &id, &token).await;
-    start(&addr, &id, &host).await;
+    start_table(&addr, &id, &host).await;
     let opened = until(&mut player, |m| kind(m) == "fair_seed").await;
     let commitment = opened["event"]["seed_commitment"].clone();
     let value = Contribution::from_bytes([0x77; 32]);
@@ -467,16 +423,7 @@ async fn a_restart_keeps_the_seed_commitment(store: &[(&str, &str)]) {
         f["contributions"],
         json!([{"seat": 0, "value": value.to_string()}])
     );
-    let (status, record) = http_text(
-        &addr,
-        "GET",
-        &format!("/api/tables/{id}/record"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{record}");
-    verifies(&record);
+    verified(&addr, &id).await;
     child.kill().unwrap();
     child.wait().unwrap();
 }

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use fantoccini::Client;
 use pref_web_tests::{
-    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, server_with, sit,
-    step, until,
+    Driver, browser_missing, click, create_table, js, open_start_page, out_dir, past, server_with,
+    sit, step, until,
 };
 use serde_json::json;
 
@@ -104,12 +104,7 @@ async fn play_until(host: &Client, what: &str, ready: &str) {
         let stage = v[1].as_str().unwrap_or_default().to_owned();
         let version = v[2].as_str().unwrap_or_default().to_owned();
         step(host, &stage, &mut bid_made, &mut whists).await;
-        until(
-            host,
-            "the action's result",
-            &format!("return document.body.dataset.version !== {version:?}"),
-        )
-        .await;
+        past(host, &version).await;
     }
 }
 

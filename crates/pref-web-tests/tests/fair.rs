@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 use pref_core::Seat;
 use pref_core::fair::{Arrival, Contributed, Contribution, Seed, deck_commitment, shuffle};
 use pref_web_tests::{
-    Driver, browser_missing, create_table, js, open_start_page, out_dir, seat_bot, server_with,
-    shot, sit, step, until,
+    Driver, browser_missing, create_table, js, open_start_page, out_dir, past, seat_bot,
+    server_with, shot, sit, step, until,
 };
 use serde_json::{Value, json};
 
@@ -173,12 +173,7 @@ async fn play_deal(host: &fantoccini::Client) {
             let stage = v[1].as_str().unwrap_or_default().to_owned();
             let version = v[2].as_str().unwrap_or_default().to_owned();
             step(host, &stage, &mut bid_made, &mut whists).await;
-            until(
-                host,
-                "the action's result",
-                &format!("return document.body.dataset.version !== {version:?}"),
-            )
-            .await;
+            past(host, &version).await;
         } else {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
 use pref_web_tests::steps::{create_table, seat_bot, sit};
-use pref_web_tests::{Driver, browser_missing, click, js, out_dir, server_with, until};
+use pref_web_tests::{Driver, browser_missing, click, js, out_dir, past, server_with, until};
 use serde_json::json;
 
 async fn shot(c: &Client, name: &str) {
@@ -198,12 +198,7 @@ async fn r4_5_r5_3_house_rules_saved_shared_and_surrendered_on_a_phone() {
             let stage = v[1].as_str().unwrap_or_default().to_owned();
             let version = v[2].as_str().unwrap_or_default().to_owned();
             surrendered = turn(&c, &stage).await;
-            until(
-                &c,
-                "the action's result",
-                &format!("return document.body.dataset.version !== {version:?}"),
-            )
-            .await;
+            past(&c, &version).await;
         } else {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
 use pref_web_tests::{
-    Driver, browser_missing, click, js, open_start_page, out_dir, server_with, step, until,
+    Driver, browser_missing, click, js, open_start_page, out_dir, past, server_with, step, until,
 };
 use serde_json::json;
 
@@ -67,12 +67,7 @@ async fn play_deal(host: &Client) {
             let stage = v[1].as_str().unwrap_or_default().to_owned();
             let version = v[2].as_str().unwrap_or_default().to_owned();
             step(host, &stage, &mut bid_made, &mut whists).await;
-            until(
-                host,
-                "the action's result",
-                &format!("return document.body.dataset.version !== {version:?}"),
-            )
-            .await;
+            past(host, &version).await;
         } else {
             let title = js(
                 host,
