@@ -32,11 +32,7 @@
 //! assert!(legal.contains(&action));
 //! ```
 
-mod bidding;
 pub mod bot;
-mod budget;
-mod concede;
-mod defence;
 mod heuristic;
 mod infer;
 #[cfg(test)]
@@ -49,6 +45,6 @@ pub mod solver;
 mod tables;
 mod tt;
 
+pub use bot::CLOCK_MARGIN;
 pub use bot::{Bot, Budget, Level, play_deal};
-pub use budget::CLOCK_MARGIN;
 pub use solver::{Goal, Position, PositionError, Solver, Stats};

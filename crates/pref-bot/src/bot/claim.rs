@@ -15,7 +15,9 @@
 use pref_core::view::DealKind;
 use pref_core::{Action, ActionList, Answer, Claim, ClaimRoom, ClaimView, Seat};
 
-use super::{Bot, Ctx, Level};
+use super::Bot;
+use super::context::Ctx;
+use super::level::Level;
 use crate::solver::{Goal, Position};
 
 impl Bot {

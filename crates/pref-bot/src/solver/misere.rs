@@ -3,7 +3,8 @@
 //! or the trick now starting, recognised from the hands alone so the search stops there;
 //! and the leads misère play searches last.
 
-use super::{Solver, above, next_player, suit_bits};
+use super::Solver;
+use super::rules::{above, next_player, suit_bits};
 
 impl Solver {
     /// The target's cards and the two others' together, when misère's rules apply: always

@@ -10,8 +10,10 @@
 use pref_core::view::DealKind;
 use pref_core::{Action, ActionList, Bid, Call, CardSet, Contract, DealView, Seat, Strain};
 
-use crate::bot::{AUCTION_TRIES, Bot, Ctx, Level};
-use crate::concede;
+use super::Bot;
+use super::concede;
+use super::context::{AUCTION_TRIES, Ctx};
+use super::level::Level;
 use crate::heuristic;
 use crate::infer;
 use crate::sample::{self, Pile};

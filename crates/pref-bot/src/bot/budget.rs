@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use crate::bot::Level;
+use super::level::Level;
 
 /// How long one decision may take: wall-clock time, solver nodes, or both (whichever runs
 /// out first). A decision always returns a legal action; with the budget gone before the

@@ -9,8 +9,10 @@
 
 use pref_core::{Action, ActionList, CardSet, Contract, Defence, Seat, WhistCall};
 
-use crate::bot::{AUCTION_TRIES, Bot, Ctx, Level};
-use crate::concede;
+use super::Bot;
+use super::concede;
+use super::context::{AUCTION_TRIES, Ctx};
+use super::level::Level;
 use crate::heuristic;
 use crate::infer;
 use crate::sample::{self, Pile};

@@ -10,7 +10,7 @@
 
 use pref_core::{Action, ActionList, Contract, Outcome, OutcomeKind, Profile, Seat};
 
-use crate::bot::Ctx;
+use super::context::Ctx;
 use crate::score::Whists;
 
 /// What surrendering now is worth to the declarer `me`, or `None` where `legal` has no
@@ -52,8 +52,9 @@ mod tests {
         WhistCall,
     };
 
-    use crate::bot::{Bot, Budget, Ctx, Level};
-    use crate::defence::{Answers, call_value};
+    use crate::bot::context::Ctx;
+    use crate::bot::defence::{Answers, call_value};
+    use crate::bot::{Bot, Budget, Level};
     use crate::score::Whists;
 
     fn cards(s: &str) -> Vec<Card> {

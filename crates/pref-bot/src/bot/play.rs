@@ -1,0 +1,283 @@
+//! Card play: at the normal and strong levels each legal card is priced over sampled
+//! layouts of the hidden cards, each solved open-handed; the easy level and a search that
+//! ran out of budget play by rules of thumb.
+
+use pref_core::view::DealKind;
+use pref_core::{Action, ActionList, Card, CardSet, DealView, Seat};
+
+use super::Bot;
+use super::context::{AUCTION_TRIES, Ctx, Hidden};
+use super::level::Level;
+use crate::heuristic::{self, Want};
+use crate::infer;
+use crate::open;
+use crate::sample::{self, Pile};
+use crate::score::Whists;
+use crate::tables;
+#[cfg(test)]
+use {super::budget::Budget, super::context::Clock, crate::score::Prices};
+
+impl Bot {
+    pub(super) fn play(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Card {
+        let cards: CardSet = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Play(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if self.level != Level::Easy {
+            if let Some(c) = self.search_play(ctx, cards) {
+                return c;
+            }
+        }
+        self.heuristic_play(ctx, cards)
+    }
+
+    pub(super) fn want(&self, view: &DealView, seat: Seat) -> Want {
+        match view.kind {
+            DealKind::Game | DealKind::Auction => Want::Win,
+            DealKind::Misere if view.declarer == Some(seat) => Want::Lose,
+            DealKind::Misere => Want::Low,
+            DealKind::Raspasy => Want::Lose,
+        }
+    }
+
+    pub(super) fn heuristic_play(&self, ctx: &Ctx<'_>, legal: CardSet) -> Card {
+        let view = ctx.view;
+        let turn = view.turn.unwrap_or(self.seat);
+        let hand = view
+            .open_hands
+            .get(turn.index())
+            .copied()
+            .flatten()
+            .or(view.hand);
+        let hand = hand.unwrap_or(legal);
+        let trump = self.seen.trump;
+        let done: u8 = view.tricks_taken.iter().sum();
+        let priority = match (view.kind, view.players) {
+            (DealKind::Raspasy, 3) if done < 2 => view.talon[done as usize].map(|c| c.suit()),
+            _ => None,
+        };
+        let trick: Vec<Card> = view.trick.iter().map(|sc| sc.card).collect();
+        let first_suit = trick.first().map(|c| c.suit());
+        let rank_of = |c: Card| -> (u8, u8) {
+            let class = if Some(c.suit()) == trump {
+                3
+            } else if Some(c.suit()) == priority {
+                2
+            } else if Some(c.suit()) == first_suit {
+                1
+            } else {
+                0
+            };
+            (class, c.rank() as u8)
+        };
+        let best = view.trick.iter().max_by_key(|sc| rank_of(sc.card));
+        let same_side = |a: Seat, b: Seat| match view.declarer {
+            Some(d) => (a == d) == (b == d),
+            None => a == b,
+        };
+        let winning = best.map(|sc| (sc.card, same_side(sc.seat, turn)));
+        let beats = |c: Card| best.is_none_or(|b| rank_of(c) > rank_of(b.card) && rank_of(c).0 > 0);
+        heuristic::play_card(legal, hand, self.want(view, turn), winning, beats)
+    }
+
+    /// Layouts of the hidden cards for card play, or `None` if the view does not add up.
+    pub(crate) fn play_piles(&self, ctx: &Ctx<'_>) -> Option<(CardSet, Vec<Hidden>)> {
+        let view = ctx.view;
+        let active = ctx.active();
+        let declarer = view.declarer;
+        let contract_deal = matches!(view.kind, DealKind::Game | DealKind::Misere);
+        let talon: CardSet = view.talon.iter().flatten().copied().collect();
+        let mut dead = self.seen.played;
+        for sc in &view.trick {
+            dead = dead.with(sc.card);
+        }
+        if let Some(d) = view.discard {
+            dead = dead.or(d);
+        }
+        if view.kind == DealKind::Raspasy {
+            dead = dead.or(talon);
+        }
+        let mut piles: Vec<Hidden> = Vec::new();
+        for &s in &active {
+            let known = if s == self.seat {
+                view.hand
+            } else {
+                view.open_hands.get(s.index()).copied().flatten()
+            };
+            match known {
+                Some(h) => dead = dead.or(h),
+                None => {
+                    let mut allowed = self.seen.possible(s);
+                    if contract_deal && declarer != Some(s) {
+                        allowed = allowed.minus(talon);
+                    }
+                    let size = u32::from(*view.hand_sizes.get(s.index())?);
+                    piles.push((Some(s), Pile::new(size, allowed)));
+                }
+            }
+        }
+        if contract_deal && view.discard.is_none() {
+            piles.push((None, Pile::new(2, CardSet::FULL)));
+        }
+        if view.kind == DealKind::Raspasy {
+            let hidden = view.talon.iter().filter(|c| c.is_none()).count() as u32;
+            if hidden > 0 {
+                piles.push((None, Pile::new(hidden, CardSet::FULL)));
+            }
+        }
+        let pool = CardSet::FULL.minus(dead);
+        let total: u32 = piles.iter().map(|p| p.1.size).sum();
+        (total == pool.len()).then_some((pool, piles))
+    }
+
+    /// Deals the hidden piles for one layout: voids as hard constraints (`sample.rs`), the
+    /// auction and the contract as a preference (`infer.rs`, a few redraws).
+    pub(crate) fn sample_piles(&mut self, ctx: &Ctx<'_>, pool: CardSet, piles: &mut [Hidden]) {
+        let view = ctx.view;
+        let mut bare: Vec<Pile> = piles.iter().map(|p| p.1).collect();
+        let seen = &self.seen;
+        let trump = view.contract.and_then(|c| c.strain().trump());
+        let fits = |cards: &[Pile]| {
+            piles.iter().zip(cards).all(|(&(seat, _), p)| match seat {
+                // A trick declarer keeps his trumps: his discard holds none.
+                None => {
+                    view.kind != DealKind::Game
+                        || trump.is_none_or(|t| p.cards.of_suit(t).is_empty())
+                }
+                Some(s) => {
+                    let dealt = p.cards.or(seen.played_by[s.index().min(3)]);
+                    match (view.declarer, view.contract) {
+                        (Some(d), Some(c)) if d == s && view.kind == DealKind::Game => {
+                            infer::fits_contract(dealt, c)
+                        }
+                        (Some(d), _) if d == s => true,
+                        _ => infer::fits_calls(&seen.calls[s.index().min(3)], dealt),
+                    }
+                }
+            })
+        };
+        sample::deal_fitting(&mut self.rng, pool, &mut bare, AUCTION_TRIES, fits);
+        for (p, b) in piles.iter_mut().zip(&bare) {
+            p.1 = *b;
+        }
+    }
+
+    /// `n` layouts of the hidden piles as card play would sample them (for the tests).
+    #[cfg(test)]
+    pub(crate) fn layouts(&mut self, view: &DealView, n: usize) -> Vec<Vec<Hidden>> {
+        let ctx = Ctx {
+            view,
+            budget: Budget::nodes(0),
+            clock: Clock { deadline: None },
+            prices: Prices {
+                profile: self.profile.clone(),
+                raspasy_before: self.seen.raspasy_before,
+            },
+        };
+        let Some((pool, mut piles)) = self.play_piles(&ctx) else {
+            return Vec::new();
+        };
+        (0..n)
+            .map(|_| {
+                self.sample_piles(&ctx, pool, &mut piles);
+                piles.clone()
+            })
+            .collect()
+    }
+
+    /// Deals the hidden piles for one layout (as [`Bot::sample_piles`]) and returns the
+    /// active seats' hands in player order, the hidden ones from the piles.
+    pub(crate) fn sample_layout(
+        &mut self,
+        ctx: &Ctx<'_>,
+        pool: CardSet,
+        piles: &mut [Hidden],
+    ) -> [CardSet; 3] {
+        self.sample_piles(ctx, pool, piles);
+        let mut hands = [CardSet::EMPTY; 3];
+        for (h, &s) in hands.iter_mut().zip(&ctx.active()) {
+            *h = self.layout_hand(ctx.view, piles, s);
+        }
+        hands
+    }
+
+    /// `seat`'s hand in a sampled layout: its pile if hidden, else what the view shows.
+    pub(super) fn layout_hand(&self, view: &DealView, piles: &[Hidden], seat: Seat) -> CardSet {
+        piles
+            .iter()
+            .find(|p| p.0 == Some(seat))
+            .map(|p| p.1.cards)
+            .or(if seat == self.seat {
+                view.hand
+            } else {
+                view.open_hands.get(seat.index()).copied().flatten()
+            })
+            .unwrap_or(CardSet::EMPTY)
+    }
+
+    pub(super) fn search_play(&mut self, ctx: &Ctx<'_>, legal: CardSet) -> Option<Card> {
+        let view = ctx.view;
+        let turn = view.turn?;
+        let (pool, mut piles) = self.play_piles(ctx)?;
+        let prices = &ctx.prices;
+        let target = open::target(view)?;
+        let table = match view.kind {
+            DealKind::Game => {
+                let (d, c) = (view.declarer?, view.contract?);
+                let w = tables::whists_array(view);
+                tables::table(prices, self.seat, |t| {
+                    tables::game_outcome(view, d, c, w, t, true)
+                })
+            }
+            DealKind::Misere => tables::misere_table(prices, view, self.seat, target),
+            DealKind::Raspasy => tables::raspasy_table(prices, view, turn),
+            DealKind::Auction => return None,
+        };
+        let taken = *view.tricks_taken.get(target.index())?;
+        let mut sums = [Whists::default(); 32];
+        let mut samples = 0;
+        for _ in 0..self.level.play_samples() {
+            if ctx.clock.out(&self.solver, &ctx.budget) {
+                break;
+            }
+            self.sample_piles(ctx, pool, &mut piles);
+            let mut hands = [CardSet::EMPTY; 4];
+            for (s, h) in hands.iter_mut().enumerate().take(usize::from(view.players)) {
+                *h = self.layout_hand(view, &piles, Seat(s as u8));
+            }
+            let hidden_talon = piles
+                .iter()
+                .find(|p| p.0.is_none())
+                .and_then(|p| p.1.cards.first())
+                .filter(|_| view.kind == DealKind::Raspasy);
+            let pos = open::position(view, &hands, hidden_talon)?;
+            let Some(moves) = self.solver.solve_moves(&pos) else {
+                break;
+            };
+            for (c, v) in moves {
+                let t = (taken + v).min(10);
+                sums[c.index() as usize] += table[usize::from(t)];
+            }
+            samples += 1;
+        }
+        if samples == 0 {
+            return None;
+        }
+        let mut best: Option<(Whists, Card)> = None;
+        for c in legal.iter() {
+            let v = sums[c.index() as usize];
+            // Ties go to the lower card: keep the high ones.
+            let better = match best {
+                None => true,
+                Some((bv, bc)) => v > bv || (v == bv && c.rank() < bc.rank()),
+            };
+            if better {
+                best = Some((v, c));
+            }
+        }
+        best.map(|b| b.1)
+    }
+}
