@@ -12,8 +12,8 @@
 //! went: raspasy, misère and each contract level.
 //!
 //! ```text
-//! cargo run --release -p pref-bot --example duplicate -- <deals> <preset> [old|easy|normal] [nodes] [other nodes]
-//! cargo run --release -p pref-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|old> [nodes]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|easy|normal] [nodes] [other nodes]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|old> [nodes]
 //! ```
 #![allow(missing_docs)]
 

@@ -1,15 +1,19 @@
 //! Preferans bots on top of `pref-core`: an exact open-hand solver and a player that fills a
 //! seat seeing only that seat's view.
 //!
-//! - [`solver`]: the exact open-hand solver ([`Solver`], [`Position`], [`Goal`]); `tt.rs`
-//!   holds its bounded transposition table.
-//! - [`bot`]: the player ([`Bot`], [`Level`]); `budget.rs` holds the [`Budget`] of a
-//!   decision (by level, by nodes, or by what the table's clock leaves); `bidding.rs` holds
-//!   its auction, discard and contract, `defence.rs` its whists; `seen.rs` is its memory of
-//!   the seat's events, `infer.rs` reads the auction, `sample.rs` deals the unseen cards,
-//!   `tables.rs` prices trick counts, `heuristic.rs` holds the rules of thumb of the easy
-//!   level, `bot/claim.rs` its claims and answers to claims (R6.7), `concede.rs` prices a
-//!   surrender (R4.5) and a withdrawal to a half-whist (R5.3) against playing on.
+//! - [`solver`]: the exact open-hand solver ([`Solver`], [`Position`], [`Goal`]): in
+//!   `solver/`, `position.rs` the public position, `rules.rs` the trick rules at the bit
+//!   level, `search.rs` the search, `order.rs` its move order, `misere.rs` misère's
+//!   cutoffs; `tt.rs` holds its bounded transposition table.
+//! - [`bot`]: the player ([`Bot`]): in `bot/`, below the decisions, `level.rs` its
+//!   [`Level`]s, `budget.rs` the [`Budget`] of a decision (by level, by nodes, or by what the
+//!   table's clock leaves) and `context.rs` a decision's inputs; the decisions are
+//!   `bidding.rs` (auction, discard and contract), `defence.rs` (whists), `play.rs` (card
+//!   play), `claim.rs` (claims and answers to claims, R6.7) and `concede.rs` (a surrender,
+//!   R4.5, or a withdrawal to a half-whist, R5.3, priced against playing on). Beside it:
+//!   `seen.rs` is its memory of the seat's events, `infer.rs` reads the auction, `sample.rs`
+//!   deals the unseen cards, `tables.rs` prices trick counts, `heuristic.rs` holds the rules
+//!   of thumb of the easy level, [`open`] turns a view into a solver position.
 //! - [`score`]: what a finished deal is worth to each seat in whists, by the core's scoring
 //!   for the table's profile (R8, R10).
 //!

@@ -54,40 +54,9 @@ impl Level {
     }
 }
 
-/// How long one decision may take: wall-clock time, solver nodes, or both (whichever runs
-/// out first). A decision always returns a legal action; with the budget gone before the
-/// first layout is solved it falls back on the easy level's rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Wall-clock limit; `None` for none (searches are then deterministic for a seed).
-    pub time: Option<Duration>,
-    /// Solver nodes for the whole decision.
-    pub nodes: u64,
-}
-
-impl Budget {
-    /// A node limit only: the same seed always gives the same decisions.
-    #[must_use]
-    pub const fn nodes(nodes: u64) -> Budget {
-        Budget { time: None, nodes }
-    }
-
-    /// The default for a level: well under the 300 ms a decision may take on one core.
-    #[must_use]
-    pub const fn for_level(level: Level) -> Budget {
-        match level {
-            Level::Easy => Budget::nodes(0),
-            Level::Normal => Budget {
-                time: Some(Duration::from_millis(100)),
-                nodes: 1_000_000,
-            },
-            Level::Strong => Budget {
-                time: Some(Duration::from_millis(200)),
-                nodes: 3_000_000,
-            },
-        }
-    }
-}
+/// The decision budget: the product's own (a plain value of time and nodes; the old bot
+/// only ever reads both limits).
+pub use pref_bot::Budget;
 
 /// Time and nodes left for one decision.
 struct Clock {
