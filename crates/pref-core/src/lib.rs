@@ -33,7 +33,6 @@
 //! ```
 
 pub mod action;
-mod auction;
 pub mod bid;
 pub mod card;
 mod check;
@@ -47,15 +46,12 @@ mod json;
 mod legal;
 pub mod line;
 pub mod outcome;
-mod play;
 pub mod profile;
 pub mod record;
 mod scoring;
 mod settlement;
 pub mod sheet;
-mod talon;
 pub mod view;
-mod whist;
 
 pub use action::{Action, Defence, WhistCall};
 pub use bid::{Bid, Call, Contract, Seat, Strain};

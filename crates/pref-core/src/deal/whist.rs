@@ -2,9 +2,9 @@
 //! the returned whist, the first defender's withdrawal to a half-whist after *whist, pass*
 //! (R5.3), open or closed defence, and the four-player dealer's whist.
 
+use super::{Deal, Events, Rules};
 use crate::action::{Action, Defence, WhistCall};
 use crate::bid::Seat;
-use crate::deal::{Deal, Events, Rules};
 use crate::error::{HalfWhistBar, RuleError, Stage};
 use crate::event::Event;
 use crate::legal::ActionList;

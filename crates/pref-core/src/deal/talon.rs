@@ -1,8 +1,8 @@
 //! After the auction: the declarer's discard, the contract he names, or his surrender (R4).
 
+use super::{Deal, Events, Kind, Rules};
 use crate::bid::{Bid, Contract, Strain};
 use crate::card::CardSet;
-use crate::deal::{Deal, Events, Kind, Rules};
 use crate::error::{RuleError, Stage, SurrenderBar};
 use crate::event::Event;
 

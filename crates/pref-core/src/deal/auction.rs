@@ -1,8 +1,8 @@
 //! The auction (R3): the next step, *here*, misère, passes, and how the auction ends.
 
+use super::{Deal, Events, Kind};
 use crate::action::Action;
 use crate::bid::{Bid, Call, Seat};
-use crate::deal::{Deal, Events, Kind};
 use crate::error::{RuleError, Stage};
 use crate::event::Event;
 use crate::legal::ActionList;

@@ -1,9 +1,9 @@
 //! Card play (R6) and raspasy play (R7, R11.3): legal cards, trick winners, the turned
 //! talon cards, and the end of the deal after ten tricks.
 
+use super::{Deal, Events, Kind, Rules};
 use crate::bid::Seat;
 use crate::card::{Card, CardSet, Suit};
-use crate::deal::{Deal, Events, Kind, Rules};
 use crate::error::{RuleError, Stage};
 use crate::event::Event;
 
