@@ -3,7 +3,7 @@
 //! left. All accept: the deal ends with those tricks. A reject: play goes on.
 //!
 //! This file holds the claim's types ([`Claim`], [`Answer`], [`ClaimRoom`], [`ClaimView`])
-//! and the state a deal keeps for claims, four bytes ([`ClaimState`]), so the whole deal
+//! and the state a deal keeps for claims, four bytes (`ClaimState`), so the whole deal
 //! stays a small `Copy` value. The claim phase that checks and applies the two actions is
 //! the deal's own: `deal/claim.rs`.
 

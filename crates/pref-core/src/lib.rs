@@ -2,17 +2,21 @@
 //!
 //! - [`card`]: cards, suits, ranks, and [`CardSet`], a hand as a 32-bit mask.
 //! - [`bid`]: seats, contracts and the bidding ladder with misère in its place.
-//! - [`action`]: what a player can do; [`event`]: what happened.
-//! - [`claim`]: claims of the remaining tricks and their answers (R6.7).
-//! - [`Deal`] (`deal.rs`, with `auction.rs`, `talon.rs`, `whist.rs`, `play.rs`): one deal
-//!   from the shuffled deck to the last trick; [`Deal::apply`] refuses anything illegal with
-//!   a [`RuleError`] and leaves the deal unchanged.
+//! - [`action`]: what a player can do; [`event`]: what happened; [`claim`]: the types of a
+//!   claim of the remaining tricks and its answers (R6.7); `legal.rs`: [`ActionList`].
+//! - [`Deal`] (`deal.rs` and the folder `deal/`): one deal from the shuffled deck to the
+//!   last trick; [`Deal::apply`] refuses anything illegal with a [`RuleError`] and leaves
+//!   the deal unchanged. Its phases are files of `deal/`, each an `impl Deal`: `auction.rs`
+//!   (R3), `talon.rs` (R4), `whist.rs` (R5), `play.rs` (R6, R7), `claim.rs` (R6.7), and
+//!   `query.rs` the questions asked of a deal.
 //! - [`Game`] (`game.rs`, with `check.rs` for outcomes written by hand): the pulka, deal
 //!   after deal: dealer rotation, raspasy streak, history, scoring of every finished deal,
 //!   settlement.
-//! - [`Record`] (`record.rs`, with `record/form.rs` for actions and outcomes, and `json.rs`):
-//!   game records in `pref-record/1`, read strictly and replayed through [`Game`], and
-//!   written back.
+//! - [`Record`] (`record.rs` and the folder `record/`, with `json.rs`): game records in
+//!   `pref-record/1`, read strictly and replayed through [`Game`], and written back. In
+//!   `record/`: `error.rs` the located [`RecordError`], `read.rs` the reader on `field.rs`'s
+//!   checks, `write.rs` the writer, `form.rs` actions and outcomes both ways, `fairness.rs`
+//!   and `timing.rs` a deal's optional fairness and clock fields.
 //! - [`fair`]: provably fair deals: the commitments and the shuffle of the server's seed and
 //!   the players' contributions, which records keep so that anyone can recompute the deck.
 //! - [`view`]: the only place that decides which cards a viewer may see.
@@ -21,6 +25,8 @@
 //!   their validation, and the presets of the crate's `profiles/`.
 //! - [`Sheet`] (`sheet.rs`, with `scoring.rs` for R8 and `settlement.rs` for R10): the score
 //!   sheet of a pulka, pool, mountain and whists, and its exact settlement.
+//! - [`mod@line`]: what a deal wrote on the sheet, line by line, and why; [`error`]: why an
+//!   action was refused, with the rule it breaks.
 //!
 //! ```
 //! use pref_core::{Action, Call, Card, Deal, Profile, Seat};
