@@ -1,22 +1,15 @@
 //! The `--json` output of `pref replay`, exactly as `docs/game-record.md` shows it:
 //! keys in the spec's order, one deal per line, settlement entries as exact strings.
 
-use std::fmt::Write as _;
-
+use pref_core::json::Out;
 use pref_core::{Outcome, OutcomeKind};
 use serde_json::{Value, json};
 
 use crate::replay::Replayed;
 
-/// The whole JSON object, ending with a newline.
+/// The whole JSON object, ending with a newline: a field per line, and a deal per line.
 pub(crate) fn render(r: &Replayed) -> String {
-    let deals: Vec<String> = r.steps.iter().map(|s| deal(&s.outcome)).collect();
-    let mut out = String::from("{\n");
-    if deals.is_empty() {
-        out.push_str("  \"deals\": [],\n");
-    } else {
-        let _ = writeln!(out, "  \"deals\": [\n    {}\n  ],", deals.join(",\n    "));
-    }
+    let deals = r.steps.iter().map(|s| deal(&s.outcome)).collect();
     let settlement = match &r.settlement {
         Some(s) => Value::from(s.iter().map(ToString::to_string).collect::<Vec<_>>()),
         None => Value::Null,
@@ -28,19 +21,30 @@ pub(crate) fn render(r: &Replayed) -> String {
         ("finished", json!(r.finished)),
         ("settlement", settlement),
     ];
-    let lines: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("  \"{k}\": {}", flat(v)))
-        .collect();
-    out.push_str(&lines.join(",\n"));
-    out.push_str("\n}\n");
+    let mut object = vec![("deals".to_owned(), lines(Out::List(deals)))];
+    object.extend(
+        fields
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), line(Out::value(v)))),
+    );
+    let mut out = String::new();
+    lines(Out::Object(object)).write(0, &mut out);
+    out.push('\n');
     out
+}
+
+fn lines(v: Out) -> Out {
+    Out::Lines(Box::new(v))
+}
+
+fn line(v: Out) -> Out {
+    Out::Line(Box::new(v))
 }
 
 /// One deal: a game `{kind, declarer, contract, tricks, made}` (no `tricks` when nothing was
 /// played), a misère `{kind, declarer, tricks, made}`, raspasy `{kind, tricks}`, a surrender
 /// `{kind, declarer, bid, made}` (R4.5).
-fn deal(o: &Outcome) -> String {
+fn deal(o: &Outcome) -> Out {
     let seats = usize::from(o.players);
     let mut fields: Vec<(&str, Value)> = Vec::new();
     match o.kind {
@@ -68,27 +72,10 @@ fn deal(o: &Outcome) -> String {
     if let Some(made) = o.made() {
         fields.push(("made", json!(made)));
     }
-    let parts: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("\"{k}\": {}", flat(v)))
-        .collect();
-    format!("{{{}}}", parts.join(", "))
-}
-
-/// A value on one line with a space after each `,` (and `:`), as the spec writes it.
-fn flat(v: &Value) -> String {
-    match v {
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(flat).collect();
-            format!("[{}]", parts.join(", "))
-        }
-        Value::Object(m) => {
-            let parts: Vec<String> = m
-                .iter()
-                .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), flat(v)))
-                .collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-        other => other.to_string(),
-    }
+    line(Out::Object(
+        fields
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), Out::value(v)))
+            .collect(),
+    ))
 }

@@ -1,6 +1,8 @@
 //! Strict JSON for game records: a document is read into a [`serde_json::Value`] that
 //! refuses a key given twice in one object (plain `serde_json` keeps the last one silently),
-//! and values are written back in a compact, line-per-item layout a person can read and diff.
+//! and values are written back in a compact, line-per-item layout a person can read and diff
+//! ([`Out`], the one JSON layout writer of the workspace: records here, the `pref` command's
+//! `--json` output in `pref-cli`).
 
 use std::fmt::Write as _;
 
@@ -86,24 +88,35 @@ impl<'de> Visitor<'de> for StrictVisitor {
 }
 
 /// A JSON value to write, objects in the order given (a [`Map`] would sort the keys).
+///
+/// [`Out::write`] puts a value on one line when it fits in [`WIDTH`] characters and else one
+/// item per line; [`Out::Lines`] and [`Out::Line`] fix the layout of a value whatever its
+/// width.
 #[derive(Clone, Debug)]
-pub(crate) enum Out {
+pub enum Out {
     /// A scalar, already in JSON form.
     Raw(String),
     /// An array.
     List(Vec<Out>),
     /// An object, keys in writing order.
     Object(Vec<(String, Out)>),
+    /// A list or object written one item per line even when it would fit on one (`[]` or
+    /// `{}` when empty); its items keep their own layout.
+    Lines(Box<Out>),
+    /// A value written on one line even when it is wider than [`WIDTH`].
+    Line(Box<Out>),
 }
 
 impl Out {
     /// A JSON string.
-    pub(crate) fn str(s: impl AsRef<str>) -> Out {
+    #[must_use]
+    pub fn str(s: impl AsRef<str>) -> Out {
         Out::Raw(Value::String(s.as_ref().to_owned()).to_string())
     }
 
     /// Any scalar or small value that `serde_json` prints; objects keep their sorted keys.
-    pub(crate) fn value(v: &Value) -> Out {
+    #[must_use]
+    pub fn value(v: &Value) -> Out {
         match v {
             Value::Array(a) => Out::List(a.iter().map(Out::value).collect()),
             Value::Object(m) => {
@@ -115,16 +128,33 @@ impl Out {
 
     /// Writes the value with `indent` spaces before nested lines: anything that fits on one
     /// line of [`WIDTH`] characters stays on one line, larger lists and objects get a line
-    /// per item.
-    pub(crate) fn write(&self, indent: usize, out: &mut String) {
+    /// per item ([`Out::Lines`] and [`Out::Line`] say otherwise).
+    pub fn write(&self, indent: usize, out: &mut String) {
+        match self {
+            Out::Line(inner) => return out.push_str(&inner.flat()),
+            Out::Lines(inner) => {
+                return match &**inner {
+                    Out::List(items) if items.is_empty() => out.push_str("[]"),
+                    Out::Object(fields) if fields.is_empty() => out.push_str("{}"),
+                    inner => inner.write_lines(indent, out),
+                };
+            }
+            Out::Raw(_) | Out::List(_) | Out::Object(_) => {}
+        }
         let flat = self.flat();
         if indent + flat.len() <= WIDTH {
             out.push_str(&flat);
             return;
         }
+        self.write_lines(indent, out);
+    }
+
+    /// Writes a list or object one item per line, each item by [`Out::write`].
+    fn write_lines(&self, indent: usize, out: &mut String) {
         let pad = " ".repeat(indent + 2);
         match self {
             Out::Raw(s) => out.push_str(s),
+            Out::Lines(_) | Out::Line(_) => self.write(indent, out),
             Out::List(items) => {
                 out.push_str("[\n");
                 for (i, item) in items.iter().enumerate() {
@@ -151,6 +181,7 @@ impl Out {
     fn flat(&self) -> String {
         match self {
             Out::Raw(s) => s.clone(),
+            Out::Lines(inner) | Out::Line(inner) => inner.flat(),
             Out::List(items) => {
                 let parts: Vec<String> = items.iter().map(Out::flat).collect();
                 format!("[{}]", parts.join(", "))
@@ -167,7 +198,7 @@ impl Out {
 }
 
 /// The line width the writer keeps to where it can.
-const WIDTH: usize = 100;
+pub const WIDTH: usize = 100;
 
 #[cfg(test)]
 mod tests {
@@ -198,5 +229,26 @@ mod tests {
         let mut s = String::new();
         v.write(0, &mut s);
         assert_eq!(s, r#"{"a": [1, "x"], "b": null}"#);
+    }
+
+    #[test]
+    fn lines_break_what_would_fit_and_line_keeps_what_would_not() {
+        let wide = Out::List((0..40).map(|i| Out::Raw(i.to_string())).collect());
+        let v = Out::Lines(Box::new(Out::Object(vec![
+            (
+                "a".into(),
+                Out::Lines(Box::new(Out::List(vec![Out::str("x"), Out::str("y")]))),
+            ),
+            ("b".into(), Out::Lines(Box::new(Out::List(Vec::new())))),
+            ("c".into(), Out::Line(Box::new(wide))),
+        ])));
+        let mut s = String::new();
+        v.write(0, &mut s);
+        let numbers: Vec<String> = (0..40).map(|i| i.to_string()).collect();
+        let expected = format!(
+            "{{\n  \"a\": [\n    \"x\",\n    \"y\"\n  ],\n  \"b\": [],\n  \"c\": [{}]\n}}",
+            numbers.join(", ")
+        );
+        assert_eq!(s, expected);
     }
 }

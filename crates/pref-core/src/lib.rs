@@ -12,7 +12,7 @@
 //! - [`Game`] (`game.rs`, with `check.rs` for outcomes written by hand): the pulka, deal
 //!   after deal: dealer rotation, raspasy streak, history, scoring of every finished deal,
 //!   settlement.
-//! - [`Record`] (`record.rs` and the folder `record/`, with `json.rs`): game records in
+//! - [`Record`] (`record.rs` and the folder `record/`, with [`json`]): game records in
 //!   `pref-record/1`, read strictly and replayed through [`Game`], and written back. In
 //!   `record/`: `error.rs` the located [`RecordError`], `read.rs` the reader on `field.rs`'s
 //!   checks, `write.rs` the writer, `form.rs` actions and outcomes both ways, `fairness.rs`
@@ -48,7 +48,7 @@ pub mod error;
 pub mod event;
 pub mod fair;
 pub mod game;
-mod json;
+pub mod json;
 mod legal;
 pub mod line;
 pub mod outcome;
