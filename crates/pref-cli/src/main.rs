@@ -69,7 +69,13 @@ const INVALID: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Replay { json, file } => replay::run(&file, json),
+        Command::Replay { json, file } => replay::run(&file).map(|r| {
+            if json {
+                summary::render(&r)
+            } else {
+                table::render(&r)
+            }
+        }),
         Command::Verify { file } => verify::run(&file),
         Command::Analyze { json, deal, file } => analyze::run(&file, json, deal),
     };

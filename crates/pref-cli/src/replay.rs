@@ -1,5 +1,5 @@
 //! `pref replay`: read a record, replay it deal by deal, and keep the sheet after each deal
-//! for the printers (`table.rs` for people, `summary.rs` for `--json`).
+//! for the printers (`table.rs` for people, `summary.rs` for `--json`), which import it.
 
 use std::path::Path;
 
@@ -30,15 +30,10 @@ pub(crate) struct Replayed {
     pub(crate) settlement: Option<Vec<Ratio<i64>>>,
 }
 
-/// Runs the command: the text for stdout, or the one line for stderr.
-pub(crate) fn run(path: &Path, json: bool) -> Result<String, String> {
+/// Runs the command: the record replayed for a printer, or the one line for stderr.
+pub(crate) fn run(path: &Path) -> Result<Replayed, String> {
     let text = read_text(path)?;
-    let replayed = replay(&text).map_err(|e| e.to_string())?;
-    Ok(if json {
-        crate::summary::render(&replayed)
-    } else {
-        crate::table::render(&replayed)
-    })
+    replay(&text).map_err(|e| e.to_string())
 }
 
 /// A record file's text, or the line that says why it cannot be read.
