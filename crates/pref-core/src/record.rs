@@ -21,7 +21,7 @@
 //!
 //! let bad = text.replace("[0, 5, 5]", "[0, 5, 6]");
 //! let e = Record::from_json_str(&bad).unwrap_err();
-//! assert_eq!(e.to_string(), "deal 0: the tricks add up to 11, not 10");
+//! assert_eq!(e.to_string(), "deal 0: the tricks add up to 11, not 10 (R6.1)");
 //! ```
 
 use std::fmt;
@@ -231,7 +231,7 @@ impl fmt::Display for Reason {
             Reason::PlayerCount { given, players } => {
                 write!(f, "{given} players named for a table of {players}")
             }
-            Reason::Seat(s) => write!(f, "seat {s} is not at the table"),
+            Reason::Seat(s) => write!(f, "seat {s} is not at the table (R1.2)"),
             Reason::Stop(s) => write!(f, "stop {s:?} is not \"agreed\""),
             Reason::UnknownCard(c) => write!(f, "unknown card {c:?}"),
             Reason::UnknownVerb(v) => write!(f, "unknown verb {v:?}"),
@@ -252,7 +252,7 @@ impl fmt::Display for Reason {
             Reason::Rule(e) => f.write_str(&rule_message(e)),
             Reason::Outcome(s) => f.write_str(s),
             Reason::NotFinished => f.write_str("the deal is not finished"),
-            Reason::AfterEnd => f.write_str("the game is over: every pool is closed"),
+            Reason::AfterEnd => f.write_str("the game is over: every pool is closed (R9.4)"),
             Reason::Game(s) => f.write_str(s),
             Reason::Fairness(e) => write!(f, "{e}"),
             Reason::Timing(n) => write!(

@@ -10,8 +10,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{http, http_text, server, spawn_binary, strict, temp_dir};
-use pref_core::{Game, Record, RecordDeal};
+use pref_core::{Game, Location, Record, RecordDeal, RecordError};
 use pref_protocol::{KeeperCreated, KeeperOp, KeeperView, SheetView};
+use pref_server::config::Config;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -73,7 +74,7 @@ fn replayed(o: &Outcomes, deals: &[Value], agreed: bool) -> Result<(Vec<SheetVie
     if agreed {
         doc["stop"] = json!("agreed");
     }
-    let (record, game) = Record::read(&doc.to_string()).map_err(|e| e.to_string())?;
+    let (record, game) = Record::read(&doc.to_string()).map_err(|e| sheet_words(&e))?;
     let mut sheets = Vec::new();
     record
         .replay(|_, g| sheets.push(SheetView::of(g.sheet())))
@@ -122,6 +123,25 @@ fn assert_scored(view: &KeeperView, sheets: &[SheetView], game: &Game, agreed: b
     );
 }
 
+/// Budgets room enough for a test that opens hundreds of sheets from one address (the
+/// budgets themselves are tried in `budgets_refuse_each_address_over_its_own`).
+fn roomy(c: &mut Config) {
+    c.limits.keeper_sheets_per_ip_per_minute = 100_000;
+    c.limits.keeper_sheet_burst_per_ip = 100_000;
+    c.limits.keeper_requests_per_ip_per_second = 100_000;
+    c.limits.keeper_request_burst_per_ip = 100_000;
+}
+
+/// A record's refusal as the sheet words it: the deal counted from 1, as its form shows it.
+fn sheet_words(e: &RecordError) -> String {
+    match e.location {
+        Location::Record => e.reason.to_string(),
+        Location::Deal(d) | Location::Action { deal: d, .. } => {
+            format!("deal {}: {}", d + 1, e.reason)
+        }
+    }
+}
+
 async fn create(addr: &str, o: &Outcomes) -> KeeperCreated {
     let body = json!({
         "profile": o.doc["profile"],
@@ -157,7 +177,7 @@ async fn add(addr: &str, k: &KeeperCreated, outcome: &Value) -> (u16, Value) {
 /// exactly as the core replays its outcome record, and the export reads back to the same.
 #[tokio::test]
 async fn every_record_entered_deal_by_deal_scores_as_replay() {
-    let (addr, _dir) = server("keeper-replay", |_| {}).await;
+    let (addr, _dir) = server("keeper-replay", roomy).await;
     let all = records();
     assert!(all.len() >= 14, "the records are found");
     let mut four = 0;
@@ -233,7 +253,7 @@ async fn every_record_entered_deal_by_deal_scores_as_replay() {
 /// --json` prints, checked against its expected output file.
 #[tokio::test]
 async fn the_spec_example_gives_the_replay_output() {
-    let (addr, _dir) = server("keeper-spec", |_| {}).await;
+    let (addr, _dir) = server("keeper-spec", roomy).await;
     let text = std::fs::read_to_string(records_dir().join("spec-replay.json")).unwrap();
     let expected: Value = serde_json::from_str(
         &std::fs::read_to_string(records_dir().join("spec-replay.out.json")).unwrap(),
@@ -265,7 +285,7 @@ async fn the_spec_example_gives_the_replay_output() {
 /// nothing; the history keeps what each change replaced.
 #[tokio::test]
 async fn corrections_and_deletions_rescore_every_later_deal() {
-    let (addr, _dir) = server("keeper-fix", |_| {}).await;
+    let (addr, _dir) = server("keeper-fix", roomy).await;
     for name in ["spec-replay.json", "four-players.json", "house-rules.json"] {
         let text = std::fs::read_to_string(records_dir().join(name)).unwrap();
         let o = outcomes(&text);
@@ -372,6 +392,7 @@ async fn a_restarted_server_shows_the_same_sheet() {
 #[tokio::test]
 async fn bad_input_is_refused_and_changes_nothing() {
     let (addr, _dir) = server("keeper-bad", |c| {
+        roomy(c);
         c.limits.max_keepers = 2;
         c.limits.keeper_max_deals = 2;
     })
@@ -386,7 +407,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
         (
             json!({"players": ["A", "B", "C"], "first_dealer": 3}),
             400,
-            "seat 3 is not at the table",
+            "seat 3 is not at the table (R1.2)",
         ),
         (
             json!({"players": ["A", "B", "C"], "profile": "nowhere"}),
@@ -421,25 +442,25 @@ async fn bad_input_is_refused_and_changes_nothing() {
             Some(k.keeper_token.clone()),
             json!({"outcome": {"kind": "game", "declarer": 1, "contract": "8S", "whist": ["half", null, "pass"]}}),
             422,
-            "deal 0: half-whist is only against 6 and 7, not 8 (R5.2)",
+            "deal 1: half-whist is only against 6 and 7, not 8 (R5.2)",
         ),
         (
             Some(k.keeper_token.clone()),
             json!({"outcome": {"kind": "raspasy", "tricks": [4, 3, 4]}}),
             422,
-            "deal 0: the tricks add up to 11, not 10",
+            "deal 1: the tricks add up to 11, not 10 (R6.1)",
         ),
         (
             Some(k.keeper_token.clone()),
             json!({"outcome": {"kind": "raspasy", "tricks": [4, 3, 3], "when": 1}}),
             422,
-            "deal 0: unknown key \"when\"",
+            "deal 1: unknown key \"when\"",
         ),
         (
             Some(k.keeper_token.clone()),
             json!({"outcome": {"kind": "misere", "declarer": 5, "tricks": [0, 5, 5]}}),
             422,
-            "seat 5 is not at the table",
+            "deal 1: seat 5 is not at the table (R1.2)",
         ),
         (
             Some(k.keeper_token.clone()),
@@ -491,7 +512,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     .await;
     assert_eq!(
         (s, v["message"].as_str()),
-        (422, Some("deal 0: the tricks add up to 11, not 10"))
+        (422, Some("deal 1: the tricks add up to 11, not 10 (R6.1)"))
     );
     let (s, v) = http(&addr, "POST", &check, Some(&raspasy), None).await;
     assert_eq!(s, 200, "{v}");
@@ -567,7 +588,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
 /// Watchers with the link get the sheet at once and again after every change.
 #[tokio::test]
 async fn watchers_see_every_change_live() {
-    let (addr, _dir) = server("keeper-watch", |_| {}).await;
+    let (addr, _dir) = server("keeper-watch", roomy).await;
     let (_, v) = http(
         &addr,
         "POST",
