@@ -276,6 +276,33 @@ mod tests {
         assert!(e.to_string().contains("no_such"), "{e}");
     }
 
+    #[tokio::test]
+    async fn a_profile_nobody_read_for_its_time_expires_and_a_read_one_stays() {
+        let dir = std::env::temp_dir().join(format!("pref-saved-{}", Secret::random().expose()));
+        let store = Store::open(&dir).await.unwrap();
+        let (old, read) = (Secret::random(), Secret::random());
+        let request = serde_json::json!({"preset": "sochi"});
+        store.save_profile(&old, "Old", &request).await.unwrap();
+        store.save_profile(&read, "Read", &request).await.unwrap();
+        let day = USE_EVERY_SECS;
+        // Written down as read two days ago and today.
+        for (id, at) in [(old, now() - 2 * day), (read, now() - 2 * day)] {
+            with_pool!(store.pool(), pool => {
+                sqlx::query("UPDATE profiles SET used = $2 WHERE id = $1")
+                    .bind(id.expose()).bind(at).execute(pool).await.unwrap();
+            });
+        }
+        // A read writes its use down: it is more than a day old.
+        assert!(store.saved_profile(&read).await.unwrap().is_some());
+        assert_eq!(store.expire_profiles(now() - day).await.unwrap(), 1);
+        assert_eq!(store.saved_profile(&old).await.unwrap(), None);
+        assert_eq!(
+            store.saved_profile(&read).await.unwrap(),
+            Some(("Read".to_owned(), request))
+        );
+        assert_eq!(store.profile_count().await.unwrap(), 1);
+    }
+
     #[test]
     fn names_are_checked() {
         assert_eq!(check_name("  Club 7 ").expect("fine"), "Club 7");
