@@ -357,7 +357,8 @@ impl Keepers {
             let oldest = open
                 .iter()
                 .filter(|(k, e)| **k != id && e.watchers.receiver_count() == 0)
-                .filter_map(|(k, e)| e.state.try_lock().is_ok().then(|| (*k, e.used().last)))
+                .filter(|(_, e)| e.state.try_lock().is_ok())
+                .map(|(k, e)| (*k, e.used().last))
                 .min_by_key(|(_, last)| *last);
             let Some((k, _)) = oldest else { break };
             if let Some(e) = open.remove(&k) {
