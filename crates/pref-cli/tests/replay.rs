@@ -118,7 +118,7 @@ fn every_valid_record_replays() {
 const BAD: &[(&str, &str)] = &[
     (
         "after-the-end.json",
-        "deal 6: the game is over: every pool is closed",
+        "deal 6: the game is over: every pool is closed (R9.4)",
     ),
     (
         "answer-out-of-turn.json",
@@ -165,7 +165,7 @@ const BAD: &[(&str, &str)] = &[
     ),
     (
         "tricks-not-ten.json",
-        "deal 0: the tricks add up to 11, not 10",
+        "deal 0: the tricks add up to 11, not 10 (R6.1)",
     ),
     ("unknown-bid.json", "deal 0, action 0: unknown bid \"6♠\""),
     ("unknown-card.json", "deal 0: unknown card \"1H\""),

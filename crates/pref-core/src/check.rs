@@ -14,7 +14,7 @@ pub(crate) fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Res
     let players = profile.players();
     if o.players != players {
         return Err(format!(
-            "the outcome is for {} players, the table has {players}",
+            "the outcome is for {} players, the table has {players} (R1.2)",
             o.players
         ));
     }
@@ -26,11 +26,13 @@ pub(crate) fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Res
     }
     if let Some(t) = o.tricks {
         if let Some(s) = (players..4).find(|&s| t[s as usize] != 0) {
-            return Err(format!("seat {s} is not at the table but has tricks"));
+            return Err(format!(
+                "seat {s} is not at the table but has tricks (R1.2)"
+            ));
         }
         let sum: u32 = t.iter().map(|&x| u32::from(x)).sum();
         if sum != 10 {
-            return Err(format!("the tricks add up to {sum}, not 10"));
+            return Err(format!("the tricks add up to {sum}, not 10 (R6.1)"));
         }
         let dealer_tricks = if players == 4 { t[dealer.index()] } else { 0 };
         let ignored = profile.raspasy_talon() == RaspasyTalon::Ignored;
@@ -54,11 +56,11 @@ pub(crate) fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Res
         OutcomeKind::Game { declarer, .. }
         | OutcomeKind::Misere { declarer }
         | OutcomeKind::Surrender { declarer, .. } => declarer,
-        OutcomeKind::Raspasy => return played(o, "raspasy is always played"),
+        OutcomeKind::Raspasy => return played(o, "raspasy is always played (R7.1)"),
     };
     if declarer.0 >= players || (players == 4 && declarer == dealer) {
         return Err(format!(
-            "{declarer} cannot be the declarer: he is not in the deal"
+            "{declarer} cannot be the declarer: he is not in the deal (R1.2, R11.1)"
         ));
     }
     let (contract, whist, defence, talon_units) = match o.kind {
@@ -71,7 +73,7 @@ pub(crate) fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Res
         } => (contract, whist, defence, talon_units),
         OutcomeKind::Surrender { bid, .. } => return check_surrender(profile, o, bid.level()),
         OutcomeKind::Misere { .. } | OutcomeKind::Raspasy => {
-            return played(o, "a misère is always played");
+            return played(o, "a misère is always played (R6.5)");
         }
     };
     let bonus_table = profile.talon_bonus() && players == 4;
@@ -94,7 +96,7 @@ pub(crate) fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Res
     let unwhisted_ten = level == 10 && !profile.ten_whisted();
     match defenders {
         Defenders::Unwhisted if !unwhisted_ten => {
-            return Err("the whist decisions are missing".to_owned());
+            return Err("the whist decisions are missing (R5.1)".to_owned());
         }
         d if unwhisted_ten && d != Defenders::Unwhisted => {
             return Err("tens are played without whist at this table (R5.6)".to_owned());
@@ -138,7 +140,10 @@ pub(crate) fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Res
         return Err("the defence does not fit the whist decisions (R5.4, R11.4)".to_owned());
     }
     if defenders.plays() {
-        played(o, "the contract is played after these whist decisions")
+        played(
+            o,
+            "the contract is played after these whist decisions (R5.4)",
+        )
     } else if o.tricks.is_some() {
         Err(
             "nothing is played after two passes or a standing half-whist: no tricks (R8.5, R8.6)"

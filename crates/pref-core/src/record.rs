@@ -21,7 +21,7 @@
 //!
 //! let bad = text.replace("[0, 5, 5]", "[0, 5, 6]");
 //! let e = Record::from_json_str(&bad).unwrap_err();
-//! assert_eq!(e.to_string(), "deal 0: the tricks add up to 11, not 10");
+//! assert_eq!(e.to_string(), "deal 0: the tricks add up to 11, not 10 (R6.1)");
 //! ```
 //!
 //! The folder: this file holds the [`Record`] and its [`RecordDeal`]s and takes a record

@@ -65,11 +65,11 @@ impl Defenders {
         let four = players == 4;
         if whist[declarer.index()].is_some() {
             return Err(format!(
-                "the declarer ({declarer}) makes no whist decision: his entry must be null"
+                "the declarer ({declarer}) makes no whist decision: his entry must be null (R5.1)"
             ));
         }
         if let Some(s) = (players..4).find(|&s| whist[s as usize].is_some()) {
-            return Err(format!("seat {s} is not at the table"));
+            return Err(format!("seat {s} is not at the table (R1.2)"));
         }
         let by_dealer = if four { whist[dealer.index()] } else { None };
         Ok(
@@ -113,10 +113,14 @@ impl Defenders {
                     ));
                 }
                 (None, _, _) => {
-                    return Err(format!("{first} (first defender) has no whist decision"));
+                    return Err(format!(
+                        "{first} (first defender) has no whist decision (R5.1)"
+                    ));
                 }
                 (_, None, _) => {
-                    return Err(format!("{second} (second defender) has no whist decision"));
+                    return Err(format!(
+                        "{second} (second defender) has no whist decision (R5.1)"
+                    ));
                 }
             },
         )

@@ -6,8 +6,13 @@
 //!   budget: opening more sockets does not buy more (`limits.seat_heavy_per_second`,
 //!   `…_burst`; `limits.spectators_heavy_per_second`, `…_burst`). Spectators cannot spend
 //!   a seat's budget, so they cannot starve a player's `resync`.
-//! - **Opening tables**, per client address (`limits.tables_per_ip_per_minute`,
-//!   `limits.table_burst_per_ip`): a stranger cannot fill the node's table cap.
+//! - **What a stranger opens or asks for**, per client address ([`PerAddress`], one call
+//!   [`Budgets::spend`] each): opening tables (`limits.tables_per_ip_per_minute`,
+//!   `limits.table_burst_per_ip`), opening or importing scorekeeping sheets
+//!   (`limits.keeper_sheets_per_ip_per_minute`, `…_burst_per_ip`), requests on existing
+//!   sheets (`limits.keeper_requests_per_ip_per_second`, `…_burst_per_ip`) and saving
+//!   profiles (`limits.profiles_per_ip_per_minute`, `limits.profile_burst_per_ip`): a
+//!   stranger cannot fill the node's caps, or its memory and cores, from one address.
 //!
 //! Each socket also keeps its own budget for every message (`socket/limits.rs`).
 
@@ -38,12 +43,37 @@ pub enum Spender {
     Spectators,
 }
 
+/// What a client address spends a budget of its own on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerAddress {
+    /// Opening a table (or a rematch).
+    Table,
+    /// Opening or importing a scorekeeping sheet.
+    Sheet,
+    /// A request on an existing sheet: its view, record, choices, a check, a change, or
+    /// opening its event stream.
+    SheetRequest,
+    /// Saving a profile.
+    Profile,
+}
+
+/// A request refused because its address spent its budget; the message says which and
+/// how much the budget allows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OverBudget(pub String);
+
 /// The node's shared budgets.
 #[derive(Debug)]
 pub struct Budgets {
     seats: Keyed<(Secret, TokenHash)>,
     spectators: Keyed<Secret>,
     create: Keyed<IpAddr>,
+    sheets: Keyed<IpAddr>,
+    sheet_requests: Keyed<IpAddr>,
+    profiles: Keyed<IpAddr>,
+    /// The words of each refusal, from the settings.
+    refusals: [String; 4],
     /// Serialises pruning, so that one caller does it while the others go on.
     pruning: Mutex<()>,
 }
@@ -51,6 +81,12 @@ pub struct Budgets {
 /// `per` per `unit` seconds, `burst` at once (each at least 1).
 fn quota(per_second: u32, burst: u32) -> Quota {
     Quota::per_second(NonZeroU32::new(per_second).unwrap_or(NonZeroU32::MIN))
+        .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
+}
+
+/// `per` a minute, `burst` at once (each at least 1).
+fn per_minute(per: u32, burst: u32) -> Quota {
+    Quota::per_minute(NonZeroU32::new(per).unwrap_or(NonZeroU32::MIN))
         .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
 }
 
@@ -66,9 +102,7 @@ impl Budgets {
     /// Budgets with the rates of `limits`.
     #[must_use]
     pub fn new(limits: &Limits) -> Budgets {
-        let per_minute =
-            NonZeroU32::new(limits.tables_per_ip_per_minute).unwrap_or(NonZeroU32::MIN);
-        let burst = NonZeroU32::new(limits.table_burst_per_ip).unwrap_or(NonZeroU32::MIN);
+        let l = limits;
         Budgets {
             seats: RateLimiter::hashmap(quota(
                 limits.seat_heavy_per_second,
@@ -78,7 +112,40 @@ impl Budgets {
                 limits.spectators_heavy_per_second,
                 limits.spectators_heavy_burst,
             )),
-            create: RateLimiter::hashmap(Quota::per_minute(per_minute).allow_burst(burst)),
+            create: RateLimiter::hashmap(per_minute(
+                l.tables_per_ip_per_minute,
+                l.table_burst_per_ip,
+            )),
+            sheets: RateLimiter::hashmap(per_minute(
+                l.keeper_sheets_per_ip_per_minute,
+                l.keeper_sheet_burst_per_ip,
+            )),
+            sheet_requests: RateLimiter::hashmap(quota(
+                l.keeper_requests_per_ip_per_second,
+                l.keeper_request_burst_per_ip,
+            )),
+            profiles: RateLimiter::hashmap(per_minute(
+                l.profiles_per_ip_per_minute,
+                l.profile_burst_per_ip,
+            )),
+            refusals: [
+                format!(
+                    "this address may open {} tables a minute; try again later",
+                    l.tables_per_ip_per_minute
+                ),
+                format!(
+                    "this address may open or import {} scorekeeping sheets a minute; try again later",
+                    l.keeper_sheets_per_ip_per_minute
+                ),
+                format!(
+                    "this address may make {} requests a second on scorekeeping sheets; try again later",
+                    l.keeper_requests_per_ip_per_second
+                ),
+                format!(
+                    "this address may save {} profiles a minute; try again later",
+                    l.profiles_per_ip_per_minute
+                ),
+            ],
             pruning: Mutex::new(()),
         }
     }
@@ -93,10 +160,25 @@ impl Budgets {
         }
     }
 
-    /// Spends one table opening of `ip`; `false` when its budget is spent.
-    pub fn create(&self, ip: IpAddr) -> bool {
+    /// Spends one `what` of the client at `ip` (nothing is counted for a client without an
+    /// address: router tests).
+    ///
+    /// # Errors
+    /// [`OverBudget`] saying which budget is spent, when it is.
+    pub fn spend(&self, what: PerAddress, ip: Option<IpAddr>) -> Result<(), OverBudget> {
+        let Some(ip) = ip else {
+            return Ok(());
+        };
         self.prune();
-        self.create.check_key(&ip).is_ok()
+        let (limiter, refusal) = match what {
+            PerAddress::Table => (&self.create, 0),
+            PerAddress::Sheet => (&self.sheets, 1),
+            PerAddress::SheetRequest => (&self.sheet_requests, 2),
+            PerAddress::Profile => (&self.profiles, 3),
+        };
+        limiter
+            .check_key(&ip)
+            .map_err(|_| OverBudget(self.refusals[refusal].clone()))
     }
 
     fn prune(&self) {
@@ -104,6 +186,9 @@ impl Budgets {
             prune(&self.seats);
             prune(&self.spectators);
             prune(&self.create);
+            prune(&self.sheets);
+            prune(&self.sheet_requests);
+            prune(&self.profiles);
         }
     }
 }
@@ -154,10 +239,50 @@ mod tests {
     fn table_openings_are_budgeted_per_address() {
         let b = Budgets::new(&limits());
         let (one, two): (IpAddr, IpAddr) = ([192, 0, 2, 1].into(), [192, 0, 2, 2].into());
+        let create = |ip| b.spend(PerAddress::Table, Some(ip)).is_ok();
         assert_eq!(
-            (0..3).map(|_| b.create(one)).collect::<Vec<_>>(),
+            (0..3).map(|_| create(one)).collect::<Vec<_>>(),
             [true, true, false]
         );
-        assert!(b.create(two));
+        assert!(create(two));
+    }
+
+    #[test]
+    fn sheets_sheet_requests_and_profiles_have_budgets_of_their_own_per_address() {
+        let b = Budgets::new(&Limits {
+            keeper_sheets_per_ip_per_minute: 1,
+            keeper_sheet_burst_per_ip: 2,
+            keeper_requests_per_ip_per_second: 1,
+            keeper_request_burst_per_ip: 3,
+            profiles_per_ip_per_minute: 1,
+            profile_burst_per_ip: 1,
+            ..Limits::default()
+        });
+        let (one, two): (IpAddr, IpAddr) = ([192, 0, 2, 1].into(), [192, 0, 2, 2].into());
+        let spend = |what, ip| b.spend(what, Some(ip)).map_err(|e| e.0);
+        let sheets: Vec<_> = (0..3).map(|_| spend(PerAddress::Sheet, one)).collect();
+        assert_eq!(
+            sheets,
+            [
+                Ok(()),
+                Ok(()),
+                Err("this address may open or import 1 scorekeeping sheets a minute; try again later".into())
+            ]
+        );
+        // Requests on sheets and profiles are budgets apart, and so is every other address.
+        let requests: Vec<_> = (0..4)
+            .map(|_| spend(PerAddress::SheetRequest, one).is_ok())
+            .collect();
+        assert_eq!(requests, [true, true, true, false]);
+        assert_eq!(
+            (0..2)
+                .map(|_| spend(PerAddress::Profile, one).is_ok())
+                .collect::<Vec<_>>(),
+            [true, false]
+        );
+        assert_eq!(spend(PerAddress::Sheet, two), Ok(()));
+        assert_eq!(spend(PerAddress::Profile, two), Ok(()));
+        // A client without an address (a router test) spends nothing.
+        assert!((0..10).all(|_| b.spend(PerAddress::Sheet, None).is_ok()));
     }
 }

@@ -126,6 +126,35 @@ pub struct Limits {
     pub max_record_bytes: usize,
     /// Most profiles saved by hosts (`/api/profiles`).
     pub max_profiles: usize,
+    /// A sheet nobody read, changed or watched for this long leaves memory (it is read
+    /// again from the database when asked for), in seconds.
+    pub keeper_idle_secs: u64,
+    /// Most sheets held in memory at once; beyond it the least recently used one nobody
+    /// watches leaves first.
+    pub keeper_max_open: usize,
+    /// A sheet nobody read, changed or watched for this many days is deleted.
+    pub keeper_expire_days: u64,
+    /// Sheets one client address may open or import per minute, sustained.
+    pub keeper_sheets_per_ip_per_minute: u32,
+    /// Sheets one client address may open or import at once above that rate.
+    pub keeper_sheet_burst_per_ip: u32,
+    /// Requests on existing sheets (read, check, record, choices, a change, opening a
+    /// stream) one client address may make per second, sustained.
+    pub keeper_requests_per_ip_per_second: u32,
+    /// Those requests at once above that rate.
+    pub keeper_request_burst_per_ip: u32,
+    /// Most sheet event streams open from one client address.
+    pub max_streams_per_ip: usize,
+    /// Most event streams open on one sheet.
+    pub max_streams_per_sheet: usize,
+    /// Most sheet event streams open on the node.
+    pub max_streams: usize,
+    /// Profiles one client address may save per minute, sustained.
+    pub profiles_per_ip_per_minute: u32,
+    /// Profiles one client address may save at once above that rate.
+    pub profile_burst_per_ip: u32,
+    /// A saved profile nobody read for this many days is deleted.
+    pub profile_expire_days: u64,
     /// Shortest time a bot waits before it acts, in milliseconds.
     pub bot_delay_min_ms: u64,
     /// Longest time a bot waits before it acts, in milliseconds.
@@ -205,6 +234,19 @@ impl Default for Limits {
             keeper_max_changes: 2000,
             max_record_bytes: 262_144,
             max_profiles: 100_000,
+            keeper_idle_secs: 300,
+            keeper_max_open: 1000,
+            keeper_expire_days: 365,
+            keeper_sheets_per_ip_per_minute: 10,
+            keeper_sheet_burst_per_ip: 5,
+            keeper_requests_per_ip_per_second: 10,
+            keeper_request_burst_per_ip: 40,
+            max_streams_per_ip: 16,
+            max_streams_per_sheet: 512,
+            max_streams: 4096,
+            profiles_per_ip_per_minute: 10,
+            profile_burst_per_ip: 5,
+            profile_expire_days: 365,
             bot_delay_min_ms: 700,
             bot_delay_max_ms: 1600,
             analysis_max_record_bytes: 524_288,
@@ -271,11 +313,34 @@ impl Limits {
         Duration::from_millis(self.header_read_timeout_ms.max(1))
     }
 
+    /// How long an unused sheet stays in memory (at least 1 s).
+    #[must_use]
+    pub fn keeper_idle(&self) -> Duration {
+        Duration::from_secs(self.keeper_idle_secs.max(1))
+    }
+
+    /// How long an unused sheet is kept in the database, in seconds (at least a day).
+    #[must_use]
+    pub fn keeper_expire_secs(&self) -> i64 {
+        days_secs(self.keeper_expire_days)
+    }
+
+    /// How long an unread saved profile is kept, in seconds (at least a day).
+    #[must_use]
+    pub fn profile_expire_secs(&self) -> i64 {
+        days_secs(self.profile_expire_days)
+    }
+
     /// The time a request's body has to arrive (at least 1 ms).
     #[must_use]
     pub fn body_read_timeout(&self) -> Duration {
         Duration::from_millis(self.body_read_timeout_ms.max(1))
     }
+}
+
+/// `days` (at least one) in seconds.
+fn days_secs(days: u64) -> i64 {
+    i64::try_from(days.max(1).saturating_mul(86_400)).unwrap_or(i64::MAX)
 }
 
 /// Why the settings could not be read.
@@ -428,6 +493,10 @@ impl Config {
             ("PREF_MAX_CONNS_PER_IP", &mut l.max_conns_per_ip),
             ("PREF_MAX_CONNS_PER_TABLE", &mut l.max_conns_per_table),
             ("PREF_MAX_CONNS_PER_TOKEN", &mut l.max_conns_per_token),
+            ("PREF_KEEPER_MAX_OPEN", &mut l.keeper_max_open),
+            ("PREF_MAX_STREAMS_PER_IP", &mut l.max_streams_per_ip),
+            ("PREF_MAX_STREAMS_PER_SHEET", &mut l.max_streams_per_sheet),
+            ("PREF_MAX_STREAMS", &mut l.max_streams),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -450,6 +519,27 @@ impl Config {
             ),
             ("PREF_SPECTATORS_HEAVY_BURST", &mut l.spectators_heavy_burst),
             ("PREF_FAIR_SNAPSHOT_DEALS", &mut l.fair_snapshot_deals),
+            (
+                "PREF_KEEPER_SHEETS_PER_IP_PER_MINUTE",
+                &mut l.keeper_sheets_per_ip_per_minute,
+            ),
+            (
+                "PREF_KEEPER_SHEET_BURST_PER_IP",
+                &mut l.keeper_sheet_burst_per_ip,
+            ),
+            (
+                "PREF_KEEPER_REQUESTS_PER_IP_PER_SECOND",
+                &mut l.keeper_requests_per_ip_per_second,
+            ),
+            (
+                "PREF_KEEPER_REQUEST_BURST_PER_IP",
+                &mut l.keeper_request_burst_per_ip,
+            ),
+            (
+                "PREF_PROFILES_PER_IP_PER_MINUTE",
+                &mut l.profiles_per_ip_per_minute,
+            ),
+            ("PREF_PROFILE_BURST_PER_IP", &mut l.profile_burst_per_ip),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -464,6 +554,9 @@ impl Config {
             ("PREF_FAIR_WINDOW_MS", &mut l.fair_window_ms),
             ("PREF_HEADER_READ_TIMEOUT_MS", &mut l.header_read_timeout_ms),
             ("PREF_BODY_READ_TIMEOUT_MS", &mut l.body_read_timeout_ms),
+            ("PREF_KEEPER_IDLE_SECS", &mut l.keeper_idle_secs),
+            ("PREF_KEEPER_EXPIRE_DAYS", &mut l.keeper_expire_days),
+            ("PREF_PROFILE_EXPIRE_DAYS", &mut l.profile_expire_days),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

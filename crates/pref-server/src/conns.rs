@@ -3,6 +3,11 @@
 //! every descriptor of the node, fill one table with subscribers, or open a hundred sockets
 //! on one seat. A socket is admitted before its upgrade and counted until its
 //! [`ConnGuard`] drops, however it ends.
+//!
+//! A scorekeeping sheet's event stream (`GET /api/keeper/{id}/events`) is held open as long
+//! as a socket, so it is counted here too: per client address, per sheet and on the whole
+//! node (`limits.max_streams_per_ip`, `…_per_sheet`, `limits.max_streams`), admitted before
+//! the stream's first byte and counted until the stream ends.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -20,6 +25,12 @@ enum Key {
     Table(Secret),
     /// A seat token at a table.
     Token(Secret, TokenHash),
+    /// Sheet streams from the client's address.
+    StreamIp(IpAddr),
+    /// Streams on one sheet.
+    Sheet(Secret),
+    /// Every sheet stream of the node.
+    Streams,
 }
 
 /// Which cap refused a socket.
@@ -34,6 +45,15 @@ pub enum Refused {
     /// Too many sockets on one seat token.
     #[error("too many connections with this seat token")]
     Token,
+    /// Too many sheet streams from one address.
+    #[error("too many sheet streams from this address")]
+    StreamIp,
+    /// Too many streams on one sheet.
+    #[error("too many streams on this sheet")]
+    Sheet,
+    /// The node holds as many sheet streams as it may.
+    #[error("the server holds as many sheet streams as it may; try again later")]
+    Streams,
 }
 
 /// The counts of open sockets; shared by every connection of the node.
@@ -74,6 +94,41 @@ impl Conns {
             let key = Key::Token(table, TokenHash::of(t));
             wanted.push((key, limits.max_conns_per_token, Refused::Token));
         }
+        self.take(wanted)
+    }
+
+    /// Counts an event stream from `ip` on `sheet`, unless a cap is reached (nothing is
+    /// counted then).
+    ///
+    /// # Errors
+    /// [`Refused`] naming the cap: [`Refused::StreamIp`], [`Refused::Sheet`] or
+    /// [`Refused::Streams`].
+    pub fn admit_stream(
+        self: &Arc<Self>,
+        limits: &Limits,
+        ip: Option<IpAddr>,
+        sheet: Secret,
+    ) -> Result<ConnGuard, Refused> {
+        let mut wanted = vec![
+            (Key::Streams, limits.max_streams, Refused::Streams),
+            (
+                Key::Sheet(sheet),
+                limits.max_streams_per_sheet,
+                Refused::Sheet,
+            ),
+        ];
+        if let Some(ip) = ip {
+            wanted.push((
+                Key::StreamIp(ip),
+                limits.max_streams_per_ip,
+                Refused::StreamIp,
+            ));
+        }
+        self.take(wanted)
+    }
+
+    /// Counts one connection under every key of `wanted`, or none if one is at its cap.
+    fn take(self: &Arc<Self>, wanted: Vec<(Key, usize, Refused)>) -> Result<ConnGuard, Refused> {
         let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
         for (key, cap, refused) in &wanted {
             if counts.get(key).copied().unwrap_or(0) >= *cap {
@@ -167,6 +222,44 @@ mod tests {
             drop(g);
         }
         assert_eq!(conns.total(), 0);
+        assert!(conns.counts.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn sheet_streams_are_capped_per_address_per_sheet_and_on_the_node() {
+        let conns = Arc::new(Conns::default());
+        let l = Limits {
+            max_streams_per_ip: 2,
+            max_streams_per_sheet: 3,
+            max_streams: 4,
+            max_conns_per_ip: 1,
+            ..Limits::default()
+        };
+        let (a, b) = (Secret::random(), Secret::random());
+        let ip = |n: u8| Some(IpAddr::from([10, 0, 0, n]));
+        let s1 = conns.admit_stream(&l, ip(1), a).unwrap();
+        let s2 = conns.admit_stream(&l, ip(1), a).unwrap();
+        assert_eq!(
+            conns.admit_stream(&l, ip(1), b).unwrap_err(),
+            Refused::StreamIp
+        );
+        // Streams are counted apart from sockets: the address may still open its socket.
+        let socket = conns.admit(&l, ip(1), a, None).unwrap();
+        let s3 = conns.admit_stream(&l, ip(2), a).unwrap();
+        assert_eq!(
+            conns.admit_stream(&l, ip(3), a).unwrap_err(),
+            Refused::Sheet
+        );
+        let s4 = conns.admit_stream(&l, ip(3), b).unwrap();
+        assert_eq!(
+            conns.admit_stream(&l, ip(4), b).unwrap_err(),
+            Refused::Streams
+        );
+        drop(s1);
+        let again = conns.admit_stream(&l, ip(4), b).unwrap();
+        for g in [s2, s3, s4, again, socket] {
+            drop(g);
+        }
         assert!(conns.counts.lock().unwrap().is_empty());
     }
 }

@@ -242,6 +242,14 @@ pub async fn api_not_found() -> Response {
         .into_response()
 }
 
+/// The client's address as the per-address caps and budgets key it (the TCP peer), when
+/// the server was started with it (not in router tests).
+pub(crate) fn client_ip(
+    info: Option<&axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
+) -> Option<std::net::IpAddr> {
+    info.map(|axum::Extension(axum::extract::ConnectInfo(addr))| addr.ip())
+}
+
 /// The bearer token of a request.
 pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     let value = headers

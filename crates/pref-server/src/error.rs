@@ -56,6 +56,12 @@ pub enum ApiError {
     Internal(String),
 }
 
+impl From<crate::budget::OverBudget> for ApiError {
+    fn from(e: crate::budget::OverBudget) -> ApiError {
+        ApiError::RateLimited(e.0)
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         ApiError::Internal(e.to_string())

@@ -215,10 +215,13 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         }
     });
     let stop = Shutdown::new();
+    let keepers = Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone()));
+    keeper::Keepers::sweeper(&keepers);
+    saved::expiry(store.clone(), &config);
     let state = http::AppState {
         budgets: Arc::new(budget::Budgets::new(&config.limits)),
         conns: Arc::default(),
-        keepers: Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone())),
+        keepers,
         tables: Arc::clone(&tables),
         store,
         cluster: cluster.clone(),

@@ -6,26 +6,46 @@
 //! canonical form: `{"preset": …}` with only the options that differ from that preset, the
 //! request a table takes. The rows live in their own `profiles` table, in SQLite or
 //! PostgreSQL alike; how many may be saved is a setting (`limits.max_profiles`), as the number
-//! of tables is.
+//! of tables is. One client address may save `limits.profiles_per_ip_per_minute` (the
+//! budget in `budget.rs`), and a profile nobody read for `limits.profile_expire_days` is
+//! deleted ([`expiry`]), so the cap cannot stay full. A name follows the seat names'
+//! character rules (`machine::checked_name`: no control, bidi or zero-width characters).
 
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use pref_core::{Profile, ProfileError};
 use pref_protocol::{SaveProfile, SavedProfile};
 use serde_json::{Map, Value};
 use sqlx::Row;
 
+use crate::budget::{Budgets, PerAddress};
 use crate::config::Config;
+use crate::edge::client_ip;
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::store::{Pool, Store, StoreError, with_pool};
 
 /// Longest name of a saved profile, in characters.
 pub const NAME_MAX_CHARS: usize = 60;
+
+/// A profile read is written down at most this often (seconds): reading stays a read.
+const USE_EVERY_SECS: i64 = 86_400;
+
+/// How often the expiry of unread profiles runs (and once at start).
+const EXPIRE_EVERY: Duration = Duration::from_secs(3600);
+
+/// Seconds since 1970.
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
 
 /// The saved profiles' rows in the server's database.
 impl Store {
@@ -49,33 +69,43 @@ impl Store {
         name: &str,
         profile: &Value,
     ) -> Result<(), StoreError> {
-        let insert = "INSERT INTO profiles (id, name, profile) VALUES ($1, $2, $3)";
+        let insert = "INSERT INTO profiles (id, name, profile, used) VALUES ($1, $2, $3, $4)";
         let profile = profile.to_string();
         with_pool!(self.pool(), pool => {
             sqlx::query(insert)
                 .bind(id.expose())
                 .bind(name)
                 .bind(&profile)
+                .bind(now())
                 .execute(pool)
                 .await?;
         });
         Ok(())
     }
 
-    /// The saved profile `id`: its name and request, or `None`.
+    /// The saved profile `id`: its name and request, or `None`. The read is written down
+    /// as its use (at most once a day).
     ///
     /// # Errors
     /// [`StoreError`] if the database refuses or the stored request does not parse.
     pub async fn saved_profile(&self, id: &Secret) -> Result<Option<(String, Value)>, StoreError> {
-        let select = "SELECT name, profile FROM profiles WHERE id = $1";
+        let select = "SELECT name, profile, used FROM profiles WHERE id = $1";
+        let touch = "UPDATE profiles SET used = $2 WHERE id = $1";
+        let at = now();
         let row = with_pool!(self.pool(), pool => {
-            sqlx::query(select)
+            let row = sqlx::query(select)
                 .bind(id.expose())
                 .fetch_optional(pool)
                 .await?
-                .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)))
+                .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1), r.get::<i64, _>(2)));
+            if let Some((_, _, used)) = &row
+                && at.saturating_sub(*used) >= USE_EVERY_SECS
+            {
+                sqlx::query(touch).bind(id.expose()).bind(at).execute(pool).await?;
+            }
+            row
         });
-        let Some((name, text)) = row else {
+        let Some((name, text, _)) = row else {
             return Ok(None);
         };
         let profile = serde_json::from_str(&text).map_err(|e| StoreError::Damaged {
@@ -84,22 +114,47 @@ impl Store {
         })?;
         Ok(Some((name, profile)))
     }
+
+    /// Deletes every profile nobody read since `cutoff` (seconds since 1970); returns how
+    /// many.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database refuses.
+    pub async fn expire_profiles(&self, cutoff: i64) -> Result<u64, StoreError> {
+        let delete = "DELETE FROM profiles WHERE used < $1";
+        Ok(with_pool!(self.pool(), pool => {
+            sqlx::query(delete).bind(cutoff).execute(pool).await?.rows_affected()
+        }))
+    }
 }
 
-/// A name as a host may save it: trimmed, 1 to [`NAME_MAX_CHARS`] characters, no control
-/// characters.
+/// Expires unread profiles at once and then every hour (`limits.profile_expire_days`).
+pub fn expiry(store: Store, config: &Config) -> tokio::task::JoinHandle<()> {
+    let keep = config.limits.profile_expire_secs();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(EXPIRE_EVERY);
+        loop {
+            tick.tick().await;
+            match store.expire_profiles(now().saturating_sub(keep)).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(profiles = n, "unread saved profiles expired"),
+                Err(e) => tracing::warn!(error = %e, "the expiry of saved profiles failed"),
+            }
+        }
+    })
+}
+
+/// A name as a host may save it: trimmed, 1 to [`NAME_MAX_CHARS`] characters, none of the
+/// characters a seat's name may not hold (control, bidi and zero-width characters).
 ///
 /// # Errors
 /// [`ApiError::BadRequest`] saying what is wrong.
 pub fn check_name(name: &str) -> Result<String, ApiError> {
-    let name = name.trim();
-    let chars = name.chars().count();
-    if chars == 0 || chars > NAME_MAX_CHARS || name.chars().any(char::is_control) {
-        return Err(ApiError::BadRequest(format!(
-            "a profile's name is 1 to {NAME_MAX_CHARS} characters, none of them control characters"
-        )));
-    }
-    Ok(name.to_owned())
+    crate::machine::checked_name(name, NAME_MAX_CHARS).ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "a profile's name is 1 to {NAME_MAX_CHARS} characters without control, bidi or zero-width characters"
+        ))
+    })
 }
 
 /// The preset a profile request starts from, and the request in canonical form.
@@ -129,6 +184,8 @@ pub fn canonical(request: &Value) -> Result<(String, Profile, Value), ProfileErr
 /// `FromRef`, so that this module does not depend on the router's).
 #[derive(Clone, Debug)]
 pub struct SavedState {
+    /// The budgets of each client address.
+    pub budgets: Arc<Budgets>,
     /// The database.
     pub store: Store,
     /// The limits (`max_profiles`).
@@ -158,11 +215,14 @@ fn answer(
 /// `POST /api/profiles`.
 pub(crate) async fn create(
     State(s): State<SavedState>,
+    info: Option<Extension<ConnectInfo<SocketAddr>>>,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: SaveProfile = crate::edge::body(&bytes)?;
     let name = check_name(&req.name)?;
     let (_, _, request) = canonical(&req.profile)?;
+    s.budgets
+        .spend(PerAddress::Profile, client_ip(info.as_ref()))?;
     let max = i64::try_from(s.config.limits.max_profiles).unwrap_or(i64::MAX);
     if s.store.profile_count().await? >= max {
         return Err(ApiError::Full);
@@ -216,12 +276,48 @@ mod tests {
         assert!(e.to_string().contains("no_such"), "{e}");
     }
 
+    #[tokio::test]
+    async fn a_profile_nobody_read_for_its_time_expires_and_a_read_one_stays() {
+        let dir = std::env::temp_dir().join(format!("pref-saved-{}", Secret::random().expose()));
+        let store = Store::open(&dir).await.unwrap();
+        let (old, read) = (Secret::random(), Secret::random());
+        let request = serde_json::json!({"preset": "sochi"});
+        store.save_profile(&old, "Old", &request).await.unwrap();
+        store.save_profile(&read, "Read", &request).await.unwrap();
+        let day = USE_EVERY_SECS;
+        // Written down as read two days ago and today.
+        for (id, at) in [(old, now() - 2 * day), (read, now() - 2 * day)] {
+            with_pool!(store.pool(), pool => {
+                sqlx::query("UPDATE profiles SET used = $2 WHERE id = $1")
+                    .bind(id.expose()).bind(at).execute(pool).await.unwrap();
+            });
+        }
+        // A read writes its use down: it is more than a day old.
+        assert!(store.saved_profile(&read).await.unwrap().is_some());
+        assert_eq!(store.expire_profiles(now() - day).await.unwrap(), 1);
+        assert_eq!(store.saved_profile(&old).await.unwrap(), None);
+        assert_eq!(
+            store.saved_profile(&read).await.unwrap(),
+            Some(("Read".to_owned(), request))
+        );
+        assert_eq!(store.profile_count().await.unwrap(), 1);
+    }
+
     #[test]
     fn names_are_checked() {
         assert_eq!(check_name("  Club 7 ").expect("fine"), "Club 7");
         assert!(check_name("   ").is_err());
         assert!(check_name(&"x".repeat(NAME_MAX_CHARS + 1)).is_err());
         assert!(check_name("a\u{7}b").is_err());
+        // The seat names' rules: bidi overrides and isolates, zero-width characters.
+        for bad in [
+            "Club\u{202E}7",
+            "Club\u{2067}7",
+            "Club\u{200B}7",
+            "C\u{FEFF}lub",
+        ] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
         assert!(check_name(&"я".repeat(NAME_MAX_CHARS)).is_ok());
     }
 }

@@ -166,3 +166,38 @@ async fn a_saved_profile_survives_a_restart() {
     assert_eq!(again["profile"], body["profile"]);
     assert_eq!(again["resolved"], body["resolved"]);
 }
+
+/// A profile's name may hold no character a seat's name may not (bidi overrides and
+/// isolates, zero-width characters), and one address saves at most its budget: then `429
+/// rate_limited` with the documented body, and nothing more is stored.
+#[tokio::test]
+async fn names_follow_the_seat_names_rules_and_saves_are_budgeted_per_address() {
+    let (addr, _) = server("saved-budget", |c| {
+        c.limits.profiles_per_ip_per_minute = 1;
+        c.limits.profile_burst_per_ip = 2;
+    })
+    .await;
+    let refused = json!({"error": "bad_request", "message":
+        "a profile's name is 1 to 60 characters without control, bidi or zero-width characters"});
+    for name in [
+        "Club\u{202E}7",
+        "Club\u{2066}7\u{2069}",
+        "Club\u{200B}7",
+        "Club\u{200D}7",
+    ] {
+        let body = json!({"name": name, "profile": "sochi"});
+        assert_eq!(save(&addr, &body).await, (400, refused.clone()), "{name:?}");
+    }
+    let body = json!({"name": "Club 7", "profile": "sochi"});
+    for _ in 0..2 {
+        assert_eq!(save(&addr, &body).await.0, 201);
+    }
+    assert_eq!(
+        save(&addr, &body).await,
+        (
+            429,
+            json!({"error": "rate_limited", "message":
+                "this address may save 1 profiles a minute; try again later"})
+        )
+    );
+}

@@ -114,7 +114,7 @@ impl fmt::Display for Reason {
             Reason::PlayerCount { given, players } => {
                 write!(f, "{given} players named for a table of {players}")
             }
-            Reason::Seat(s) => write!(f, "seat {s} is not at the table"),
+            Reason::Seat(s) => write!(f, "seat {s} is not at the table (R1.2)"),
             Reason::Stop(s) => write!(f, "stop {s:?} is not \"agreed\""),
             Reason::UnknownCard(c) => write!(f, "unknown card {c:?}"),
             Reason::UnknownVerb(v) => write!(f, "unknown verb {v:?}"),
@@ -135,7 +135,7 @@ impl fmt::Display for Reason {
             Reason::Rule(e) => f.write_str(&rule_message(e)),
             Reason::Outcome(s) => f.write_str(s),
             Reason::NotFinished => f.write_str("the deal is not finished"),
-            Reason::AfterEnd => f.write_str("the game is over: every pool is closed"),
+            Reason::AfterEnd => f.write_str("the game is over: every pool is closed (R9.4)"),
             Reason::Game(s) => f.write_str(s),
             Reason::Fairness(e) => write!(f, "{e}"),
             Reason::Timing(n) => write!(

@@ -182,6 +182,12 @@ pub(super) fn read_outcome(v: &Value, profile: &Profile) -> Result<Outcome, Reas
             }
         }
         Value::String(k) if k == "misere" => {
+            if m.contains_key("whist") {
+                return Err(Reason::Outcome(
+                    "a misère has no whist decisions: whist is for trick contracts only (R5)"
+                        .to_owned(),
+                ));
+            }
             known_keys(m, &["kind", "declarer", "tricks"])?;
             OutcomeKind::Misere {
                 declarer: read_seat(need(m, "declarer")?, "declarer", players)?,

@@ -9,14 +9,13 @@ mod seats;
 mod tables;
 mod websocket;
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, State};
+use axum::extract::{DefaultBodyLimit, FromRef, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{any, get, post, put};
-use axum::{Extension, Json, Router};
+use axum::{Json, Router};
 use pref_core::{PRESETS, Profile};
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
@@ -74,6 +73,9 @@ impl FromRef<AppState> for KeeperState {
         KeeperState {
             keepers: Arc::clone(&s.keepers),
             base_url: s.base_url.clone(),
+            budgets: Arc::clone(&s.budgets),
+            conns: Arc::clone(&s.conns),
+            limits: s.config.limits.clone(),
         }
     }
 }
@@ -81,16 +83,12 @@ impl FromRef<AppState> for KeeperState {
 impl FromRef<AppState> for SavedState {
     fn from_ref(s: &AppState) -> SavedState {
         SavedState {
+            budgets: Arc::clone(&s.budgets),
             store: s.store.clone(),
             config: Arc::clone(&s.config),
             base_url: s.base_url.clone(),
         }
     }
-}
-
-/// The client's address, when the server was started with it (not in router tests).
-fn client_ip(info: Option<&Extension<ConnectInfo<SocketAddr>>>) -> Option<IpAddr> {
-    info.map(|Extension(ConnectInfo(addr))| addr.ip())
 }
 
 /// The whole router.

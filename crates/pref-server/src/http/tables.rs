@@ -13,8 +13,10 @@ use rand::Rng;
 use rand::rngs::OsRng;
 use serde_json::{Value, json};
 
-use super::{AppState, bearer, body, client_ip, table_id};
+use super::{AppState, bearer, body, table_id};
+use crate::budget::PerAddress;
 use crate::command::{Command, HostRequest};
+use crate::edge::client_ip;
 use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 use crate::machine::NewTable;
@@ -27,14 +29,8 @@ pub(super) async fn create_table(
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateTable = body(&bytes)?;
-    if let Some(ip) = client_ip(info.as_ref())
-        && !s.budgets.create(ip)
-    {
-        return Err(ApiError::RateLimited(format!(
-            "this address may open {} tables a minute; try again later",
-            s.config.limits.tables_per_ip_per_minute
-        )));
-    }
+    s.budgets
+        .spend(PerAddress::Table, client_ip(info.as_ref()))?;
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     let clock = crate::machine::clock::parse(req.clock.as_ref())?;

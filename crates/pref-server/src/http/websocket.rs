@@ -11,9 +11,10 @@ use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::{AppState, client_ip, table_id};
+use super::{AppState, table_id};
 use crate::budget::Spender;
 use crate::command::Command;
+use crate::edge::client_ip;
 use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 use crate::socket;

@@ -1,12 +1,18 @@
 //! The scorekeeper's routes (`docs/protocol.md`, "Scorekeeping"). Handlers check the
 //! request's shape and hand the change to [`Keepers`](super::Keepers); watchers follow a
 //! sheet over server-sent events, one `sheet` event per change with the whole view.
+//!
+//! Every route spends a budget of the client's address first (`budget.rs`): opening or
+//! importing a sheet one budget, every request on an existing sheet another; a watcher's
+//! stream is counted in [`Conns`] (per address, per sheet, on the node) until it ends.
 
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, FromRef, Path, Query, State};
+use axum::Extension;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -21,9 +27,12 @@ use pref_protocol::{
 use serde_json::Value;
 use tokio::sync::broadcast;
 
-use super::sheet::{Deals, Header};
+use super::sheet::{Deals, Header, refusal};
 use super::{Keepers, Opened};
-use crate::edge::{bearer, body};
+use crate::budget::{Budgets, PerAddress};
+use crate::config::Limits;
+use crate::conns::{Conns, Refused};
+use crate::edge::{bearer, body, client_ip};
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::machine::check_name;
@@ -39,7 +48,16 @@ pub struct KeeperState {
     pub keepers: Arc<Keepers>,
     /// `http://host:port`, for the sheet's links.
     pub base_url: String,
+    /// The budgets of each client address.
+    pub budgets: Arc<Budgets>,
+    /// The open connections and streams, with their caps.
+    pub conns: Arc<Conns>,
+    /// The caps of the streams.
+    pub limits: Limits,
 }
+
+/// The client's address as the routes get it (absent in router tests).
+type Client = Option<Extension<ConnectInfo<SocketAddr>>>;
 
 /// The scorekeeper's routes, merged into the server's router (whose state `S` holds a
 /// [`KeeperState`]).
@@ -84,9 +102,12 @@ fn created(s: &KeeperState, opened: Opened) -> Response {
 
 async fn create(
     State(s): State<KeeperState>,
+    info: Client,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateKeeper = body(&bytes)?;
+    s.budgets
+        .spend(PerAddress::Sheet, client_ip(info.as_ref()))?;
     let request = req.profile.unwrap_or_else(|| Value::from("sochi"));
     let profile = Profile::from_json(&request)?;
     let players = profile.players();
@@ -104,7 +125,7 @@ async fn create(
     let first_dealer = req.first_dealer.unwrap_or(0);
     if first_dealer >= players {
         return Err(ApiError::BadRequest(format!(
-            "seat {first_dealer} is not at the table"
+            "seat {first_dealer} is not at the table (R1.2)"
         )));
     }
     let header = Header {
@@ -118,15 +139,22 @@ async fn create(
 
 /// `POST /api/keeper/import`: a `pref-record/1` record in outcome form becomes a sheet that
 /// goes on from its last deal.
-async fn import(State(s): State<KeeperState>, text: String) -> Result<Response, ApiError> {
-    let (record, _) = Record::read(&text).map_err(|e| ApiError::BadDeal(e.to_string()))?;
+async fn import(
+    State(s): State<KeeperState>,
+    info: Client,
+    text: String,
+) -> Result<Response, ApiError> {
+    s.budgets
+        .spend(PerAddress::Sheet, client_ip(info.as_ref()))?;
+    let (record, _) = Record::read(&text).map_err(|e| ApiError::BadDeal(refusal(&e)))?;
     if let Some(i) = record
         .deals()
         .iter()
         .position(|d| matches!(d, RecordDeal::Played { .. }))
     {
         return Err(ApiError::BadRequest(format!(
-            "deal {i}: a scorekeeping sheet holds deals in outcome form, not played card by card"
+            "deal {}: a scorekeeping sheet holds deals in outcome form, not played card by card",
+            i + 1
         )));
     }
     for name in record.players() {
@@ -152,16 +180,22 @@ async fn import(State(s): State<KeeperState>, text: String) -> Result<Response, 
 
 async fn view(
     State(s): State<KeeperState>,
+    info: Client,
     Path(id): Path<String>,
 ) -> Result<Json<KeeperView>, ApiError> {
+    s.budgets
+        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
     let (view, _) = s.keepers.watch(&sheet_id(&id)?).await?;
     Ok(Json((*view).clone()))
 }
 
 async fn record(
     State(s): State<KeeperState>,
+    info: Client,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    s.budgets
+        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
     let text = s.keepers.record(&sheet_id(&id)?).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
@@ -175,17 +209,23 @@ struct ChoicesQuery {
 
 async fn choices(
     State(s): State<KeeperState>,
+    info: Client,
     Path(id): Path<String>,
     Query(q): Query<ChoicesQuery>,
 ) -> Result<Json<KeeperNext>, ApiError> {
+    s.budgets
+        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
     Ok(Json(s.keepers.choices(&sheet_id(&id)?, q.deal).await?))
 }
 
 async fn check(
     State(s): State<KeeperState>,
+    info: Client,
     Path(id): Path<String>,
     bytes: axum::body::Bytes,
 ) -> Result<Json<KeeperChecked>, ApiError> {
+    s.budgets
+        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
     let req: KeeperCheck = body(&bytes)?;
     let deal = s
         .keepers
@@ -196,10 +236,12 @@ async fn check(
 
 async fn change(
     s: &KeeperState,
-    id: &str,
+    (id, info): (&str, Client),
     headers: &HeaderMap,
     op: KeeperOp,
 ) -> Result<Json<KeeperView>, ApiError> {
+    s.budgets
+        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
     let id = sheet_id(id)?;
     let token = bearer(headers)?;
     let view = s.keepers.change(&id, &token, op).await?;
@@ -208,6 +250,7 @@ async fn change(
 
 async fn add(
     State(s): State<KeeperState>,
+    info: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
@@ -215,7 +258,7 @@ async fn add(
     let req: KeeperDealBody = body(&bytes)?;
     change(
         &s,
-        &id,
+        (&id, info),
         &headers,
         KeeperOp::Add {
             outcome: req.outcome,
@@ -226,6 +269,7 @@ async fn add(
 
 async fn correct(
     State(s): State<KeeperState>,
+    info: Client,
     Path((id, index)): Path<(String, usize)>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
@@ -236,11 +280,12 @@ async fn correct(
         was: Value::Null,
         outcome: req.outcome,
     };
-    change(&s, &id, &headers, op).await
+    change(&s, (&id, info), &headers, op).await
 }
 
 async fn delete(
     State(s): State<KeeperState>,
+    info: Client,
     Path((id, index)): Path<(String, usize)>,
     headers: HeaderMap,
 ) -> Result<Json<KeeperView>, ApiError> {
@@ -248,17 +293,19 @@ async fn delete(
         index,
         was: Value::Null,
     };
-    change(&s, &id, &headers, op).await
+    change(&s, (&id, info), &headers, op).await
 }
 
 async fn stop(
     State(s): State<KeeperState>,
+    info: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<KeeperView>, ApiError> {
     let req: KeeperStop = body(&bytes)?;
-    change(&s, &id, &headers, KeeperOp::Stop { agreed: req.agreed }).await
+    let op = KeeperOp::Stop { agreed: req.agreed };
+    change(&s, (&id, info), &headers, op).await
 }
 
 fn sheet_event(view: &KeeperView) -> Event {
@@ -267,25 +314,51 @@ fn sheet_event(view: &KeeperView) -> Event {
         .data(serde_json::to_string(view).unwrap_or_default())
 }
 
-/// `GET /api/keeper/{id}/events`: the sheet now, then after every change.
+/// `GET /api/keeper/{id}/events`: the sheet now, then after every change. The stream is
+/// counted in [`Conns`] before its first byte (refused over a cap: `429`, or `503` when the
+/// node holds as many as it may) and until it ends.
 async fn events(
     State(s): State<KeeperState>,
+    info: Client,
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let ip = client_ip(info.as_ref());
+    s.budgets.spend(PerAddress::SheetRequest, ip)?;
     let id = sheet_id(&id)?;
-    let (first, rx) = s.keepers.watch(&id).await?;
-    let keepers = Arc::clone(&s.keepers);
-    let stream = futures_util::stream::unfold(
-        (Some(first), rx, keepers, id),
-        |(first, mut rx, keepers, id)| async move {
-            if let Some(view) = first {
-                return Some((Ok(sheet_event(&view)), (None, rx, keepers, id)));
+    let place = s
+        .conns
+        .admit_stream(&s.limits, ip, id)
+        .map_err(|e| match e {
+            Refused::Streams => ApiError::Full,
+            Refused::Ip | Refused::Table | Refused::Token | Refused::StreamIp | Refused::Sheet => {
+                ApiError::RateLimited(e.to_string())
             }
-            let view = next_view(&mut rx, &keepers, &id).await?;
-            Some((Ok(sheet_event(&view)), (None, rx, keepers, id)))
+        })?;
+    let (first, rx) = s.keepers.watch(&id).await?;
+    let watching = Watching {
+        keepers: Arc::clone(&s.keepers),
+        id,
+        _place: place,
+    };
+    let stream = futures_util::stream::unfold(
+        (Some(first), rx, watching),
+        |(first, mut rx, w)| async move {
+            if let Some(view) = first {
+                return Some((Ok(sheet_event(&view)), (None, rx, w)));
+            }
+            let view = next_view(&mut rx, &w.keepers, &w.id).await?;
+            Some((Ok(sheet_event(&view)), (None, rx, w)))
         },
     );
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// What a watcher's stream holds: the sheet it follows, and its place in the counts, given
+/// back when the stream is dropped.
+struct Watching {
+    keepers: Arc<Keepers>,
+    id: Secret,
+    _place: crate::conns::ConnGuard,
 }
 
 /// The next view for a watcher; `None` when the sheet is gone.

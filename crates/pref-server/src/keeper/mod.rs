@@ -12,21 +12,35 @@
 //! only then applied and broadcast. On PostgreSQL with several nodes any node may serve a
 //! sheet: it reads the changes other nodes wrote before each change and each view, and the
 //! change's version, part of its row's key, lets only one writer store a version.
+//!
+//! Sheets do not stay in memory for good: one nobody read, changed or watched for
+//! `limits.keeper_idle_secs` leaves memory, and so does the least recently used unwatched
+//! one when more than `limits.keeper_max_open` are held; either is read again from the
+//! database when next asked for. A sheet nobody used for `limits.keeper_expire_days` is
+//! deleted from the database, so the `limits.max_keepers` cap cannot stay full. The sweeps
+//! run in [`Keepers::sweeper`]; an entry taken out of memory is marked gone under its own
+//! lock, so a request that held it asks again for the sheet rather than change a copy that
+//! is no longer served.
 
 pub mod http;
 mod sheet;
 mod store;
+#[cfg(test)]
+mod tests;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pref_protocol::{KeeperChange, KeeperDeal, KeeperOp, KeeperView};
-use tokio::sync::broadcast;
+use tokio::sync::{OwnedMutexGuard, broadcast};
+use tokio::time::Instant;
 
 use crate::config::Limits;
 use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
+#[cfg(test)]
+use crate::store::{Pool, with_pool};
 use crate::store::{Store, StoreError};
 
 use self::sheet::{Deals, Header, SheetError};
@@ -34,6 +48,16 @@ use self::store::Written;
 
 /// Views queued per watcher before a slow one skips to the newest.
 const WATCH_QUEUE: usize = 16;
+
+/// A sheet held in memory has its last use written to the database at least this often,
+/// so that a sheet in use is never taken for an unused one.
+const TOUCH_EVERY: Duration = Duration::from_secs(3600);
+
+/// How often the expiry of unused sheets runs (and once at start).
+const EXPIRE_EVERY: Duration = Duration::from_secs(3600);
+
+/// Most sheets one expiry pass deletes (the next pass goes on).
+const EXPIRE_BATCH: i64 = 1000;
 
 /// The open sheets of this node.
 #[derive(Debug)]
@@ -46,8 +70,45 @@ pub struct Keepers {
 /// One open sheet.
 #[derive(Debug)]
 pub struct Entry {
-    state: tokio::sync::Mutex<State>,
+    state: Arc<tokio::sync::Mutex<State>>,
     watchers: broadcast::Sender<Arc<KeeperView>>,
+    used: Mutex<Used>,
+}
+
+/// When a sheet in memory was last used, and when its use was last written down.
+#[derive(Clone, Copy, Debug)]
+struct Used {
+    last: Instant,
+    stored: Instant,
+}
+
+impl Entry {
+    fn new(state: State) -> Arc<Entry> {
+        let now = Instant::now();
+        Arc::new(Entry {
+            state: Arc::new(tokio::sync::Mutex::new(state)),
+            watchers: broadcast::channel(WATCH_QUEUE).0,
+            used: Mutex::new(Used {
+                last: now,
+                stored: now,
+            }),
+        })
+    }
+
+    fn used(&self) -> std::sync::MutexGuard<'_, Used> {
+        self.used
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// What a sweep of the sheets in memory did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Sheets that left memory.
+    pub left: usize,
+    /// Sheets still in memory.
+    pub open: usize,
 }
 
 /// A sheet's state: everything its changes made.
@@ -60,6 +121,8 @@ struct State {
     deals: Deals,
     history: Vec<KeeperChange>,
     view: Arc<KeeperView>,
+    /// Taken out of memory: whoever holds this state asks for the sheet again.
+    gone: bool,
 }
 
 impl From<SheetError> for ApiError {
@@ -72,6 +135,7 @@ impl From<SheetError> for ApiError {
     }
 }
 
+/// Seconds since 1970.
 fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -101,6 +165,7 @@ impl State {
             deals: Deals::default(),
             history: Vec::new(),
             view: Arc::new(placeholder_view()),
+            gone: false,
         };
         state.take(changes)?;
         Ok(state)
@@ -130,6 +195,21 @@ impl State {
     fn version(&self) -> u64 {
         self.history.last().map_or(0, |c| c.version)
     }
+}
+
+/// Marks `entry` gone if nobody holds its lock; returns its row and last use (seconds since
+/// 1970) to write down when it was used since the last time that was written.
+fn take_out(entry: &Entry) -> Option<(i64, i64)> {
+    let mut state = entry.state.try_lock().ok()?;
+    state.gone = true;
+    let used = *entry.used();
+    Some((state.no, unix_at(used.last)))
+}
+
+/// The moment `at` of the runtime's clock in seconds since 1970.
+fn unix_at(at: Instant) -> i64 {
+    let ago = Instant::now().saturating_duration_since(at).as_secs();
+    now().saturating_sub(i64::try_from(ago).unwrap_or(i64::MAX))
 }
 
 /// A view for the instant between reading a sheet and scoring it; never shown.
@@ -221,18 +301,16 @@ impl Keepers {
         let hash = TokenHash::of(&keeper);
         let no = store::create(&self.store, &id, &hash, &header_text, now(), &rows).await?;
         let view = Arc::new(sheet::view(&header, &deals, scored, &history));
-        let entry = Arc::new(Entry {
-            state: tokio::sync::Mutex::new(State {
-                no,
-                keeper: hash,
-                header,
-                deals,
-                history,
-                view: Arc::clone(&view),
-            }),
-            watchers: broadcast::channel(WATCH_QUEUE).0,
+        let entry = Entry::new(State {
+            no,
+            keeper: hash,
+            header,
+            deals,
+            history,
+            view: Arc::clone(&view),
+            gone: false,
         });
-        self.lock().insert(id, entry);
+        self.insert(id, entry);
         tracing::info!(sheet = no, "scorekeeping sheet opened");
         Ok(Opened { id, keeper, view })
     }
@@ -243,20 +321,175 @@ impl Keepers {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The open sheet `id`, read from the database if this node has not opened it yet.
+    /// The open sheet `id`, read from the database if it is not in memory.
     async fn entry(&self, id: &Secret) -> Result<Arc<Entry>, ApiError> {
         if let Some(e) = self.lock().get(id) {
             return Ok(Arc::clone(e));
         }
-        let stored = store::load(&self.store, id, 0)
+        let stored = store::load(&self.store, id, 0, now())
             .await?
             .ok_or(ApiError::NoTable)?;
         let state = State::replay(stored.no, stored.keeper, &stored.header, &stored.changes)?;
-        let entry = Arc::new(Entry {
-            state: tokio::sync::Mutex::new(state),
-            watchers: broadcast::channel(WATCH_QUEUE).0,
+        Ok(self.insert(*id, Entry::new(state)))
+    }
+
+    /// Sheet `id` with its state locked, marked used now. An entry taken out of memory
+    /// while this request waited for its lock is let go, and the sheet asked for again.
+    async fn locked(&self, id: &Secret) -> Result<(Arc<Entry>, OwnedMutexGuard<State>), ApiError> {
+        loop {
+            let entry = self.entry(id).await?;
+            let state = Arc::clone(&entry.state).lock_owned().await;
+            if !state.gone {
+                entry.used().last = Instant::now();
+                return Ok((entry, state));
+            }
+        }
+    }
+
+    /// Puts `entry` in memory as sheet `id` (or keeps the one another request put there
+    /// first), and takes the least recently used unwatched sheets out while more than
+    /// `keeper_max_open` are held.
+    fn insert(&self, id: Secret, entry: Arc<Entry>) -> Arc<Entry> {
+        let mut open = self.lock();
+        let entry = Arc::clone(open.entry(id).or_insert(entry));
+        let mut written = Vec::new();
+        while open.len() > self.limits.keeper_max_open.max(1) {
+            let oldest = open
+                .iter()
+                .filter(|(k, e)| **k != id && e.watchers.receiver_count() == 0)
+                .filter(|(_, e)| e.state.try_lock().is_ok())
+                .map(|(k, e)| (*k, e.used().last))
+                .min_by_key(|(_, last)| *last);
+            let Some((k, _)) = oldest else { break };
+            if let Some(e) = open.remove(&k) {
+                written.extend(take_out(&e));
+            }
+        }
+        drop(open);
+        self.write_uses(written);
+        entry
+    }
+
+    /// Writes down the last uses of sheets that left memory, in the background.
+    fn write_uses(&self, uses: Vec<(i64, i64)>) {
+        if uses.is_empty() {
+            return;
+        }
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            for (no, at) in uses {
+                if let Err(e) = store::touch(&store, no, at).await {
+                    tracing::warn!(sheet = no, error = %e, "a sheet's last use was not stored");
+                }
+            }
         });
-        Ok(Arc::clone(self.lock().entry(*id).or_insert(entry)))
+    }
+
+    fn is_open(&self, id: &Secret) -> bool {
+        self.lock().contains_key(id)
+    }
+
+    /// How many sheets are in memory.
+    #[must_use]
+    pub fn in_memory(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Takes out of memory every sheet nobody used or watched for `keeper_idle_secs` by
+    /// `now`, and writes down the use of the sheets that stay when it is an hour newer
+    /// than the database's.
+    pub async fn sweep(&self, now: Instant) -> Swept {
+        let (swept, written) = self.take_idle(now);
+        for (no, at) in written {
+            if let Err(e) = store::touch(&self.store, no, at).await {
+                tracing::warn!(sheet = no, error = %e, "a sheet's last use was not stored");
+            }
+        }
+        swept
+    }
+
+    /// The sweep's part under the lock: what left memory, and the uses to write down.
+    fn take_idle(&self, now: Instant) -> (Swept, Vec<(i64, i64)>) {
+        let idle = self.limits.keeper_idle();
+        let mut written = Vec::new();
+        let mut open = self.lock();
+        let before = open.len();
+        open.retain(|_, e| {
+            let used = *e.used();
+            let idle = now.saturating_duration_since(used.last) >= idle;
+            if idle && e.watchers.receiver_count() == 0 {
+                // Taken out only when nobody holds its lock; else the next sweep tries again.
+                return take_out(e).map(|used| written.push(used)).is_none();
+            }
+            if used.last.saturating_duration_since(used.stored) >= TOUCH_EVERY
+                && let Ok(state) = e.state.try_lock()
+            {
+                written.push((state.no, unix_at(used.last)));
+                e.used().stored = used.last;
+            }
+            true
+        });
+        let swept = Swept {
+            left: before - open.len(),
+            open: open.len(),
+        };
+        (swept, written)
+    }
+
+    /// Deletes every sheet not in memory whose last use is `keeper_expire_days` before
+    /// `now` (seconds since 1970); returns how many. The cap counts what is left.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub async fn expire(&self, now: i64) -> Result<usize, ApiError> {
+        let cutoff = now.saturating_sub(self.limits.keeper_expire_secs());
+        let mut deleted = 0;
+        loop {
+            let stale = store::stale(&self.store, cutoff, EXPIRE_BATCH).await?;
+            let batch = stale.len();
+            for (no, id) in stale {
+                if self.is_open(&id) {
+                    continue;
+                }
+                if store::delete_if_stale(&self.store, no, cutoff).await? {
+                    deleted += 1;
+                }
+            }
+            if i64::try_from(batch).unwrap_or(i64::MAX) < EXPIRE_BATCH {
+                break;
+            }
+        }
+        if deleted > 0 {
+            tracing::info!(sheets = deleted, "unused scorekeeping sheets expired");
+        }
+        Ok(deleted)
+    }
+
+    /// Sweeps the sheets in memory every quarter of `keeper_idle_secs` (at most every
+    /// minute), and expires unused sheets at once and then every hour, until the node's
+    /// `Keepers` is dropped.
+    pub fn sweeper(keepers: &Arc<Keepers>) -> tokio::task::JoinHandle<()> {
+        let weak: Weak<Keepers> = Arc::downgrade(keepers);
+        let every = (keepers.limits.keeper_idle() / 4)
+            .clamp(Duration::from_secs(1), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut next_expiry = Instant::now();
+            loop {
+                tick.tick().await;
+                let Some(keepers) = weak.upgrade() else {
+                    return;
+                };
+                keepers.sweep(Instant::now()).await;
+                if Instant::now() >= next_expiry {
+                    next_expiry = Instant::now() + EXPIRE_EVERY;
+                    if let Err(e) = keepers.expire(now()).await {
+                        tracing::warn!(error = %e, "the expiry of unused sheets failed");
+                    }
+                }
+            }
+        })
     }
 
     /// Brings `state` up to the changes another node wrote (PostgreSQL only: on SQLite
@@ -281,8 +514,7 @@ impl Keepers {
         &self,
         id: &Secret,
     ) -> Result<(Arc<KeeperView>, broadcast::Receiver<Arc<KeeperView>>), ApiError> {
-        let entry = self.entry(id).await?;
-        let mut state = entry.state.lock().await;
+        let (entry, mut state) = self.locked(id).await?;
         if self.refresh(&mut state).await? {
             let _ = entry.watchers.send(Arc::clone(&state.view));
         }
@@ -302,8 +534,7 @@ impl Keepers {
         token: &Secret,
         op: KeeperOp,
     ) -> Result<Arc<KeeperView>, ApiError> {
-        let entry = self.entry(id).await?;
-        let mut state = entry.state.lock().await;
+        let (entry, mut state) = self.locked(id).await?;
         if !state.keeper.verifies(token) {
             return Err(ApiError::Forbidden(
                 "the keeper token is not valid for this sheet",
@@ -364,8 +595,7 @@ impl Keepers {
         index: Option<usize>,
         outcome: serde_json::Value,
     ) -> Result<KeeperDeal, ApiError> {
-        let entry = self.entry(id).await?;
-        let state = entry.state.lock().await;
+        let (_entry, state) = self.locked(id).await?;
         let at = index.unwrap_or(state.deals.outcomes.len());
         let op = match index {
             Some(index) => KeeperOp::Correct {
@@ -390,8 +620,7 @@ impl Keepers {
         id: &Secret,
         index: Option<usize>,
     ) -> Result<pref_protocol::KeeperNext, ApiError> {
-        let entry = self.entry(id).await?;
-        let state = entry.state.lock().await;
+        let (_entry, state) = self.locked(id).await?;
         let view = &state.view;
         let dealer = match index {
             None => view
@@ -410,8 +639,7 @@ impl Keepers {
     /// # Errors
     /// [`ApiError::NoTable`]; store errors.
     pub async fn record(&self, id: &Secret) -> Result<String, ApiError> {
-        let entry = self.entry(id).await?;
-        let mut state = entry.state.lock().await;
+        let (_entry, mut state) = self.locked(id).await?;
         self.refresh(&mut state).await?;
         // The record read back from the sheet carries the agreed stop itself.
         let scored = sheet::score(&state.header, &state.deals)?;

@@ -4,12 +4,13 @@
 //! The sheet is always scored as a whole `pref-record/1` record by the rules core
 //! ([`Record::read`]): a correction or a deletion of an early deal re-scores every deal
 //! after it exactly as `pref replay` would, and a change the rules refuse is refused with
-//! the record's own words (`deal 3: half-whist is only against 6 and 7, not 8 (R5.2)`).
+//! the record's own words and the rule, the deal counted from 1 as the form shows it
+//! (`deal 4: half-whist is only against 6 and 7, not 8 (R5.2)`).
 //! Each deal carries the lines the core wrote for it (`Game::scores`): the sentence per
 //! sheet entry. Nothing here does I/O; `keeper/mod.rs` stores each change before it is applied here
 //! for good.
 
-use pref_core::{Contract, Game, Profile, Record, RecordDeal, Seat, Strain};
+use pref_core::{Contract, Game, Location, Profile, Record, RecordDeal, RecordError, Seat, Strain};
 use pref_protocol::{
     KeeperChange, KeeperDeal, KeeperLine, KeeperNext, KeeperOp, KeeperView, LineView, Settlement,
     SheetView,
@@ -42,7 +43,7 @@ pub(crate) enum SheetError {
     #[error("the players agreed to stop; take the stop back to enter a deal")]
     Stopped,
     /// An agreed stop once every pool is closed.
-    #[error("the game is over: every pool is closed")]
+    #[error("the game is over: every pool is closed (R9.4)")]
     Over,
     /// A limit of the server's settings.
     #[error("{0}")]
@@ -137,6 +138,18 @@ pub(crate) fn record_text(header: &Header, deals: &Deals) -> String {
     doc.to_string()
 }
 
+/// The words of a record's refusal as the sheet says them: the deal counted from 1, as the
+/// sheet and its form number deals (`deal 4: the tricks add up to 9, not 10 (R6.1)`; the
+/// record format's own messages count from 0), then the reason with its rule.
+pub(crate) fn refusal(e: &RecordError) -> String {
+    match e.location {
+        Location::Record => e.reason.to_string(),
+        Location::Deal(deal) | Location::Action { deal, .. } => {
+            format!("deal {}: {}", deal + 1, e.reason)
+        }
+    }
+}
+
 /// Scores `deals` under `header` as the record they make.
 ///
 /// # Errors
@@ -144,7 +157,7 @@ pub(crate) fn record_text(header: &Header, deals: &Deals) -> String {
 /// [`SheetError::Over`] for an agreed stop after the last pool closed.
 pub(crate) fn score(header: &Header, deals: &Deals) -> Result<Scored, SheetError> {
     let (record, game) =
-        Record::read(&record_text(header, deals)).map_err(|e| SheetError::Rule(e.to_string()))?;
+        Record::read(&record_text(header, deals)).map_err(|e| SheetError::Rule(refusal(&e)))?;
     if deals.agreed && game.is_over() {
         return Err(SheetError::Over);
     }

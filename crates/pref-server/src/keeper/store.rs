@@ -51,8 +51,8 @@ pub(crate) async fn create(
     created: i64,
     changes: &[(u64, i64, String)],
 ) -> Result<i64, StoreError> {
-    let insert = "INSERT INTO keeper_sheets (id, keeper_token, header, created)
-                  VALUES ($1, $2, $3, $4) RETURNING no";
+    let insert = "INSERT INTO keeper_sheets (id, keeper_token, header, created, used)
+                  VALUES ($1, $2, $3, $4, $4) RETURNING no";
     let change = "INSERT INTO keeper_changes (sheet_no, version, at, change)
                   VALUES ($1, $2, $3, $4)";
     Ok(with_pool!(store.pool(), pool => {
@@ -103,13 +103,19 @@ pub(crate) async fn append(
     })
 }
 
-/// Reads sheet `id` with its changes after version `after` (0 for all); `None` if there is
-/// no such sheet.
+/// Reads sheet `id` with its changes after version `after` (0 for all), first writing down
+/// its use at `used` (seconds since 1970), so that an expiry pass that has not yet deleted
+/// it no longer does; `None` if there is no such sheet.
 pub(crate) async fn load(
     store: &Store,
     id: &Secret,
     after: u64,
+    used: i64,
 ) -> Result<Option<StoredSheet>, StoreError> {
+    let touch = "UPDATE keeper_sheets SET used = $2 WHERE id = $1";
+    with_pool!(store.pool(), pool => {
+        sqlx::query(touch).bind(id.expose()).bind(used).execute(pool).await?;
+    });
     let head = "SELECT no, keeper_token, header FROM keeper_sheets WHERE id = $1";
     let row: Option<(i64, String, String)> = with_pool!(store.pool(), pool => {
         match sqlx::query(head).bind(id.expose()).fetch_optional(pool).await? {
@@ -155,6 +161,59 @@ pub(crate) async fn changes_after(
         .into_iter()
         .map(|(v, at, text)| (u64::try_from(v).unwrap_or(0), at, text))
         .collect())
+}
+
+/// Writes down that sheet `no` was last used at `at` (seconds since 1970).
+pub(crate) async fn touch(store: &Store, no: i64, at: i64) -> Result<(), StoreError> {
+    let sql = "UPDATE keeper_sheets SET used = $2 WHERE no = $1 AND used < $2";
+    with_pool!(store.pool(), pool => {
+        sqlx::query(sql).bind(no).bind(at).execute(pool).await?;
+    });
+    Ok(())
+}
+
+/// Up to `limit` sheets last used before `cutoff`: their row numbers and ids.
+pub(crate) async fn stale(
+    store: &Store,
+    cutoff: i64,
+    limit: i64,
+) -> Result<Vec<(i64, Secret)>, StoreError> {
+    let sql = "SELECT no, id FROM keeper_sheets WHERE used < $1 ORDER BY used LIMIT $2";
+    let rows: Vec<(i64, String)> = with_pool!(store.pool(), pool => {
+        let rows = sqlx::query(sql).bind(cutoff).bind(limit).fetch_all(pool).await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("no")?, r.try_get("id")?)))
+            .collect::<Result<_, sqlx::Error>>()?
+    });
+    Ok(rows
+        .into_iter()
+        .filter_map(|(no, id)| Secret::parse(&id).map(|id| (no, id)))
+        .collect())
+}
+
+/// Deletes sheet `no` and its changes if it is still last used before `cutoff`, in one
+/// transaction whose first statement locks the row (a concurrent read of the sheet writes
+/// its use first and so either keeps it or finds it gone); whether it was deleted.
+pub(crate) async fn delete_if_stale(
+    store: &Store,
+    no: i64,
+    cutoff: i64,
+) -> Result<bool, StoreError> {
+    let lock = "UPDATE keeper_sheets SET used = used WHERE no = $1 AND used < $2";
+    let changes = "DELETE FROM keeper_changes WHERE sheet_no = $1";
+    let sheet = "DELETE FROM keeper_sheets WHERE no = $1";
+    Ok(with_pool!(store.pool(), pool => {
+        let mut tx = pool.begin().await?;
+        let stale = sqlx::query(lock).bind(no).bind(cutoff).execute(&mut *tx).await?;
+        if stale.rows_affected() == 1 {
+            sqlx::query(changes).bind(no).execute(&mut *tx).await?;
+            sqlx::query(sheet).bind(no).execute(&mut *tx).await?;
+            tx.commit().await?;
+            true
+        } else {
+            false
+        }
+    }))
 }
 
 /// A change as stored: its JSON.

@@ -33,7 +33,7 @@ pub use fair::{FairOp, FairWrite, Opening, StoredFair};
 pub(crate) use op::disallowed_char;
 pub use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
-    TableError, Write, check_name,
+    TableError, Write, check_name, checked_name,
 };
 
 /// One table's rules and state.

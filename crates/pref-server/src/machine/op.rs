@@ -436,18 +436,22 @@ pub(crate) fn disallowed_char(c: char) -> bool {
         )
 }
 
+/// A name as every name is checked (a player's, a saved profile's): trimmed, 1 to `max`
+/// characters, none of them [`disallowed_char`]; `None` when it is not.
+#[must_use]
+pub fn checked_name(name: &str, max: usize) -> Option<String> {
+    let name = name.trim();
+    let n = name.chars().count();
+    (n > 0 && n <= max && !name.chars().any(disallowed_char)).then(|| name.to_owned())
+}
+
 /// Checks a player's name: 1 to 32 characters after trimming, none of them
 /// [`disallowed_char`].
 ///
 /// # Errors
 /// [`TableError::BadName`].
 pub fn check_name(name: &str) -> Result<String, TableError> {
-    let name = name.trim();
-    let n = name.chars().count();
-    if n == 0 || n > 32 || name.chars().any(disallowed_char) {
-        return Err(TableError::BadName);
-    }
-    Ok(name.to_owned())
+    checked_name(name, 32).ok_or(TableError::BadName)
 }
 
 /// A stored deal, for a restore: its deck and its accepted actions in order.
