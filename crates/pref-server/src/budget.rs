@@ -6,6 +6,10 @@
 //!   budget: opening more sockets does not buy more (`limits.seat_heavy_per_second`,
 //!   `…_burst`; `limits.spectators_heavy_per_second`, `…_burst`). Spectators cannot spend
 //!   a seat's budget, so they cannot starve a player's `resync`.
+//! - **Pages of the score log** (`score_page`) cost the table's task a page of entries to
+//!   build and the socket up to a page to write, so they have a budget of their own, keyed
+//!   the same way: per seat token, and for all the spectators of a table together
+//!   (`limits.score_pages_per_second`, `limits.score_page_burst`).
 //! - **Opening tables**, per client address (`limits.tables_per_ip_per_minute`,
 //!   `limits.table_burst_per_ip`): a stranger cannot fill the node's table cap.
 //!
@@ -43,6 +47,7 @@ pub enum Spender {
 pub struct Budgets {
     seats: Keyed<(Secret, TokenHash)>,
     spectators: Keyed<Secret>,
+    pages: Keyed<(Secret, Spender)>,
     create: Keyed<IpAddr>,
     /// Serialises pruning, so that one caller does it while the others go on.
     pruning: Mutex<()>,
@@ -78,6 +83,10 @@ impl Budgets {
                 limits.spectators_heavy_per_second,
                 limits.spectators_heavy_burst,
             )),
+            pages: RateLimiter::hashmap(quota(
+                limits.score_pages_per_second,
+                limits.score_page_burst,
+            )),
             create: RateLimiter::hashmap(Quota::per_minute(per_minute).allow_burst(burst)),
             pruning: Mutex::new(()),
         }
@@ -93,6 +102,13 @@ impl Budgets {
         }
     }
 
+    /// Spends one `score_page` request of `who` at `table`; `false` when the budget is
+    /// spent.
+    pub fn page(&self, table: Secret, who: Spender) -> bool {
+        self.prune();
+        self.pages.check_key(&(table, who)).is_ok()
+    }
+
     /// Spends one table opening of `ip`; `false` when its budget is spent.
     pub fn create(&self, ip: IpAddr) -> bool {
         self.prune();
@@ -103,6 +119,7 @@ impl Budgets {
         if let Ok(_one) = self.pruning.try_lock() {
             prune(&self.seats);
             prune(&self.spectators);
+            prune(&self.pages);
             prune(&self.create);
         }
     }
@@ -120,6 +137,8 @@ mod tests {
             spectators_heavy_burst: 2,
             tables_per_ip_per_minute: 1,
             table_burst_per_ip: 2,
+            score_pages_per_second: 1,
+            score_page_burst: 2,
             ..Limits::default()
         }
     }
@@ -148,6 +167,26 @@ mod tests {
         // Another table's budgets are apart.
         assert!(b.heavy(u, anna));
         assert!(b.heavy(u, Spender::Spectators));
+    }
+
+    #[test]
+    fn score_pages_have_their_own_budget_per_seat_and_for_a_table_s_spectators() {
+        let b = Budgets::new(&limits());
+        let t = Secret::random();
+        let anna = Spender::Seat(TokenHash::of(&Secret::random()));
+        // Anna's burst of 2 pages, then none; her chat and resync budget is untouched.
+        assert_eq!(
+            (0..3).map(|_| b.page(t, anna)).collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        assert!(b.heavy(t, anna));
+        // The spectators of the table share their own 2.
+        assert_eq!(
+            (0..3)
+                .map(|_| b.page(t, Spender::Spectators))
+                .collect::<Vec<_>>(),
+            [true, true, false]
+        );
     }
 
     #[test]

@@ -169,6 +169,19 @@ pub struct Limits {
     /// How many deals a snapshot's `fair.dealt` and `fair.revealed` each list at most (the
     /// last ones); the record (`GET /api/tables/{id}/record`) holds every deal's values.
     pub fair_snapshot_deals: u32,
+    /// How many finished deals a snapshot's `score_log` holds at most (the last ones); the
+    /// client asks for the earlier ones a page at a time (`score_page`).
+    pub score_snapshot_deals: u32,
+    /// How many finished deals one `score_page` answer holds at most.
+    pub score_page_deals: u32,
+    /// `score_page` requests per second of one seat (all its sockets together), and of all
+    /// the spectators of one table together.
+    pub score_pages_per_second: u32,
+    /// The burst of those above the rate.
+    pub score_page_burst: u32,
+    /// Bytes queued on one socket for a client that does not read, before sends wait. A
+    /// message larger than this closes the socket with 4002 instead of being dropped.
+    pub socket_write_buffer_bytes: usize,
 }
 
 impl Default for Config {
@@ -223,6 +236,11 @@ impl Default for Limits {
             header_read_timeout_ms: 10_000,
             body_read_timeout_ms: 30_000,
             fair_snapshot_deals: 8,
+            score_snapshot_deals: 10,
+            score_page_deals: 20,
+            score_pages_per_second: 4,
+            score_page_burst: 20,
+            socket_write_buffer_bytes: 65_536,
         }
     }
 }
@@ -428,6 +446,10 @@ impl Config {
             ("PREF_MAX_CONNS_PER_IP", &mut l.max_conns_per_ip),
             ("PREF_MAX_CONNS_PER_TABLE", &mut l.max_conns_per_table),
             ("PREF_MAX_CONNS_PER_TOKEN", &mut l.max_conns_per_token),
+            (
+                "PREF_SOCKET_WRITE_BUFFER_BYTES",
+                &mut l.socket_write_buffer_bytes,
+            ),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -450,6 +472,10 @@ impl Config {
             ),
             ("PREF_SPECTATORS_HEAVY_BURST", &mut l.spectators_heavy_burst),
             ("PREF_FAIR_SNAPSHOT_DEALS", &mut l.fair_snapshot_deals),
+            ("PREF_SCORE_SNAPSHOT_DEALS", &mut l.score_snapshot_deals),
+            ("PREF_SCORE_PAGE_DEALS", &mut l.score_page_deals),
+            ("PREF_SCORE_PAGES_PER_SECOND", &mut l.score_pages_per_second),
+            ("PREF_SCORE_PAGE_BURST", &mut l.score_page_burst),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;

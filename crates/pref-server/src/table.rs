@@ -395,6 +395,18 @@ impl Table {
                 };
                 let _ = reply.send(session);
             }
+            Command::ScorePage {
+                caller,
+                before,
+                reply,
+            } => {
+                let page = if self.machine.holds(caller.viewer, caller.token.as_ref()) {
+                    Ok(self.score_page(before))
+                } else {
+                    Err(TableError::SeatLost)
+                };
+                let _ = reply.send(page);
+            }
             Command::Presence {
                 seat,
                 token,
