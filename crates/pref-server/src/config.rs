@@ -182,6 +182,9 @@ pub struct Limits {
     /// Bytes queued on one socket for a client that does not read, before sends wait. A
     /// message larger than this closes the socket with 4002 instead of being dropped.
     pub socket_write_buffer_bytes: usize,
+    /// A table tells its viewers the spectator count at most once in this many
+    /// milliseconds (the latest count), however many sockets open and close.
+    pub spectators_every_ms: u64,
 }
 
 impl Default for Config {
@@ -241,6 +244,7 @@ impl Default for Limits {
             score_pages_per_second: 4,
             score_page_burst: 20,
             socket_write_buffer_bytes: 65_536,
+            spectators_every_ms: 1000,
         }
     }
 }
@@ -488,6 +492,7 @@ impl Config {
             ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
             ("PREF_ANALYSIS_EVERY_MS", &mut l.analysis_every_ms),
             ("PREF_FAIR_WINDOW_MS", &mut l.fair_window_ms),
+            ("PREF_SPECTATORS_EVERY_MS", &mut l.spectators_every_ms),
             ("PREF_HEADER_READ_TIMEOUT_MS", &mut l.header_read_timeout_ms),
             ("PREF_BODY_READ_TIMEOUT_MS", &mut l.body_read_timeout_ms),
         ] {
