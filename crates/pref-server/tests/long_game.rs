@@ -90,24 +90,6 @@ async fn play(ws: &mut Ws, deals: usize) -> Vec<ScoreEntry> {
     }
 }
 
-/// Seat 0 for a person, seats 1 and 2 for easy bots, started: the table's id and the
-/// person's token.
-async fn people_and_bots(addr: &str) -> (String, String) {
-    let (id, host) = lobby(addr, json!({"preset": "sochi", "pool_target": 1000})).await;
-    let (status, seat) = http(
-        addr,
-        "POST",
-        &format!("/api/tables/{id}/seats"),
-        Some(&json!({ "name": "Anna", "invite": invite(&host) })),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{seat}");
-    seat_bots(addr, &id, &host, &[1, 2], "easy").await;
-    start_table(addr, &id, &host).await;
-    (id, seat["token"].as_str().unwrap().to_owned())
-}
-
 /// Reads the snapshot a new socket starts with: its size and the snapshot.
 async fn snapshot(ws: &mut Ws) -> (usize, Snapshot) {
     let (len, mut m) = next_text(ws).await;
@@ -132,7 +114,7 @@ async fn page(ws: &mut Ws, before: u32) -> (usize, ScorePage) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_300_deal_game_reconnects_with_a_small_snapshot_and_pages_the_whole_log() {
     let addr = quick_server("long-game").await;
-    let (id, token) = people_and_bots(&addr).await;
+    let (id, token) = person_and_bots(&addr).await;
     let mut ws = connect(&addr, &id, Some(&token), "").await;
     let log = play(&mut ws, 300).await;
     assert_eq!(
@@ -180,7 +162,7 @@ async fn score_pages_spend_a_budget_of_their_own() {
         c.limits.score_pages_per_second = 1;
     })
     .await;
-    let (id, token) = people_and_bots(&addr).await;
+    let (id, token) = person_and_bots(&addr).await;
     let mut seat = connect(&addr, &id, Some(&token), "").await;
     let mut watcher = connect(&addr, &id, None, "").await;
     let mut other = connect(&addr, &id, None, "").await;
