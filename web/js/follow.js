@@ -139,6 +139,7 @@ function publicNews(state, e, t) {
     case 'deal_finished':
       tb.sheet = e.sheet;
       if (e.score && !state.scoreLog.some((x) => x.deal_no === e.score.deal_no)) state.scoreLog.push(e.score);
+      state.scoreTotal = Math.max(state.scoreTotal || 0, e.deal_no + 1);
       tb.deals_finished = e.deal_no + 1;
       tb.phase = e.game_over ? 'over' : 'between_deals';
       break;

@@ -44,6 +44,8 @@ export class TableSocket {
       for (const p of this.pending.values()) p.reject(new Error('connection lost'));
       this.pending.clear();
       if (e.code === 4000) { this.h.seatFreed(); return; }
+      // 4002: a message was too large for the socket's buffer (a server fault): reconnect
+      // like after any drop, with the growing delay below.
       if (this.closed) return;
       // A token the table no longer knows is refused at the upgrade, before any open.
       if (this.token && !this.opened && this.retry >= 2 && this.h.tokenRefused) {
@@ -86,6 +88,9 @@ export class TableSocket {
         if (p) (msg.type === 'ack' ? p.resolve(msg) : p.reject(Object.assign(new Error(msg.message), msg)));
         break;
       }
+      case 'score_page':
+        if (this.h.scorePage) this.h.scorePage(msg);
+        break;
       case 'error':
         if (msg.code === 'lagged') this.awaiting = 'lagged';
         this.h.error(msg);
@@ -118,6 +123,8 @@ export class TableSocket {
   act(action) { return this.request('action', { action }); }
   nextDeal() { return this.request('next_deal'); }
   chat(text) { return this.send({ type: 'chat', text }); }
+  /** Asks for the score log's finished deals just before deal `before` (a `score_page`). */
+  scorePage(before) { return this.send({ type: 'score_page', before }); }
   /** Asks for a snapshot (`cause`: `gap` or `unfollowable`) and drops items until it comes. */
   resync(cause) {
     if (this.awaiting) return true;

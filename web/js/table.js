@@ -23,6 +23,7 @@ import { claimPanel } from './claim.js';
 import { audienceBar, rematchPanel } from './audience.js';
 import { yourTurn } from './yourturn.js';
 import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
+import { scoreFromSnapshot, scorePage } from './scorepages.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -104,7 +105,7 @@ export function tablePage(root, id) {
   const state = {
     root, id, seat: null, token: mine ? mine.token : null, snap: null, table: null, chat: [],
     status: 'connecting', busy: false, selected: new Set(), showLast: false, sheetHistory: new Map(), focusCard: null,
-    scoreLog: [],
+    scoreLog: [], scoreTotal: 0, scoreAsked: null,
   };
   state.redraw = () => { if (state.snap) render(state); };
   // The kept picture, for tests that compare it with a fresh snapshot.
@@ -153,7 +154,7 @@ export function tablePage(root, id) {
         if (state.waitFor !== undefined) caughtUp(state);
         state.snap = snap;
         state.table = snap.table;
-        state.scoreLog = snap.score_log || [];
+        scoreFromSnapshot(state, snap);
         state.seat = snap.you && typeof snap.you === 'object' ? snap.you.seat : null;
         if (!snap.deal || snap.deal.stage !== 'discard') state.selected.clear();
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;
@@ -178,6 +179,7 @@ export function tablePage(root, id) {
         if (state.snap.deal && state.snap.deal.stage !== 'discard') state.selected.clear();
         state.redraw();
       },
+      scorePage: (msg) => { scorePage(state, msg); state.redraw(); },
       error: (e) => { if (e.code !== 'lagged') toast(e.message); },
       seatFreed: () => { saved.dropSeat(id); state.token = null; toast(t('lobby.freed')); connect(); },
       tokenRefused: () => { saved.dropSeat(id); state.token = null; connect(); },

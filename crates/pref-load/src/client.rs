@@ -493,7 +493,10 @@ impl Client {
                 self.awaiting = Some(Cause::Lagged);
                 false
             }
-            ServerMessage::Rejected { .. } | ServerMessage::Error { .. } => {
+            // The load generator never asks for a page of the score log.
+            ServerMessage::Rejected { .. }
+            | ServerMessage::Error { .. }
+            | ServerMessage::ScorePage(_) => {
                 stats.error(format!("seat {:?}: {text}", self.seat));
                 false
             }

@@ -30,6 +30,12 @@ pub enum ClientMessage {
     },
     /// Ask for a fresh snapshot.
     Resync,
+    /// Ask for the score log's finished deals just before deal `before` (a page of them):
+    /// the snapshot holds only the last ones. Answered by a `score_page`.
+    ScorePage {
+        /// The deal number the page ends before (the first deal the client holds).
+        before: u32,
+    },
     /// This client contributes to every deal from now on: the table waits for its
     /// commitment and value (`docs/fairness.md`). Clients that never send it are not asked.
     FairJoin,

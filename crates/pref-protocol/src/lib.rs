@@ -8,7 +8,8 @@
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
 //!   [`TurnView`] with its [`DealStatus`], [`Reason`], [`ErrorCode`].
 //! - [`auction`]: the auction's history, [`AuctionCall`]: every call, *here* named.
-//! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why.
+//! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why, and a
+//!   [`ScorePage`] of it.
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`clock`]: the table's time control and the clock every turn carries.
 //! - [`http`]: the bodies of the HTTP requests and answers.
@@ -42,7 +43,7 @@ pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
-pub use score::{AcceptedClaim, DealKind, LineView, OutcomeView, ScoreEntry};
+pub use score::{AcceptedClaim, DealKind, LineView, OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
     DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView,
 };

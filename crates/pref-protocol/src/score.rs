@@ -168,6 +168,20 @@ impl OutcomeView {
     }
 }
 
+/// A page of the score log, the answer to a client's `score_page`: the finished deals just
+/// before `before`, first to last, and how many deals the log holds in all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScorePage {
+    /// The deal number asked for: `entries` end just before it.
+    pub before: u32,
+    /// The finished deals numbered below `before`, at most a page of them (the last ones),
+    /// first to last; empty when `before` is 0.
+    pub entries: Vec<ScoreEntry>,
+    /// Finished deals in the whole log.
+    pub total: u32,
+}
+
 /// One finished deal in the score log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -188,9 +202,23 @@ impl ScoreEntry {
     /// Every finished deal of `game`, first to last.
     #[must_use]
     pub fn log(game: &Game) -> Vec<ScoreEntry> {
-        (0..game.scores().len())
+        ScoreEntry::range(game, 0, game.scores().len())
+    }
+
+    /// The finished deals of `game` numbered `from` up to (not including) `to`, first to
+    /// last; numbers past the last finished deal are left out.
+    #[must_use]
+    pub fn range(game: &Game, from: usize, to: usize) -> Vec<ScoreEntry> {
+        (from..to.min(game.scores().len()))
             .filter_map(|i| ScoreEntry::of(game, i))
             .collect()
+    }
+
+    /// The last `count` finished deals of `game`, first to last: a snapshot's `score_log`.
+    #[must_use]
+    pub fn last(game: &Game, count: usize) -> Vec<ScoreEntry> {
+        let total = game.scores().len();
+        ScoreEntry::range(game, total.saturating_sub(count), total)
     }
 
     /// The finished deal `deal_no` of `game`, if it is finished.

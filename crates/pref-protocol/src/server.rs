@@ -8,7 +8,7 @@ use pref_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::auction::AuctionCall;
-use crate::score::ScoreEntry;
+use crate::score::{ScoreEntry, ScorePage};
 use crate::table::{BotLevel, Settlement, SheetView, Summary};
 
 /// Whose turn it is, and for the player to act the legal actions.
@@ -113,9 +113,14 @@ pub struct Snapshot {
     pub deal: Option<DealView>,
     /// The turn.
     pub turn: TurnView,
-    /// Every finished deal: what it wrote and the running totals (the same for every viewer).
+    /// The last finished deals (at most `limits.score_snapshot_deals`, first to last): what
+    /// each wrote and the running totals (the same for every viewer). The earlier ones come
+    /// on request, a page at a time (`score_page`), so a long game's snapshot stays small.
     #[serde(default)]
     pub score_log: Vec<ScoreEntry>,
+    /// Finished deals in the whole score log; `score_log` holds the last of them.
+    #[serde(default)]
+    pub score_total: u32,
     /// The shown deal's auction, every call in order (absent before the first call); the
     /// events' `called` items extend it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -352,6 +357,8 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rule: Option<String>,
     },
+    /// A page of the score log, the answer to the client's `score_page`.
+    ScorePage(ScorePage),
     /// A problem with a message that is not an action.
     Error {
         /// What kind.

@@ -171,7 +171,14 @@ fn every_example_in_the_protocol_doc_round_trips() {
     };
     assert_eq!(
         server,
-        set(&["snapshot", "event", "ack", "rejected", "error"])
+        set(&[
+            "snapshot",
+            "event",
+            "score_page",
+            "ack",
+            "rejected",
+            "error"
+        ])
     );
     assert_eq!(
         client,
@@ -180,6 +187,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "next_deal",
             "chat",
             "resync",
+            "score_page",
             "fair_join",
             "fair_commit",
             "fair_reveal"

@@ -13,6 +13,10 @@
 //!   sheets (`limits.keeper_requests_per_ip_per_second`, `…_burst_per_ip`) and saving
 //!   profiles (`limits.profiles_per_ip_per_minute`, `limits.profile_burst_per_ip`): a
 //!   stranger cannot fill the node's caps, or its memory and cores, from one address.
+//! - **Pages of the score log** (`score_page`) cost the table's task a page of entries to
+//!   build and the socket up to a page to write, so they have a budget of their own, keyed
+//!   the same way: per seat token, and for all the spectators of a table together
+//!   (`limits.score_pages_per_second`, `limits.score_page_burst`).
 //!
 //! Each socket also keeps its own budget for every message (`socket/limits.rs`).
 
@@ -68,6 +72,7 @@ pub struct OverBudget(pub String);
 pub struct Budgets {
     seats: Keyed<(Secret, TokenHash)>,
     spectators: Keyed<Secret>,
+    pages: Keyed<(Secret, Spender)>,
     create: Keyed<IpAddr>,
     sheets: Keyed<IpAddr>,
     sheet_requests: Keyed<IpAddr>,
@@ -112,7 +117,11 @@ impl Budgets {
                 limits.spectators_heavy_per_second,
                 limits.spectators_heavy_burst,
             )),
-            create: RateLimiter::hashmap(per_minute(
+            pages: RateLimiter::hashmap(quota(
+                limits.score_pages_per_second,
+                limits.score_page_burst,
+            )),
+                        create: RateLimiter::hashmap(per_minute(
                 l.tables_per_ip_per_minute,
                 l.table_burst_per_ip,
             )),
@@ -160,6 +169,13 @@ impl Budgets {
         }
     }
 
+    /// Spends one `score_page` request of `who` at `table`; `false` when the budget is
+    /// spent.
+    pub fn page(&self, table: Secret, who: Spender) -> bool {
+        self.prune();
+        self.pages.check_key(&(table, who)).is_ok()
+    }
+
     /// Spends one `what` of the client at `ip` (nothing is counted for a client without an
     /// address: router tests).
     ///
@@ -185,6 +201,7 @@ impl Budgets {
         if let Ok(_one) = self.pruning.try_lock() {
             prune(&self.seats);
             prune(&self.spectators);
+            prune(&self.pages);
             prune(&self.create);
             prune(&self.sheets);
             prune(&self.sheet_requests);
@@ -205,6 +222,8 @@ mod tests {
             spectators_heavy_burst: 2,
             tables_per_ip_per_minute: 1,
             table_burst_per_ip: 2,
+            score_pages_per_second: 1,
+            score_page_burst: 2,
             ..Limits::default()
         }
     }
@@ -233,6 +252,26 @@ mod tests {
         // Another table's budgets are apart.
         assert!(b.heavy(u, anna));
         assert!(b.heavy(u, Spender::Spectators));
+    }
+
+    #[test]
+    fn score_pages_have_their_own_budget_per_seat_and_for_a_table_s_spectators() {
+        let b = Budgets::new(&limits());
+        let t = Secret::random();
+        let anna = Spender::Seat(TokenHash::of(&Secret::random()));
+        // Anna's burst of 2 pages, then none; her chat and resync budget is untouched.
+        assert_eq!(
+            (0..3).map(|_| b.page(t, anna)).collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        assert!(b.heavy(t, anna));
+        // The spectators of the table share their own 2.
+        assert_eq!(
+            (0..3)
+                .map(|_| b.page(t, Spender::Spectators))
+                .collect::<Vec<_>>(),
+            [true, true, false]
+        );
     }
 
     #[test]

@@ -175,6 +175,16 @@ pub enum Command {
         /// The session.
         reply: oneshot::Sender<Result<Session, TableError>>,
     },
+    /// A page of the score log: the finished deals just before `before` (a snapshot holds
+    /// only the last ones). Refused when the caller's seat has been freed.
+    ScorePage {
+        /// The socket.
+        caller: Caller,
+        /// The deal number the page ends before.
+        before: u32,
+        /// The page.
+        reply: oneshot::Sender<Result<pref_protocol::ScorePage, TableError>>,
+    },
     /// A seat's socket opened (`true`) or closed.
     Presence {
         /// The seat.

@@ -198,6 +198,22 @@ pub struct Limits {
     /// How many deals a snapshot's `fair.dealt` and `fair.revealed` each list at most (the
     /// last ones); the record (`GET /api/tables/{id}/record`) holds every deal's values.
     pub fair_snapshot_deals: u32,
+    /// How many finished deals a snapshot's `score_log` holds at most (the last ones); the
+    /// client asks for the earlier ones a page at a time (`score_page`).
+    pub score_snapshot_deals: u32,
+    /// How many finished deals one `score_page` answer holds at most.
+    pub score_page_deals: u32,
+    /// `score_page` requests per second of one seat (all its sockets together), and of all
+    /// the spectators of one table together.
+    pub score_pages_per_second: u32,
+    /// The burst of those above the rate.
+    pub score_page_burst: u32,
+    /// Bytes queued on one socket for a client that does not read, before sends wait. A
+    /// message larger than this closes the socket with 4002 instead of being dropped.
+    pub socket_write_buffer_bytes: usize,
+    /// A table tells its viewers the spectator count at most once in this many
+    /// milliseconds (the latest count), however many sockets open and close.
+    pub spectators_every_ms: u64,
 }
 
 impl Default for Config {
@@ -265,6 +281,12 @@ impl Default for Limits {
             header_read_timeout_ms: 10_000,
             body_read_timeout_ms: 30_000,
             fair_snapshot_deals: 8,
+            score_snapshot_deals: 10,
+            score_page_deals: 20,
+            score_pages_per_second: 4,
+            score_page_burst: 20,
+            socket_write_buffer_bytes: 65_536,
+            spectators_every_ms: 1000,
         }
     }
 }
@@ -497,6 +519,10 @@ impl Config {
             ("PREF_MAX_STREAMS_PER_IP", &mut l.max_streams_per_ip),
             ("PREF_MAX_STREAMS_PER_SHEET", &mut l.max_streams_per_sheet),
             ("PREF_MAX_STREAMS", &mut l.max_streams),
+            (
+                "PREF_SOCKET_WRITE_BUFFER_BYTES",
+                &mut l.socket_write_buffer_bytes,
+            ),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -540,6 +566,10 @@ impl Config {
                 &mut l.profiles_per_ip_per_minute,
             ),
             ("PREF_PROFILE_BURST_PER_IP", &mut l.profile_burst_per_ip),
+            ("PREF_SCORE_SNAPSHOT_DEALS", &mut l.score_snapshot_deals),
+            ("PREF_SCORE_PAGE_DEALS", &mut l.score_page_deals),
+            ("PREF_SCORE_PAGES_PER_SECOND", &mut l.score_pages_per_second),
+            ("PREF_SCORE_PAGE_BURST", &mut l.score_page_burst),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -552,6 +582,7 @@ impl Config {
             ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
             ("PREF_ANALYSIS_EVERY_MS", &mut l.analysis_every_ms),
             ("PREF_FAIR_WINDOW_MS", &mut l.fair_window_ms),
+            ("PREF_SPECTATORS_EVERY_MS", &mut l.spectators_every_ms),
             ("PREF_HEADER_READ_TIMEOUT_MS", &mut l.header_read_timeout_ms),
             ("PREF_BODY_READ_TIMEOUT_MS", &mut l.body_read_timeout_ms),
             ("PREF_KEEPER_IDLE_SECS", &mut l.keeper_idle_secs),

@@ -10,6 +10,7 @@
 //! deadline of the [`Clock`] (see `clock.rs` beside this file), and starts the autopilot
 //! when a turn's time runs out.
 
+mod audience;
 mod bot_seats;
 mod fair;
 mod life;
@@ -82,6 +83,8 @@ pub struct Table {
     /// A moment of the runtime's clock and the Unix milliseconds it stands for: the clock's
     /// times follow the runtime (which the tests pause and advance) from there.
     origin: (tokio::time::Instant, u64),
+    /// When the spectator count was last told and is to be told next (`table/audience.rs`).
+    told: audience::Told,
 }
 
 impl std::fmt::Debug for Table {
@@ -122,6 +125,7 @@ impl Table {
             fair_deadline: None,
             bot_keys: [None, None, None, None],
             life: Life::new(Lifecycle::default(), None),
+            told: audience::Told::default(),
         }
     }
 
@@ -158,7 +162,11 @@ impl Table {
             let fair_at = self.fair_deadline.map(|(_, _, at)| at);
             // The clock's nearest deadline (a turn's, or a disconnected seat's end of grace).
             let clock_at = self.wake_at().map(|at| self.instant(at));
-            let cmd = if life_at.is_none() && fair_at.is_none() && clock_at.is_none() {
+            let told_at = self.spectators_at();
+            let cmd = if [life_at, fair_at, clock_at, told_at]
+                .iter()
+                .all(Option::is_none)
+            {
                 inbox.recv().await
             } else {
                 // The timers: each armed at its nearest deadline, dropped when a command
@@ -173,6 +181,10 @@ impl Table {
                         self.fair_expired().await;
                         self.arm_fair();
                         self.wake_bots();
+                        continue;
+                    }
+                    () = sleep_until(told_at) => {
+                        self.tell_spectators().await;
                         continue;
                     }
                     () = sleep_until(life_at) => {
@@ -395,6 +407,18 @@ impl Table {
                 };
                 let _ = reply.send(session);
             }
+            Command::ScorePage {
+                caller,
+                before,
+                reply,
+            } => {
+                let page = if self.machine.holds(caller.viewer, caller.token.as_ref()) {
+                    Ok(self.score_page(before))
+                } else {
+                    Err(TableError::SeatLost)
+                };
+                let _ = reply.send(page);
+            }
             Command::Presence {
                 seat,
                 token,
@@ -408,9 +432,7 @@ impl Table {
                     })
                     .await;
             }
-            Command::Watching { connected } => {
-                let _ = self.apply(Op::Watching { connected }).await;
-            }
+            Command::Watching { connected } => self.watching(connected).await,
             Command::RematchPlan { token, reply } => {
                 let _ = reply.send(self.machine.rematch_plan(&token));
             }

@@ -10,7 +10,8 @@
 //!   "verified ✓" (with the host's own value in the deck and its hand checked); the second
 //!   deal's values, altered in the page as they arrive, show "not verified ✗" with the
 //!   reason. A spectator who comes afterwards gets the second deal's values in its snapshot
-//!   and the first deal's from the game record, and marks both "verified ✓".
+//!   and the first deal's from the game record, and marks both "verified ✓"; its snapshot's
+//!   score log holds the last deal only, and the page fetches the first (`score_page`).
 //!
 //! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` the tests print why and pass,
 //! except under `CI=true`, where they fail.
@@ -229,6 +230,9 @@ async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fa
         c.limits.bot_delay_min_ms = 0;
         c.limits.bot_delay_max_ms = 0;
         c.limits.fair_snapshot_deals = 1;
+        // The score log too: the spectator's page fetches deal 0's entry with `score_page`.
+        c.limits.score_snapshot_deals = 1;
+        c.limits.score_page_deals = 1;
     })
     .await;
     let dir = out_dir("screenshots");
@@ -326,4 +330,14 @@ async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fa
     )
     .await;
     assert_eq!(read, json!(1), "the record was read once, for deal 0");
+    let deals = js(
+        &spectator,
+        "return [...document.querySelectorAll('#score-log .log-deal')].map((d) => Number(d.dataset.deal))",
+    )
+    .await;
+    assert_eq!(
+        deals,
+        json!([1, 0]),
+        "the snapshot held deal 1; deal 0 came by score_page"
+    );
 }

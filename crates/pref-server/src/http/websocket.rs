@@ -22,9 +22,6 @@ use crate::socket;
 /// Bytes reserved to read into per socket.
 const READ_BUFFER: usize = 4 * 1024;
 
-/// Bytes queued on one socket for a client that does not read, before sends wait.
-const WRITE_BUFFER_MAX: usize = 64 * 1024;
-
 /// The seat token a socket offers as the subprotocol `pref.token.TOKEN`; `None` for a
 /// spectator. An empty or malformed one is refused, never read as "no token".
 ///
@@ -102,10 +99,11 @@ pub(super) async fn websocket(
         // sockets is 2.5 GiB; clients send messages of a few hundred bytes, and the buffer
         // still grows for a larger frame up to the limit above. Every outgoing message is flushed at once, so nothing is gathered
         // in the write buffer, and a client that stops reading can hold at most
-        // `max_write_buffer` before its sends wait (and time out).
+        // `limits.socket_write_buffer_bytes` before its sends wait (and time out); a message
+        // larger than that closes the socket with 4002 (`socket::run`).
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
-        .max_write_buffer_size(WRITE_BUFFER_MAX)
+        .max_write_buffer_size(limits.socket_write_buffer_bytes.max(1024))
         .on_upgrade(move |socket| async move {
             socket::run(socket, handle, session, (limits, shared), going).await;
             drop(place);

@@ -1,5 +1,6 @@
 //! Who is at the table besides its players, and where they all go next: the spectator
-//! count every viewer is told, and the rematch the host opens once the game is over (the
+//! count every viewer is told (counted at once, told when the table asks, at most once a
+//! second: `table/audience.rs`), and the rematch the host opens once the game is over (the
 //! new table itself is made by the edge; the machine checks the host, hands out what the
 //! new table copies, and tells every viewer its link).
 
@@ -49,14 +50,30 @@ impl Machine {
             .map(|(name, _)| name.to_owned())
     }
 
-    /// A spectator's socket opened (`true`) or closed: every viewer is told the new count.
-    pub(super) fn watching(&mut self, change: &mut Change, connected: bool) {
+    /// Whether the spectator count changed since the viewers were last told it.
+    #[must_use]
+    pub fn spectators_untold(&self) -> bool {
+        self.spectators != self.spectators_told
+    }
+
+    /// A spectator's socket opened (`true`) or closed: the count (and the summary) changes
+    /// at once; the viewers are told by [`Machine::tell_spectators`], which the table
+    /// calls at most once a second.
+    pub(super) fn watching(&mut self, connected: bool) {
         self.spectators = if connected {
             self.spectators.saturating_add(1)
         } else {
             self.spectators.saturating_sub(1)
         };
+    }
+
+    /// Tells every viewer the spectator count, if it changed since they were last told.
+    pub(super) fn tell_spectators(&mut self, change: &mut Change) {
+        if !self.spectators_untold() {
+            return;
+        }
         let count = self.spectators;
+        self.spectators_told = count;
         self.publish(change, News::Public(Public::Spectators { count }));
     }
 

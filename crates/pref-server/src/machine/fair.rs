@@ -214,6 +214,7 @@ impl Machine {
             | super::Op::Act { .. }
             | super::Op::Autopilot { .. }
             | super::Op::Watching { .. }
+            | super::Op::TellSpectators
             | super::Op::Rematch { .. }
             | super::Op::ClockPaused { .. }
             | super::Op::NextDeal { .. }

@@ -57,6 +57,8 @@ pub struct Machine {
     state_version: u64,
     /// Open spectator sockets.
     spectators: u32,
+    /// The spectator count the viewers were last told.
+    spectators_told: u32,
     /// The rematch's table id, once the host opened one after the game.
     rematch: Option<String>,
     /// Free seats of a rematch kept for the names that sat there (lobby only).
@@ -111,6 +113,7 @@ impl Machine {
             version: 0,
             state_version: 0,
             spectators: 0,
+            spectators_told: 0,
             rematch: None,
             reserved: [None, None, None, None],
             fair: fair::Fair::default(),
@@ -313,7 +316,8 @@ impl Machine {
                 token,
                 connected,
             } => self.presence(&mut change, seat, &token, connected),
-            Op::Watching { connected } => self.watching(&mut change, connected),
+            Op::Watching { connected } => self.watching(connected),
+            Op::TellSpectators => self.tell_spectators(&mut change),
             Op::Rematch { host, table } => self.rematched(&mut change, &host, table)?,
             Op::ClockPaused { paused } => {
                 self.publish(&mut change, News::Public(Public::ClockPaused { paused }));

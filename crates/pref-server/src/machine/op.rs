@@ -138,11 +138,15 @@ pub enum Op {
         /// Opened or closed.
         connected: bool,
     },
-    /// A spectator's socket opened or closed.
+    /// A spectator's socket opened or closed: the count changes, nobody is told yet.
     Watching {
         /// Opened or closed.
         connected: bool,
     },
+    /// Tell every viewer the spectator count, if it changed since they were last told (the
+    /// table sends this at most once a second, so that sockets opened and closed in a flood
+    /// cost one item a second, not one each).
+    TellSpectators,
     /// The host opened table `table` as this finished table's rematch.
     Rematch {
         /// The host token.

@@ -43,7 +43,8 @@ where
             ClientMessage::Action { .. }
             | ClientMessage::NextDeal { .. }
             | ClientMessage::Chat { .. }
-            | ClientMessage::Resync => return Ok(()),
+            | ClientMessage::Resync
+            | ClientMessage::ScorePage { .. } => return Ok(()),
         };
         let (Viewer::Seat(seat), Some(token)) = (caller.viewer, caller.token) else {
             return match id {

@@ -1,7 +1,7 @@
 //! The socket's budgets: its own for every message (a `governor` direct limiter, which
 //! replaced a hand-written token bucket of floats), the shared one of its seat or of the
-//! table's spectators for chat, `resync` and binary frames (`crate::budget`), and how many
-//! refused messages in a row close the socket.
+//! table's spectators for chat, `resync` and binary frames, and for `score_page`
+//! (`crate::budget`), and how many refused messages in a row close the socket.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -56,6 +56,11 @@ impl Shared {
     /// Spends one; `false` when the budget is spent.
     pub(super) fn take(&self) -> bool {
         self.budgets.heavy(self.table, self.who)
+    }
+
+    /// Spends one `score_page` request; `false` when that budget is spent.
+    pub(super) fn take_page(&self) -> bool {
+        self.budgets.page(self.table, self.who)
     }
 }
 

@@ -47,7 +47,12 @@ mod close {
     pub(super) const TOO_BIG: u16 = 1009;
     pub(super) const SEAT_FREED: u16 = 4000;
     pub(super) const TABLE_CLOSED: u16 = 4001;
+    pub(super) const TOO_BIG_TO_SEND: u16 = 4002;
 }
+
+/// The most a WebSocket frame's header adds to its payload (a server's frames are not
+/// masked: 2 bytes, and 8 of length).
+const FRAME_HEADER: usize = 14;
 
 /// Why the loop stopped.
 enum Stop {
@@ -72,14 +77,31 @@ struct Conn<S> {
     sent: u64,
     /// The seat's (or the spectators') budget for chat, `resync` and binary frames.
     shared: Shared,
+    /// The largest message the transport's write buffer takes
+    /// (`limits.socket_write_buffer_bytes`, less a frame's header).
+    max_out: usize,
 }
 
 impl<S> Conn<S>
 where
     S: Sink<Message> + Unpin,
 {
+    /// Sends one message. One larger than the write buffer would be refused by the
+    /// transport and the connection dropped without a word: it closes the socket with 4002
+    /// instead, which the client reads as "reconnect".
     async fn send(&mut self, out: &ServerMessage) -> Result<(), Stop> {
         let text = serde_json::to_string(out).map_err(|_| Stop::Gone)?;
+        if text.len() > self.max_out {
+            tracing::warn!(
+                bytes = text.len(),
+                max = self.max_out,
+                "a message is larger than the socket's write buffer; closing with 4002"
+            );
+            return Err(Stop::Close(
+                close::TOO_BIG_TO_SEND,
+                "a message was too large to send",
+            ));
+        }
         match tokio::time::timeout(SEND_TIMEOUT, self.ws.send(Message::Text(text.into()))).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(_)) | Err(_) => Err(Stop::Gone),
@@ -281,9 +303,39 @@ where
                 }
             }
             ClientMessage::Resync => self.resync().await,
+            ClientMessage::ScorePage { .. } if !self.shared.take_page() => {
+                self.error(
+                    ErrorCode::RateLimited,
+                    "too many score log pages from this seat; this one was dropped",
+                )
+                .await
+            }
+            ClientMessage::ScorePage { before } => self.score_page(before).await,
             m @ (ClientMessage::FairJoin
             | ClientMessage::FairCommit { .. }
             | ClientMessage::FairReveal { .. }) => self.fair(m).await,
+        }
+    }
+
+    /// Answers a `score_page` with the finished deals just before `before`, if the socket
+    /// still holds its seat.
+    async fn score_page(&mut self, before: u32) -> Result<(), Stop> {
+        if self.freed_at().is_some() {
+            return self.cut().await;
+        }
+        let caller = self.caller();
+        let answer = self
+            .table
+            .ask(|reply| Command::ScorePage {
+                caller,
+                before,
+                reply,
+            })
+            .await
+            .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
+        match answer {
+            Ok(page) => self.send(&ServerMessage::ScorePage(page)).await,
+            Err(_) => self.cut().await,
         }
     }
 
@@ -347,6 +399,9 @@ pub async fn run<S>(
         session,
         sent: 0,
         shared,
+        max_out: limits
+            .socket_write_buffer_bytes
+            .saturating_sub(FRAME_HEADER),
     };
     let stop = serve(&mut conn, &limits, &mut going).await;
     drop(going);

@@ -2,7 +2,7 @@
 //! socket starts with (the missed items or a snapshot), and the checks of a connecting socket.
 
 use pref_core::{Seat, Viewer};
-use pref_protocol::{ScoreEntry, Snapshot, TurnView};
+use pref_protocol::{ScoreEntry, ScorePage, Snapshot, TurnView};
 use tokio::sync::watch;
 
 use super::Table;
@@ -26,11 +26,37 @@ impl Table {
                 clock: self.clock_view().map(Box::new),
                 ..self.machine.turn().view(viewer)
             },
-            score_log: self.machine.game().map(ScoreEntry::log).unwrap_or_default(),
+            // The last deals only, whatever the game's length: the rest come by `score_page`.
+            score_log: self.machine.game().map_or_else(Vec::new, |g| {
+                ScoreEntry::last(g, self.limits.score_snapshot_deals as usize)
+            }),
+            score_total: self.score_total(),
             auction: self.machine.auction_log(),
             fair: self
                 .machine
                 .fair_view(self.limits.fair_snapshot_deals as usize),
+        }
+    }
+
+    /// Finished deals in the score log.
+    fn score_total(&self) -> u32 {
+        self.machine
+            .game()
+            .map_or(0, |g| u32::try_from(g.scores().len()).unwrap_or(u32::MAX))
+    }
+
+    /// The score log's finished deals just before `before`, at most
+    /// `limits.score_page_deals` of them (the last ones), first to last.
+    pub(super) fn score_page(&self, before: u32) -> ScorePage {
+        let total = self.score_total();
+        let before = before.min(total);
+        let from = before.saturating_sub(self.limits.score_page_deals.max(1));
+        ScorePage {
+            before,
+            entries: self.machine.game().map_or_else(Vec::new, |g| {
+                ScoreEntry::range(g, from as usize, before as usize)
+            }),
+            total,
         }
     }
 

@@ -232,6 +232,24 @@ pub async fn seat_bots(addr: &str, id: &str, host: &str, seats: &[u8], level: &s
     }
 }
 
+/// A long game started: "Anna" in seat 0 (a person), easy bots in seats 1 and 2, a pool of
+/// 1000; the table's id and Anna's token.
+pub async fn person_and_bots(addr: &str) -> (String, String) {
+    let (id, host) = lobby(addr, json!({"preset": "sochi", "pool_target": 1000})).await;
+    let (status, seat) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{id}/seats"),
+        Some(&json!({ "name": "Anna", "invite": invite(&host) })),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{seat}");
+    seat_bots(addr, &id, &host, &[1, 2], "easy").await;
+    start_table(addr, &id, &host).await;
+    (id, seat["token"].as_str().unwrap().to_owned())
+}
+
 /// Starts the game, as the host.
 pub async fn start_table(addr: &str, id: &str, host: &str) {
     let (status, body) = http(
