@@ -6,21 +6,28 @@
 //!   budget: opening more sockets does not buy more (`limits.seat_heavy_per_second`,
 //!   `…_burst`; `limits.spectators_heavy_per_second`, `…_burst`). Spectators cannot spend
 //!   a seat's budget, so they cannot starve a player's `resync`.
-//! - **Opening tables**, per client address (`limits.tables_per_ip_per_minute`,
-//!   `limits.table_burst_per_ip`): a stranger cannot fill the node's table cap.
+//! - **What one client may do**, each a [`ClientBudget`] keyed by the client as the node
+//!   computes it ([`ClientKey`], `client.rs`): opening tables
+//!   (`limits.tables_per_ip_per_minute`, `limits.table_burst_per_ip`), so that a stranger
+//!   cannot fill the node's table cap; analysing uploaded deals (`limits.analysis_burst`,
+//!   `limits.analysis_every_ms`) and table deals not analysed yet
+//!   (`limits.deal_analyses_per_minute`, `limits.deal_analysis_burst`), so that one client
+//!   cannot take the solver from the others.
 //!
 //! Each socket also keeps its own budget for every message (`socket/limits.rs`).
 
 use std::hash::Hash;
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
+use std::time::Duration;
 
-use governor::clock::DefaultClock;
+use governor::clock::{Clock, DefaultClock};
 use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter};
 
+use crate::client::{Client, ClientKey};
 use crate::config::Limits;
+use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 
 /// A keyed token bucket.
@@ -38,12 +45,73 @@ pub enum Spender {
     Spectators,
 }
 
+/// A budget of one kind of request per client: a token bucket for each [`ClientKey`].
+#[derive(Debug)]
+pub struct ClientBudget {
+    limiter: Keyed<ClientKey>,
+    /// What is spent, in the refusal ("tables opened").
+    what: &'static str,
+    /// Serialises pruning, so that one caller does it while the others go on.
+    pruning: Mutex<()>,
+}
+
+impl ClientBudget {
+    /// `burst` requests at once from one client, then one more every `every`; `what`
+    /// names them in the refusal. A zero `burst` or `every` counts as the least there is.
+    #[must_use]
+    pub fn new(what: &'static str, every: Duration, burst: u32) -> ClientBudget {
+        let quota = Quota::with_period(every.max(Duration::from_millis(1)))
+            .expect("a period of at least a millisecond")
+            .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN));
+        ClientBudget {
+            limiter: RateLimiter::hashmap(quota),
+            what,
+            pruning: Mutex::new(()),
+        }
+    }
+
+    /// `per_minute` a minute from one client, `burst` at once.
+    #[must_use]
+    pub fn per_minute(what: &'static str, per_minute: u32, burst: u32) -> ClientBudget {
+        let every = Duration::from_secs(60) / per_minute.max(1);
+        ClientBudget::new(what, every, burst)
+    }
+
+    /// Spends one request of `client`. A request the router got without a server (its own
+    /// tests; [`Client`] is `None`) is not counted.
+    ///
+    /// # Errors
+    /// [`ApiError::RateLimited`] when the client's budget is spent, saying when to come
+    /// back; nothing is spent then.
+    pub fn spend(&self, client: Client) -> Result<(), ApiError> {
+        let Client(Some(key)) = client else {
+            return Ok(());
+        };
+        if let Ok(_one) = self.pruning.try_lock() {
+            prune(&self.limiter);
+        }
+        self.limiter.check_key(&key).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::RateLimited(format!(
+                "too many {} from this address; try again in {} s",
+                self.what,
+                wait.as_secs() + 1
+            ))
+        })
+    }
+}
+
 /// The node's shared budgets.
 #[derive(Debug)]
 pub struct Budgets {
     seats: Keyed<(Secret, TokenHash)>,
     spectators: Keyed<Secret>,
-    create: Keyed<IpAddr>,
+    /// Tables opened (new ones and rematches), per client.
+    pub tables: ClientBudget,
+    /// Deals of uploaded records analysed, per client.
+    pub uploads: ClientBudget,
+    /// Table deals analysed (not yet in the cache), per client.
+    pub deal_analyses: ClientBudget,
     /// Serialises pruning, so that one caller does it while the others go on.
     pruning: Mutex<()>,
 }
@@ -66,9 +134,6 @@ impl Budgets {
     /// Budgets with the rates of `limits`.
     #[must_use]
     pub fn new(limits: &Limits) -> Budgets {
-        let per_minute =
-            NonZeroU32::new(limits.tables_per_ip_per_minute).unwrap_or(NonZeroU32::MIN);
-        let burst = NonZeroU32::new(limits.table_burst_per_ip).unwrap_or(NonZeroU32::MIN);
         Budgets {
             seats: RateLimiter::hashmap(quota(
                 limits.seat_heavy_per_second,
@@ -78,7 +143,21 @@ impl Budgets {
                 limits.spectators_heavy_per_second,
                 limits.spectators_heavy_burst,
             )),
-            create: RateLimiter::hashmap(Quota::per_minute(per_minute).allow_burst(burst)),
+            tables: ClientBudget::per_minute(
+                "tables opened",
+                limits.tables_per_ip_per_minute,
+                limits.table_burst_per_ip,
+            ),
+            uploads: ClientBudget::new(
+                "records analysed",
+                Duration::from_millis(limits.analysis_every_ms),
+                limits.analysis_burst,
+            ),
+            deal_analyses: ClientBudget::per_minute(
+                "deals analysed",
+                limits.deal_analyses_per_minute,
+                limits.deal_analysis_burst,
+            ),
             pruning: Mutex::new(()),
         }
     }
@@ -93,17 +172,10 @@ impl Budgets {
         }
     }
 
-    /// Spends one table opening of `ip`; `false` when its budget is spent.
-    pub fn create(&self, ip: IpAddr) -> bool {
-        self.prune();
-        self.create.check_key(&ip).is_ok()
-    }
-
     fn prune(&self) {
         if let Ok(_one) = self.pruning.try_lock() {
             prune(&self.seats);
             prune(&self.spectators);
-            prune(&self.create);
         }
     }
 }
@@ -150,14 +222,52 @@ mod tests {
         assert!(b.heavy(u, Spender::Spectators));
     }
 
+    fn client(ip: &str) -> Client {
+        Client(Some(ClientKey::of(ip.parse().unwrap())))
+    }
+
     #[test]
     fn table_openings_are_budgeted_per_address() {
         let b = Budgets::new(&limits());
-        let (one, two): (IpAddr, IpAddr) = ([192, 0, 2, 1].into(), [192, 0, 2, 2].into());
+        let spend = |c| b.tables.spend(c).is_ok();
         assert_eq!(
-            (0..3).map(|_| b.create(one)).collect::<Vec<_>>(),
+            (0..3)
+                .map(|_| spend(client("192.0.2.1")))
+                .collect::<Vec<_>>(),
             [true, true, false]
         );
-        assert!(b.create(two));
+        assert!(spend(client("192.0.2.2")));
+        // One IPv6 client is its /64: another address of its block has no fresh budget.
+        assert!(spend(client("2001:db8:1:2::1")));
+        assert!(spend(client("2001:db8:1:2::ffff")));
+        assert!(!spend(client("2001:db8:1:2:1:2:3:4")));
+        assert!(spend(client("2001:db8:1:3::1")));
+        // A request without a server's client is not counted.
+        assert!((0..5).all(|_| spend(Client(None))));
+        let Err(ApiError::RateLimited(why)) = b.tables.spend(client("192.0.2.1")) else {
+            panic!("the spent budget let a table through");
+        };
+        assert!(
+            why.starts_with("too many tables opened from this address"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn uploads_are_budgeted_per_client_not_for_all_together() {
+        let b = Budgets::new(&Limits {
+            analysis_burst: 2,
+            analysis_every_ms: 60_000,
+            ..Limits::default()
+        });
+        let spend = |c| b.uploads.spend(c).is_ok();
+        assert_eq!(
+            (0..3)
+                .map(|_| spend(client("192.0.2.1")))
+                .collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        // Another client's uploads are its own.
+        assert!(spend(client("192.0.2.2")));
     }
 }

@@ -2,20 +2,22 @@
 //! cap (`limits.max_conns_per_ip`, `…_per_table`, `…_per_token`): one client cannot hold
 //! every descriptor of the node, fill one table with subscribers, or open a hundred sockets
 //! on one seat. A socket is admitted before its upgrade and counted until its
-//! [`ConnGuard`] drops, however it ends.
+//! [`ConnGuard`] drops, however it ends. The client is counted by its [`ClientKey`]
+//! (`client.rs`), and a socket this node forwards to the table's node is counted here
+//! under its client too ([`Conns::admit_forwarded`]): it holds this node's descriptors.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::client::ClientKey;
 use crate::config::Limits;
 use crate::ids::{Secret, TokenHash};
 
 /// What a socket is counted under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Key {
-    /// The client's address.
-    Ip(IpAddr),
+    /// The client.
+    Ip(ClientKey),
     /// The table.
     Table(Secret),
     /// A seat token at a table.
@@ -50,7 +52,7 @@ pub struct ConnGuard {
 }
 
 impl Conns {
-    /// Counts a socket from `ip` to `table` with seat `token`, unless a cap is reached
+    /// Counts a socket from `client` to `table` with seat `token`, unless a cap is reached
     /// (nothing is counted then).
     ///
     /// # Errors
@@ -58,7 +60,7 @@ impl Conns {
     pub fn admit(
         self: &Arc<Self>,
         limits: &Limits,
-        ip: Option<IpAddr>,
+        client: Option<ClientKey>,
         table: Secret,
         token: Option<&Secret>,
     ) -> Result<ConnGuard, Refused> {
@@ -67,13 +69,34 @@ impl Conns {
             limits.max_conns_per_table,
             Refused::Table,
         )];
-        if let Some(ip) = ip {
-            wanted.push((Key::Ip(ip), limits.max_conns_per_ip, Refused::Ip));
+        if let Some(c) = client {
+            wanted.push((Key::Ip(c), limits.max_conns_per_ip, Refused::Ip));
         }
         if let Some(t) = token {
             let key = Key::Token(table, TokenHash::of(t));
             wanted.push((key, limits.max_conns_per_token, Refused::Token));
         }
+        self.count(wanted)
+    }
+
+    /// Counts a socket this node forwards for `client` to the node serving its table: under
+    /// the client's cap only (the table's node counts the table and the seat).
+    ///
+    /// # Errors
+    /// [`Refused::Ip`] when the client holds its cap of sockets here.
+    pub fn admit_forwarded(
+        self: &Arc<Self>,
+        limits: &Limits,
+        client: Option<ClientKey>,
+    ) -> Result<ConnGuard, Refused> {
+        let wanted = client
+            .map(|c| (Key::Ip(c), limits.max_conns_per_ip, Refused::Ip))
+            .into_iter()
+            .collect();
+        self.count(wanted)
+    }
+
+    fn count(self: &Arc<Self>, wanted: Vec<(Key, usize, Refused)>) -> Result<ConnGuard, Refused> {
         let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
         for (key, cap, refused) in &wanted {
             if counts.get(key).copied().unwrap_or(0) >= *cap {
@@ -136,8 +159,8 @@ mod tests {
         let conns = Arc::new(Conns::default());
         let l = limits(3, 4, 2);
         let (a, b) = (Secret::random(), Secret::random());
-        let ip: IpAddr = [10, 0, 0, 1].into();
-        let other: IpAddr = [10, 0, 0, 2].into();
+        let ip = ClientKey::of([10, 0, 0, 1].into());
+        let other = ClientKey::of([10, 0, 0, 2].into());
         let token = Secret::random();
         // Two sockets on one token, a third refused by the token cap.
         let t1 = conns.admit(&l, Some(ip), a, Some(&token)).unwrap();
@@ -155,7 +178,7 @@ mod tests {
         // Table a holds four sockets: its cap.
         assert_eq!(
             conns
-                .admit(&l, Some([10, 0, 0, 3].into()), a, None)
+                .admit(&l, Some(ClientKey::of([10, 0, 0, 3].into())), a, None)
                 .unwrap_err(),
             Refused::Table
         );
@@ -168,5 +191,29 @@ mod tests {
         }
         assert_eq!(conns.total(), 0);
         assert!(conns.counts.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_forwarded_socket_counts_under_its_client_s_cap_here() {
+        let conns = Arc::new(Conns::default());
+        let l = limits(2, 4, 2);
+        let ip = ClientKey::of([10, 0, 0, 1].into());
+        let away = conns.admit_forwarded(&l, Some(ip)).unwrap();
+        let here = conns.admit(&l, Some(ip), Secret::random(), None).unwrap();
+        // Two sockets of the client, one forwarded: a third is refused, forwarded or not.
+        assert_eq!(
+            conns.admit_forwarded(&l, Some(ip)).unwrap_err(),
+            Refused::Ip
+        );
+        assert_eq!(
+            conns
+                .admit(&l, Some(ip), Secret::random(), None)
+                .unwrap_err(),
+            Refused::Ip
+        );
+        drop(away);
+        let again = conns.admit_forwarded(&l, Some(ip)).unwrap();
+        drop((here, again));
+        assert_eq!(conns.total(), 0);
     }
 }

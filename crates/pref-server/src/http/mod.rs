@@ -9,14 +9,13 @@ mod seats;
 mod tables;
 mod websocket;
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, State};
+use axum::extract::{DefaultBodyLimit, FromRef, State};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{any, get, post, put};
-use axum::{Extension, Json, Router};
+use axum::{Json, Router};
 use pref_core::{PRESETS, Profile};
 use serde_json::{Value, json};
 use tower_http::services::{ServeDir, ServeFile};
@@ -88,11 +87,6 @@ impl FromRef<AppState> for SavedState {
     }
 }
 
-/// The client's address, when the server was started with it (not in router tests).
-fn client_ip(info: Option<&Extension<ConnectInfo<SocketAddr>>>) -> Option<IpAddr> {
-    info.map(|Extension(ConnectInfo(addr))| addr.ip())
-}
-
 /// The whole router.
 pub fn router(state: AppState) -> Router {
     let web = state.config.web_dir.clone();
@@ -146,8 +140,17 @@ pub fn router(state: AppState) -> Router {
             cluster::Routing {
                 cluster: state.cluster.clone(),
                 limits: state.config.limits.clone(),
+                conns: Arc::clone(&state.conns),
             },
             cluster::route,
+        ))
+        // Who the client is, before the request is forwarded or served.
+        .layer(axum::middleware::from_fn_with_state(
+            crate::client::Identify {
+                proxies: state.config.security.trusted_proxies.clone().into(),
+                secret: state.config.cluster.secret.clone(),
+            },
+            crate::client::identify,
         ))
         // Outside the forwarding, so that they hold on every node a request passes.
         .layer(axum::middleware::from_fn_with_state(
