@@ -148,6 +148,35 @@ async fn positional_arrays_are_refused_on_every_request_and_the_socket() {
 }
 
 #[tokio::test]
+async fn a_key_given_twice_is_refused_in_a_body_and_on_the_socket() {
+    use futures_util::SinkExt;
+    let b = Binary::start("duplicate-keys", &[]);
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    let seats = format!("/api/tables/{id}/seats");
+    let twice = r#"{"name": "Anna", "name": "Boris", "seat": 0}"#;
+    let (status, head, body) = request(addr, "POST", &seats, twice).await;
+    assert_eq!(status, 400, "{body}");
+    json_error("claim", &head, &body, "bad_request");
+    assert!(body.contains("given twice"), "{body}");
+    let (_, summary) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert!(summary["seats"][0]["name"].is_null(), "{summary}");
+    let mut ws = connect(addr, &id, None, "").await;
+    until(&mut ws, |m| m["type"] == "snapshot").await;
+    ws.send(tungstenite::Message::Text(
+        r#"{"type": "resync", "type": "resync"}"#.into(),
+    ))
+    .await
+    .unwrap();
+    let m = until(&mut ws, |m| m["event"]["kind"] != "spectators").await;
+    assert_eq!(
+        (m["type"].as_str(), m["code"].as_str()),
+        (Some("error"), Some("malformed")),
+        "{m}"
+    );
+}
+
+#[tokio::test]
 async fn every_error_of_every_route_answers_in_the_json_shape() {
     let b = Binary::start("errors", &[("PREF_MAX_BODY_BYTES", "1024")]);
     let addr = &b.addr;
