@@ -119,22 +119,25 @@ impl Analyses {
     }
 
     /// The document for deal `deal` of an uploaded record, read strictly through the rules.
+    /// The record is read and replayed in the lane too, off the async workers.
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] for a record that does not read or replay, or a deal it
     /// does not have; [`ApiError::Busy`] when the lane is full.
-    pub async fn upload(&self, text: &str, deal: usize) -> Result<String, ApiError> {
-        let record = Record::from_json_str(text)
-            .map_err(|e| ApiError::BadRequest(format!("the record does not read: {e}")))?;
-        let deals = record.deals().len();
-        if deal >= deals {
-            return Err(ApiError::BadRequest(format!(
-                "the record has {deals} deals; deal {deal} is not one of them"
-            )));
-        }
-        analyse(&self.lane, record, deal)
-            .await
-            .map(|text| text.to_string())
+    pub async fn upload(&self, text: String, deal: usize) -> Result<String, ApiError> {
+        self.lane
+            .run(move || {
+                let record = Record::from_json_str(&text)
+                    .map_err(|e| ApiError::BadRequest(format!("the record does not read: {e}")))?;
+                let deals = record.deals().len();
+                if deal >= deals {
+                    return Err(ApiError::BadRequest(format!(
+                        "the record has {deals} deals; deal {deal} is not one of them"
+                    )));
+                }
+                document(&record, deal).map(|text| text.to_string())
+            })
+            .await?
     }
 }
 
@@ -149,15 +152,17 @@ fn unshare(e: Arc<ApiError>) -> ApiError {
 
 /// Analyses deal `deal` of `record` in `lane`.
 async fn analyse(lane: &Lane, record: Record, deal: usize) -> Result<Arc<str>, ApiError> {
-    lane.run(move || {
-        let deals = Analyser::new()
-            .record(&record, Some(deal), Parts::ALL)
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        Ok(Arc::from(
-            json::document(record.players(), &deals).to_string(),
-        ))
-    })
-    .await?
+    lane.run(move || document(&record, deal)).await?
+}
+
+/// The `pref-analysis/1` document of deal `deal` of `record` (solver work: in the lane).
+fn document(record: &Record, deal: usize) -> Result<Arc<str>, ApiError> {
+    let deals = Analyser::new()
+        .record(record, Some(deal), Parts::ALL)
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok(Arc::from(
+        json::document(record.players(), &deals).to_string(),
+    ))
 }
 
 #[cfg(test)]

@@ -117,7 +117,7 @@ impl Identify {
     /// The key of the client of a request from `peer` with `headers`.
     #[must_use]
     pub fn key(&self, peer: IpAddr, headers: &HeaderMap) -> ClientKey {
-        if self.from_a_node(headers)
+        if self.sent_by_a_node(headers)
             && let Some(named) = headers
                 .get(CLIENT)
                 .and_then(|v| v.to_str().ok())
@@ -129,7 +129,7 @@ impl Identify {
     }
 
     /// Whether the request carries the cluster's secret (none set: never).
-    fn from_a_node(&self, headers: &HeaderMap) -> bool {
+    fn sent_by_a_node(&self, headers: &HeaderMap) -> bool {
         match (&self.secret, headers.get(crate::proxy::FORWARDED)) {
             (Some(secret), Some(mark)) => crate::proxy::carries(secret, mark),
             _ => false,

@@ -93,7 +93,10 @@ fn nginx_and_compose_are_safe_as_shipped() {
     // nginx names the client, replacing what the client said; the nodes trust nginx's
     // fixed address, and only it.
     assert!(nginx.contains("proxy_set_header X-Forwarded-For $remote_addr;"));
-    assert!(nginx.contains("proxy_set_header Host $http_host;"), "the Host keeps its port");
+    assert!(
+        nginx.contains("proxy_set_header Host $http_host;"),
+        "the Host keeps its port"
+    );
     let proxy_ip = compose
         .split("ipv4_address: ")
         .nth(1)
@@ -123,7 +126,10 @@ fn nginx_and_compose_are_safe_as_shipped() {
     for s in secrets {
         assert!(s.starts_with("${PREF_CLUSTER_SECRET:?"), "{s}");
     }
-    assert!(!compose.contains("change-this"), "a default secret is shipped");
+    assert!(
+        !compose.contains("change-this"),
+        "a default secret is shipped"
+    );
 }
 
 #[test]

@@ -73,7 +73,7 @@ pub(super) async fn record_analysis(
         }
     }
     let deal = deal_number(deal)?;
-    let text = std::str::from_utf8(&bytes)
+    let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
     s.budgets.uploads.spend(client)?;
     let doc = s.analyses.upload(text, deal).await?;
