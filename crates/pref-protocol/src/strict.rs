@@ -4,9 +4,14 @@
 //! request or message is read here, refusing anything but an object at the top. Every
 //! request body and socket message of the protocol is an object whose fields are strings,
 //! numbers, booleans or values the core reads itself (actions, profiles), so the top is
-//! where a positional reading could start.
+//! where a positional reading could start. A key given twice in one object, at any depth,
+//! is refused too: serde would keep the last, and two readers of one message (a proxy that
+//! keeps the first, the server the last) would then read different things.
 
-use serde::de::DeserializeOwned;
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
 
 /// Why a request or message was not read.
 #[derive(Debug, thiserror::Error)]
@@ -27,7 +32,7 @@ pub enum ReadError {
 /// # Errors
 /// [`ReadError`] when `bytes` is not JSON, not an object, or not a `T`.
 pub fn read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ReadError> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(ReadError::Json)?;
+    let Unique(value) = serde_json::from_slice(bytes).map_err(ReadError::Json)?;
     let kind = match &value {
         serde_json::Value::Object(_) => None,
         serde_json::Value::Array(_) => Some("an array"),
@@ -40,6 +45,73 @@ pub fn read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ReadError> {
         return Err(ReadError::NotObject(kind));
     }
     serde_json::from_value(value).map_err(ReadError::Shape)
+}
+
+/// A JSON value in which no object names a key twice.
+struct Unique(Value);
+
+impl<'de> de::Deserialize<'de> for Unique {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Unique, D::Error> {
+        d.deserialize_any(UniqueVisitor).map(Unique)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> Visitor<'de> for UniqueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Unique(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(de::Error::custom(format!("the key {key:?} is given twice")));
+            }
+            let Unique(v) = map.next_value()?;
+            object.insert(key, v);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 #[cfg(test)]
@@ -91,5 +163,31 @@ mod tests {
             read::<Claim>(br#"{"name": "Anna", "extra": 1}"#),
             Err(ReadError::Shape(_))
         ));
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_at_any_depth() {
+        // A JSON value (what `read` goes through) keeps the last of two keys.
+        let last: Value = serde_json::from_str(r#"{"name": "Anna", "name": "Boris"}"#).unwrap();
+        assert_eq!(last["name"], "Boris");
+        assert!(read::<Claim>(br#"{"name": "Anna", "name": "Boris"}"#).is_err());
+        for text in [
+            r#"{"name": "Anna", "name": "Boris"}"#,
+            r#"{"type": "resync", "type": "resync"}"#,
+            r#"{"type": "action", "version": 1, "action": {"bid": 1, "bid": 2}}"#,
+            r#"{"profile": {"pool": [{"a": 1, "a": 1}]}}"#,
+        ] {
+            let err = read::<Value>(text.as_bytes()).unwrap_err();
+            assert!(
+                matches!(&err, ReadError::Json(e) if e.to_string().contains("is given twice")),
+                "{text}: {err}"
+            );
+        }
+        // The same key in two objects is no duplicate; numbers keep their kind.
+        let v: Value = read(br#"{"a": {"k": 1}, "b": {"k": -2.5}, "c": [null, true]}"#).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"a": {"k": 1}, "b": {"k": -2.5}, "c": [null, true]})
+        );
     }
 }

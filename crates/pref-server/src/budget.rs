@@ -6,30 +6,36 @@
 //!   budget: opening more sockets does not buy more (`limits.seat_heavy_per_second`,
 //!   `…_burst`; `limits.spectators_heavy_per_second`, `…_burst`). Spectators cannot spend
 //!   a seat's budget, so they cannot starve a player's `resync`.
-//! - **What a stranger opens or asks for**, per client address ([`PerAddress`], one call
-//!   [`Budgets::spend`] each): opening tables (`limits.tables_per_ip_per_minute`,
-//!   `limits.table_burst_per_ip`), opening or importing scorekeeping sheets
+//! - **What one client may do**, each a [`ClientBudget`] keyed by the client as the node
+//!   computes it ([`ClientKey`], `client.rs`): opening tables
+//!   (`limits.tables_per_ip_per_minute`, `limits.table_burst_per_ip`), so that a stranger
+//!   cannot fill the node's table cap; analysing uploaded deals (`limits.analysis_burst`,
+//!   `limits.analysis_every_ms`) and table deals not analysed yet
+//!   (`limits.deal_analyses_per_minute`, `limits.deal_analysis_burst`), so that one client
+//!   cannot take the solver from the others; opening or importing scorekeeping sheets
 //!   (`limits.keeper_sheets_per_ip_per_minute`, `…_burst_per_ip`), requests on existing
 //!   sheets (`limits.keeper_requests_per_ip_per_second`, `…_burst_per_ip`) and saving
-//!   profiles (`limits.profiles_per_ip_per_minute`, `limits.profile_burst_per_ip`): a
-//!   stranger cannot fill the node's caps, or its memory and cores, from one address.
+//!   profiles (`limits.profiles_per_ip_per_minute`, `limits.profile_burst_per_ip`), so that
+//!   a stranger cannot fill the node's caps, or its memory and cores, from one address.
 //! - **Pages of the score log** (`score_page`) cost the table's task a page of entries to
 //!   build and the socket up to a page to write, so they have a budget of their own, keyed
-//!   the same way: per seat token, and for all the spectators of a table together
+//!   like chat and `resync`: per seat token, and for all the spectators of a table together
 //!   (`limits.score_pages_per_second`, `limits.score_page_burst`).
 //!
 //! Each socket also keeps its own budget for every message (`socket/limits.rs`).
 
 use std::hash::Hash;
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Mutex;
+use std::time::Duration;
 
-use governor::clock::DefaultClock;
+use governor::clock::{Clock, DefaultClock};
 use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter};
 
+use crate::client::{Client, ClientKey};
 use crate::config::Limits;
+use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 
 /// A keyed token bucket.
@@ -47,25 +53,61 @@ pub enum Spender {
     Spectators,
 }
 
-/// What a client address spends a budget of its own on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PerAddress {
-    /// Opening a table (or a rematch).
-    Table,
-    /// Opening or importing a scorekeeping sheet.
-    Sheet,
-    /// A request on an existing sheet: its view, record, choices, a check, a change, or
-    /// opening its event stream.
-    SheetRequest,
-    /// Saving a profile.
-    Profile,
+/// A budget of one kind of request per client: a token bucket for each [`ClientKey`].
+#[derive(Debug)]
+pub struct ClientBudget {
+    limiter: Keyed<ClientKey>,
+    /// What is spent, in the refusal ("tables opened").
+    what: &'static str,
+    /// Serialises pruning, so that one caller does it while the others go on.
+    pruning: Mutex<()>,
 }
 
-/// A request refused because its address spent its budget; the message says which and
-/// how much the budget allows.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct OverBudget(pub String);
+impl ClientBudget {
+    /// `burst` requests at once from one client, then one more every `every`; `what`
+    /// names them in the refusal. A zero `burst` or `every` counts as the least there is.
+    #[must_use]
+    pub fn new(what: &'static str, every: Duration, burst: u32) -> ClientBudget {
+        let quota = Quota::with_period(every.max(Duration::from_millis(1)))
+            .expect("a period of at least a millisecond")
+            .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN));
+        ClientBudget {
+            limiter: RateLimiter::hashmap(quota),
+            what,
+            pruning: Mutex::new(()),
+        }
+    }
+
+    /// `per_minute` a minute from one client, `burst` at once.
+    #[must_use]
+    pub fn per_minute(what: &'static str, per_minute: u32, burst: u32) -> ClientBudget {
+        let every = Duration::from_secs(60) / per_minute.max(1);
+        ClientBudget::new(what, every, burst)
+    }
+
+    /// Spends one request of `client`. A request the router got without a server (its own
+    /// tests; [`Client`] is `None`) is not counted.
+    ///
+    /// # Errors
+    /// [`ApiError::RateLimited`] when the client's budget is spent, saying when to come
+    /// back; nothing is spent then.
+    pub fn spend(&self, client: Client) -> Result<(), ApiError> {
+        let Client(Some(key)) = client else {
+            return Ok(());
+        };
+        if let Ok(_one) = self.pruning.try_lock() {
+            prune(&self.limiter);
+        }
+        self.limiter.check_key(&key).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::RateLimited(format!(
+                "too many {} from this address; try again in {} s",
+                self.what,
+                wait.as_secs() + 1
+            ))
+        })
+    }
+}
 
 /// The node's shared budgets.
 #[derive(Debug)]
@@ -73,12 +115,19 @@ pub struct Budgets {
     seats: Keyed<(Secret, TokenHash)>,
     spectators: Keyed<Secret>,
     pages: Keyed<(Secret, Spender)>,
-    create: Keyed<IpAddr>,
-    sheets: Keyed<IpAddr>,
-    sheet_requests: Keyed<IpAddr>,
-    profiles: Keyed<IpAddr>,
-    /// The words of each refusal, from the settings.
-    refusals: [String; 4],
+    /// Tables opened (new ones and rematches), per client.
+    pub tables: ClientBudget,
+    /// Deals of uploaded records analysed, per client.
+    pub uploads: ClientBudget,
+    /// Table deals analysed (not yet in the cache), per client.
+    pub deal_analyses: ClientBudget,
+    /// Scorekeeping sheets opened or imported, per client.
+    pub sheets: ClientBudget,
+    /// Requests on existing sheets (a view, the record, a check, a change, a stream), per
+    /// client.
+    pub sheet_requests: ClientBudget,
+    /// Profiles saved, per client.
+    pub profiles: ClientBudget,
     /// Serialises pruning, so that one caller does it while the others go on.
     pruning: Mutex<()>,
 }
@@ -86,12 +135,6 @@ pub struct Budgets {
 /// `per` per `unit` seconds, `burst` at once (each at least 1).
 fn quota(per_second: u32, burst: u32) -> Quota {
     Quota::per_second(NonZeroU32::new(per_second).unwrap_or(NonZeroU32::MIN))
-        .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
-}
-
-/// `per` a minute, `burst` at once (each at least 1).
-fn per_minute(per: u32, burst: u32) -> Quota {
-    Quota::per_minute(NonZeroU32::new(per).unwrap_or(NonZeroU32::MIN))
         .allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
 }
 
@@ -107,7 +150,6 @@ impl Budgets {
     /// Budgets with the rates of `limits`.
     #[must_use]
     pub fn new(limits: &Limits) -> Budgets {
-        let l = limits;
         Budgets {
             seats: RateLimiter::hashmap(quota(
                 limits.seat_heavy_per_second,
@@ -121,40 +163,36 @@ impl Budgets {
                 limits.score_pages_per_second,
                 limits.score_page_burst,
             )),
-                        create: RateLimiter::hashmap(per_minute(
-                l.tables_per_ip_per_minute,
-                l.table_burst_per_ip,
-            )),
-            sheets: RateLimiter::hashmap(per_minute(
-                l.keeper_sheets_per_ip_per_minute,
-                l.keeper_sheet_burst_per_ip,
-            )),
-            sheet_requests: RateLimiter::hashmap(quota(
-                l.keeper_requests_per_ip_per_second,
-                l.keeper_request_burst_per_ip,
-            )),
-            profiles: RateLimiter::hashmap(per_minute(
-                l.profiles_per_ip_per_minute,
-                l.profile_burst_per_ip,
-            )),
-            refusals: [
-                format!(
-                    "this address may open {} tables a minute; try again later",
-                    l.tables_per_ip_per_minute
-                ),
-                format!(
-                    "this address may open or import {} scorekeeping sheets a minute; try again later",
-                    l.keeper_sheets_per_ip_per_minute
-                ),
-                format!(
-                    "this address may make {} requests a second on scorekeeping sheets; try again later",
-                    l.keeper_requests_per_ip_per_second
-                ),
-                format!(
-                    "this address may save {} profiles a minute; try again later",
-                    l.profiles_per_ip_per_minute
-                ),
-            ],
+            tables: ClientBudget::per_minute(
+                "tables opened",
+                limits.tables_per_ip_per_minute,
+                limits.table_burst_per_ip,
+            ),
+            uploads: ClientBudget::new(
+                "records analysed",
+                Duration::from_millis(limits.analysis_every_ms),
+                limits.analysis_burst,
+            ),
+            deal_analyses: ClientBudget::per_minute(
+                "deals analysed",
+                limits.deal_analyses_per_minute,
+                limits.deal_analysis_burst,
+            ),
+            sheets: ClientBudget::per_minute(
+                "scorekeeping sheets opened or imported",
+                limits.keeper_sheets_per_ip_per_minute,
+                limits.keeper_sheet_burst_per_ip,
+            ),
+            sheet_requests: ClientBudget::new(
+                "requests on scorekeeping sheets",
+                Duration::from_secs(1) / limits.keeper_requests_per_ip_per_second.max(1),
+                limits.keeper_request_burst_per_ip,
+            ),
+            profiles: ClientBudget::per_minute(
+                "profiles saved",
+                limits.profiles_per_ip_per_minute,
+                limits.profile_burst_per_ip,
+            ),
             pruning: Mutex::new(()),
         }
     }
@@ -176,36 +214,11 @@ impl Budgets {
         self.pages.check_key(&(table, who)).is_ok()
     }
 
-    /// Spends one `what` of the client at `ip` (nothing is counted for a client without an
-    /// address: router tests).
-    ///
-    /// # Errors
-    /// [`OverBudget`] saying which budget is spent, when it is.
-    pub fn spend(&self, what: PerAddress, ip: Option<IpAddr>) -> Result<(), OverBudget> {
-        let Some(ip) = ip else {
-            return Ok(());
-        };
-        self.prune();
-        let (limiter, refusal) = match what {
-            PerAddress::Table => (&self.create, 0),
-            PerAddress::Sheet => (&self.sheets, 1),
-            PerAddress::SheetRequest => (&self.sheet_requests, 2),
-            PerAddress::Profile => (&self.profiles, 3),
-        };
-        limiter
-            .check_key(&ip)
-            .map_err(|_| OverBudget(self.refusals[refusal].clone()))
-    }
-
     fn prune(&self) {
         if let Ok(_one) = self.pruning.try_lock() {
             prune(&self.seats);
             prune(&self.spectators);
             prune(&self.pages);
-            prune(&self.create);
-            prune(&self.sheets);
-            prune(&self.sheet_requests);
-            prune(&self.profiles);
         }
     }
 }
@@ -274,16 +287,53 @@ mod tests {
         );
     }
 
+    fn client(ip: &str) -> Client {
+        Client(Some(ClientKey::of(ip.parse().unwrap())))
+    }
+
     #[test]
     fn table_openings_are_budgeted_per_address() {
         let b = Budgets::new(&limits());
-        let (one, two): (IpAddr, IpAddr) = ([192, 0, 2, 1].into(), [192, 0, 2, 2].into());
-        let create = |ip| b.spend(PerAddress::Table, Some(ip)).is_ok();
+        let spend = |c| b.tables.spend(c).is_ok();
         assert_eq!(
-            (0..3).map(|_| create(one)).collect::<Vec<_>>(),
+            (0..3)
+                .map(|_| spend(client("192.0.2.1")))
+                .collect::<Vec<_>>(),
             [true, true, false]
         );
-        assert!(create(two));
+        assert!(spend(client("192.0.2.2")));
+        // One IPv6 client is its /64: another address of its block has no fresh budget.
+        assert!(spend(client("2001:db8:1:2::1")));
+        assert!(spend(client("2001:db8:1:2::ffff")));
+        assert!(!spend(client("2001:db8:1:2:1:2:3:4")));
+        assert!(spend(client("2001:db8:1:3::1")));
+        // A request without a server's client is not counted.
+        assert!((0..5).all(|_| spend(Client(None))));
+        let Err(ApiError::RateLimited(why)) = b.tables.spend(client("192.0.2.1")) else {
+            panic!("the spent budget let a table through");
+        };
+        assert!(
+            why.starts_with("too many tables opened from this address"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn uploads_are_budgeted_per_client_not_for_all_together() {
+        let b = Budgets::new(&Limits {
+            analysis_burst: 2,
+            analysis_every_ms: 60_000,
+            ..Limits::default()
+        });
+        let spend = |c| b.uploads.spend(c).is_ok();
+        assert_eq!(
+            (0..3)
+                .map(|_| spend(client("192.0.2.1")))
+                .collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        // Another client's uploads are its own.
+        assert!(spend(client("192.0.2.2")));
     }
 
     #[test]
@@ -297,31 +347,28 @@ mod tests {
             profile_burst_per_ip: 1,
             ..Limits::default()
         });
-        let (one, two): (IpAddr, IpAddr) = ([192, 0, 2, 1].into(), [192, 0, 2, 2].into());
-        let spend = |what, ip| b.spend(what, Some(ip)).map_err(|e| e.0);
-        let sheets: Vec<_> = (0..3).map(|_| spend(PerAddress::Sheet, one)).collect();
-        assert_eq!(
-            sheets,
-            [
-                Ok(()),
-                Ok(()),
-                Err("this address may open or import 1 scorekeeping sheets a minute; try again later".into())
-            ]
+        let (one, two) = (client("192.0.2.1"), client("192.0.2.2"));
+        let sheets: Vec<_> = (0..3).map(|_| b.sheets.spend(one).is_ok()).collect();
+        assert_eq!(sheets, [true, true, false]);
+        let Err(ApiError::RateLimited(why)) = b.sheets.spend(one) else {
+            panic!("the spent budget let a sheet through");
+        };
+        assert!(
+            why.starts_with("too many scorekeeping sheets opened or imported from this address"),
+            "{why}"
         );
         // Requests on sheets and profiles are budgets apart, and so is every other address.
-        let requests: Vec<_> = (0..4)
-            .map(|_| spend(PerAddress::SheetRequest, one).is_ok())
-            .collect();
+        let requests: Vec<_> = (0..4).map(|_| b.sheet_requests.spend(one).is_ok()).collect();
         assert_eq!(requests, [true, true, true, false]);
         assert_eq!(
             (0..2)
-                .map(|_| spend(PerAddress::Profile, one).is_ok())
+                .map(|_| b.profiles.spend(one).is_ok())
                 .collect::<Vec<_>>(),
             [true, false]
         );
-        assert_eq!(spend(PerAddress::Sheet, two), Ok(()));
-        assert_eq!(spend(PerAddress::Profile, two), Ok(()));
+        assert!(b.sheets.spend(two).is_ok());
+        assert!(b.profiles.spend(two).is_ok());
         // A client without an address (a router test) spends nothing.
-        assert!((0..10).all(|_| b.spend(PerAddress::Sheet, None).is_ok()));
+        assert!((0..10).all(|_| b.sheets.spend(Client(None)).is_ok()));
     }
 }

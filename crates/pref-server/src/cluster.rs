@@ -23,6 +23,7 @@ use axum::response::{IntoResponse, Response};
 use sqlx::postgres::PgPool;
 use tokio::sync::Mutex;
 
+use crate::client::ClientKey;
 use crate::config::{self, Limits};
 use crate::error::ApiError;
 use crate::ids::Secret;
@@ -277,11 +278,10 @@ impl Cluster {
     /// Whether a request that says it was forwarded by a node carries the cluster's secret
     /// (`value` of [`proxy::FORWARDED`]); with no secret set, any node is believed.
     fn trusts(&self, value: &axum::http::HeaderValue) -> bool {
-        use subtle::ConstantTimeEq;
         self.settings
             .secret
             .as_ref()
-            .is_none_or(|secret| bool::from(secret.as_bytes().ct_eq(value.as_bytes())))
+            .is_none_or(|secret| proxy::carries(secret, value))
     }
 
     /// Where table `id` is served; takes its lease if it has expired. An id found missing
@@ -342,6 +342,8 @@ pub struct Routing {
     pub cluster: Option<Arc<Cluster>>,
     /// The limits.
     pub limits: Limits,
+    /// The node's open sockets: a forwarded one counts under its client here too.
+    pub conns: Arc<crate::conns::Conns>,
 }
 
 /// Middleware: a request for a table served by another node goes to that node. A request
@@ -377,14 +379,25 @@ pub async fn route(State(s): State<Routing>, req: Request, next: Next) -> Respon
             if forwarded {
                 return ApiError::Unavailable.into_response();
             }
+            let client = req.extensions().get::<ClientKey>().copied();
+            // A forwarded socket holds descriptors here: it passes this node's admission.
+            let place = if proxy::is_upgrade(&req) {
+                match s.conns.admit_forwarded(&s.limits, client) {
+                    Ok(place) => Some(place),
+                    Err(e) => return ApiError::RateLimited(e.to_string()).into_response(),
+                }
+            } else {
+                None
+            };
             let forwarding = proxy::Forwarding {
                 secret: cluster.settings.secret.as_deref().unwrap_or("1"),
                 send_timeout: std::time::Duration::from_millis(
                     cluster.settings.forward_send_timeout_ms.max(1),
                 ),
                 limits: &s.limits,
+                client,
             };
-            proxy::forward(req, &addr, &forwarding).await
+            proxy::forward(req, &addr, &forwarding, place).await
         }
         Err(e) => e.into_response(),
     }

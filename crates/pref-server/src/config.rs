@@ -47,6 +47,9 @@ pub struct Security {
     /// Further origins allowed, exactly as browsers send them (`https://pref.example`);
     /// `"*"` allows any page.
     pub allowed_origins: Vec<String>,
+    /// The proxies whose `X-Forwarded-For` is believed: addresses or blocks
+    /// (`172.28.0.10`, `10.0.0.0/8`); none by default (`client.rs`).
+    pub trusted_proxies: Vec<crate::client::Proxy>,
 }
 
 impl Default for Security {
@@ -54,6 +57,7 @@ impl Default for Security {
         Security {
             same_origin: true,
             allowed_origins: Vec::new(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -161,11 +165,22 @@ pub struct Limits {
     pub bot_delay_max_ms: u64,
     /// Largest record uploaded for analysis (`POST /api/analysis`), in bytes.
     pub analysis_max_record_bytes: usize,
-    /// Uploaded deals analysed at once above the sustained rate, across all clients.
+    /// Uploaded deals one client may have analysed at once above the sustained rate.
     pub analysis_burst: u32,
-    /// One more uploaded deal may be analysed every this many milliseconds, across all
-    /// clients.
+    /// One more uploaded deal of one client may be analysed every this many milliseconds.
     pub analysis_every_ms: u64,
+    /// Table deals not analysed yet that one client may have analysed per minute.
+    pub deal_analyses_per_minute: u32,
+    /// Those at once above that rate.
+    pub deal_analysis_burst: u32,
+    /// Analyses computed at once, in their own lane beside the bots' thinking permits.
+    pub analysis_running: usize,
+    /// Analyses waiting for the lane at most; beyond it a request answers `503 busy`.
+    pub analysis_queue: usize,
+    /// Analysed table deals kept in memory at most.
+    pub analysis_cache_deals: u64,
+    /// How long an analysed table deal is kept, in seconds.
+    pub analysis_cache_secs: u64,
     /// Most WebSockets open from one client address.
     pub max_conns_per_ip: usize,
     /// Most WebSockets open to one table.
@@ -268,6 +283,12 @@ impl Default for Limits {
             analysis_max_record_bytes: 524_288,
             analysis_burst: 10,
             analysis_every_ms: 2000,
+            deal_analyses_per_minute: 30,
+            deal_analysis_burst: 10,
+            analysis_running: 1,
+            analysis_queue: 8,
+            analysis_cache_deals: 256,
+            analysis_cache_secs: 3600,
             max_conns_per_ip: 256,
             max_conns_per_table: 512,
             max_conns_per_token: 8,
@@ -482,6 +503,19 @@ impl Config {
                 .map(str::to_owned)
                 .collect();
         }
+        if let Some(v) = get("PREF_TRUSTED_PROXIES") {
+            self.security.trusted_proxies = v
+                .split(',')
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| {
+                    p.parse().map_err(|_| ConfigError::Env {
+                        name: "PREF_TRUSTED_PROXIES",
+                        value: v.clone(),
+                        why: "comma-separated addresses or blocks such as 10.0.0.0/8",
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+        }
         if let Some(v) = get("PREF_LOBBY_IDLE_SECS") {
             self.lifecycle.lobby_idle_secs =
                 parse("PREF_LOBBY_IDLE_SECS", v, "a number of seconds")?;
@@ -523,6 +557,8 @@ impl Config {
                 "PREF_SOCKET_WRITE_BUFFER_BYTES",
                 &mut l.socket_write_buffer_bytes,
             ),
+            ("PREF_ANALYSIS_RUNNING", &mut l.analysis_running),
+            ("PREF_ANALYSIS_QUEUE", &mut l.analysis_queue),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -570,6 +606,11 @@ impl Config {
             ("PREF_SCORE_PAGE_DEALS", &mut l.score_page_deals),
             ("PREF_SCORE_PAGES_PER_SECOND", &mut l.score_pages_per_second),
             ("PREF_SCORE_PAGE_BURST", &mut l.score_page_burst),
+            (
+                "PREF_DEAL_ANALYSES_PER_MINUTE",
+                &mut l.deal_analyses_per_minute,
+            ),
+            ("PREF_DEAL_ANALYSIS_BURST", &mut l.deal_analysis_burst),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v, number)?;
@@ -581,6 +622,8 @@ impl Config {
             ("PREF_BOT_DELAY_MIN_MS", &mut l.bot_delay_min_ms),
             ("PREF_BOT_DELAY_MAX_MS", &mut l.bot_delay_max_ms),
             ("PREF_ANALYSIS_EVERY_MS", &mut l.analysis_every_ms),
+            ("PREF_ANALYSIS_CACHE_DEALS", &mut l.analysis_cache_deals),
+            ("PREF_ANALYSIS_CACHE_SECS", &mut l.analysis_cache_secs),
             ("PREF_FAIR_WINDOW_MS", &mut l.fair_window_ms),
             ("PREF_SPECTATORS_EVERY_MS", &mut l.spectators_every_ms),
             ("PREF_HEADER_READ_TIMEOUT_MS", &mut l.header_read_timeout_ms),

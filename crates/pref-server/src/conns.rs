@@ -2,7 +2,9 @@
 //! cap (`limits.max_conns_per_ip`, `…_per_table`, `…_per_token`): one client cannot hold
 //! every descriptor of the node, fill one table with subscribers, or open a hundred sockets
 //! on one seat. A socket is admitted before its upgrade and counted until its
-//! [`ConnGuard`] drops, however it ends.
+//! [`ConnGuard`] drops, however it ends. The client is counted by its [`ClientKey`]
+//! (`client.rs`), and a socket this node forwards to the table's node is counted here
+//! under its client too ([`Conns::admit_forwarded`]): it holds this node's descriptors.
 //!
 //! A scorekeeping sheet's event stream (`GET /api/keeper/{id}/events`) is held open as long
 //! as a socket, so it is counted here too: per client address, per sheet and on the whole
@@ -10,23 +12,23 @@
 //! the stream's first byte and counted until the stream ends.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::client::ClientKey;
 use crate::config::Limits;
 use crate::ids::{Secret, TokenHash};
 
 /// What a socket is counted under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Key {
-    /// The client's address.
-    Ip(IpAddr),
+    /// The client.
+    Ip(ClientKey),
     /// The table.
     Table(Secret),
     /// A seat token at a table.
     Token(Secret, TokenHash),
     /// Sheet streams from the client's address.
-    StreamIp(IpAddr),
+    StreamIp(ClientKey),
     /// Streams on one sheet.
     Sheet(Secret),
     /// Every sheet stream of the node.
@@ -70,7 +72,7 @@ pub struct ConnGuard {
 }
 
 impl Conns {
-    /// Counts a socket from `ip` to `table` with seat `token`, unless a cap is reached
+    /// Counts a socket from `client` to `table` with seat `token`, unless a cap is reached
     /// (nothing is counted then).
     ///
     /// # Errors
@@ -78,7 +80,7 @@ impl Conns {
     pub fn admit(
         self: &Arc<Self>,
         limits: &Limits,
-        ip: Option<IpAddr>,
+        client: Option<ClientKey>,
         table: Secret,
         token: Option<&Secret>,
     ) -> Result<ConnGuard, Refused> {
@@ -87,17 +89,17 @@ impl Conns {
             limits.max_conns_per_table,
             Refused::Table,
         )];
-        if let Some(ip) = ip {
-            wanted.push((Key::Ip(ip), limits.max_conns_per_ip, Refused::Ip));
+        if let Some(c) = client {
+            wanted.push((Key::Ip(c), limits.max_conns_per_ip, Refused::Ip));
         }
         if let Some(t) = token {
             let key = Key::Token(table, TokenHash::of(t));
             wanted.push((key, limits.max_conns_per_token, Refused::Token));
         }
-        self.take(wanted)
+        self.count(wanted)
     }
 
-    /// Counts an event stream from `ip` on `sheet`, unless a cap is reached (nothing is
+    /// Counts an event stream from `client` on `sheet`, unless a cap is reached (nothing is
     /// counted then).
     ///
     /// # Errors
@@ -106,7 +108,7 @@ impl Conns {
     pub fn admit_stream(
         self: &Arc<Self>,
         limits: &Limits,
-        ip: Option<IpAddr>,
+        client: Option<ClientKey>,
         sheet: Secret,
     ) -> Result<ConnGuard, Refused> {
         let mut wanted = vec![
@@ -117,18 +119,35 @@ impl Conns {
                 Refused::Sheet,
             ),
         ];
-        if let Some(ip) = ip {
+        if let Some(client) = client {
             wanted.push((
-                Key::StreamIp(ip),
+                Key::StreamIp(client),
                 limits.max_streams_per_ip,
                 Refused::StreamIp,
             ));
         }
-        self.take(wanted)
+        self.count(wanted)
+    }
+
+    /// Counts a socket this node forwards for `client` to the node serving its table: under
+    /// the client's cap only (the table's node counts the table and the seat).
+    ///
+    /// # Errors
+    /// [`Refused::Ip`] when the client holds its cap of sockets here.
+    pub fn admit_forwarded(
+        self: &Arc<Self>,
+        limits: &Limits,
+        client: Option<ClientKey>,
+    ) -> Result<ConnGuard, Refused> {
+        let wanted = client
+            .map(|c| (Key::Ip(c), limits.max_conns_per_ip, Refused::Ip))
+            .into_iter()
+            .collect();
+        self.count(wanted)
     }
 
     /// Counts one connection under every key of `wanted`, or none if one is at its cap.
-    fn take(self: &Arc<Self>, wanted: Vec<(Key, usize, Refused)>) -> Result<ConnGuard, Refused> {
+    fn count(self: &Arc<Self>, wanted: Vec<(Key, usize, Refused)>) -> Result<ConnGuard, Refused> {
         let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
         for (key, cap, refused) in &wanted {
             if counts.get(key).copied().unwrap_or(0) >= *cap {
@@ -191,8 +210,8 @@ mod tests {
         let conns = Arc::new(Conns::default());
         let l = limits(3, 4, 2);
         let (a, b) = (Secret::random(), Secret::random());
-        let ip: IpAddr = [10, 0, 0, 1].into();
-        let other: IpAddr = [10, 0, 0, 2].into();
+        let ip = ClientKey::of([10, 0, 0, 1].into());
+        let other = ClientKey::of([10, 0, 0, 2].into());
         let token = Secret::random();
         // Two sockets on one token, a third refused by the token cap.
         let t1 = conns.admit(&l, Some(ip), a, Some(&token)).unwrap();
@@ -210,7 +229,7 @@ mod tests {
         // Table a holds four sockets: its cap.
         assert_eq!(
             conns
-                .admit(&l, Some([10, 0, 0, 3].into()), a, None)
+                .admit(&l, Some(ClientKey::of([10, 0, 0, 3].into())), a, None)
                 .unwrap_err(),
             Refused::Table
         );
@@ -236,7 +255,7 @@ mod tests {
             ..Limits::default()
         };
         let (a, b) = (Secret::random(), Secret::random());
-        let ip = |n: u8| Some(IpAddr::from([10, 0, 0, n]));
+        let ip = |n: u8| Some(ClientKey::of([10, 0, 0, n].into()));
         let s1 = conns.admit_stream(&l, ip(1), a).unwrap();
         let s2 = conns.admit_stream(&l, ip(1), a).unwrap();
         assert_eq!(
@@ -261,5 +280,29 @@ mod tests {
             drop(g);
         }
         assert!(conns.counts.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_forwarded_socket_counts_under_its_client_s_cap_here() {
+        let conns = Arc::new(Conns::default());
+        let l = limits(2, 4, 2);
+        let ip = ClientKey::of([10, 0, 0, 1].into());
+        let away = conns.admit_forwarded(&l, Some(ip)).unwrap();
+        let here = conns.admit(&l, Some(ip), Secret::random(), None).unwrap();
+        // Two sockets of the client, one forwarded: a third is refused, forwarded or not.
+        assert_eq!(
+            conns.admit_forwarded(&l, Some(ip)).unwrap_err(),
+            Refused::Ip
+        );
+        assert_eq!(
+            conns
+                .admit(&l, Some(ip), Secret::random(), None)
+                .unwrap_err(),
+            Refused::Ip
+        );
+        drop(away);
+        let again = conns.admit_forwarded(&l, Some(ip)).unwrap();
+        drop((here, again));
+        assert_eq!(conns.total(), 0);
     }
 }

@@ -109,6 +109,11 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
 /// this stops another site's page from opening sockets with its visitors' browsers. A
 /// request without `Origin` is not from a page (the load generator, another node) and
 /// passes: such a client could send any `Origin` it liked.
+///
+/// A page whose origin names the `Host` asked for is this server's own only when that host
+/// is an IP address or a loopback name (`localhost`, `*.localhost`): a DNS-rebinding page
+/// (`evil.example` made to resolve to this server) has `Origin` equal to `Host` too, so a
+/// site reached by its DNS name lists its origin in `security.allowed_origins`.
 #[must_use]
 pub fn origin_allowed(policy: &Security, origin: Option<&str>, host: Option<&str>) -> bool {
     let Some(origin) = origin else {
@@ -125,7 +130,29 @@ pub fn origin_allowed(policy: &Security, origin: Option<&str>, host: Option<&str
     let authority = origin
         .strip_prefix("http://")
         .or_else(|| origin.strip_prefix("https://"));
-    policy.same_origin && authority.is_some() && authority == host
+    policy.same_origin
+        && authority.is_some()
+        && authority == host
+        && authority.is_some_and(cannot_be_rebound)
+}
+
+/// Whether the host of `authority` (`host[:port]`) is one that no DNS answer can point
+/// elsewhere: an IP address, or a loopback name that browsers resolve themselves.
+fn cannot_be_rebound(authority: &str) -> bool {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return rest
+            .split_once(']')
+            .is_some_and(|(ip, _)| ip.parse::<std::net::Ipv6Addr>().is_ok());
+    }
+    let name = match authority.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => authority,
+    };
+    let name = name.to_ascii_lowercase();
+    let name = name.strip_suffix('.').unwrap_or(&name);
+    name.parse::<std::net::Ipv4Addr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
 }
 
 /// Refuses a WebSocket upgrade from a page the Origin policy does not allow, before the
@@ -242,14 +269,6 @@ pub async fn api_not_found() -> Response {
         .into_response()
 }
 
-/// The client's address as the per-address caps and budgets key it (the TCP peer), when
-/// the server was started with it (not in router tests).
-pub(crate) fn client_ip(
-    info: Option<&axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
-) -> Option<std::net::IpAddr> {
-    info.map(|axum::Extension(axum::extract::ConnectInfo(addr))| addr.ip())
-}
-
 /// The bearer token of a request.
 pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
     let value = headers
@@ -278,20 +297,59 @@ mod tests {
         Security {
             same_origin,
             allowed_origins: allowed.iter().map(|s| (*s).to_owned()).collect(),
+            trusted_proxies: Vec::new(),
         }
     }
 
     #[test]
     fn the_same_origin_passes_and_a_foreign_one_does_not() {
         let p = policy(true, &[]);
-        let host = Some("pref.example:8080");
-        assert!(origin_allowed(&p, Some("http://pref.example:8080"), host));
-        assert!(origin_allowed(&p, Some("https://pref.example:8080"), host));
+        let host = Some("192.168.1.5:8080");
+        assert!(origin_allowed(&p, Some("http://192.168.1.5:8080"), host));
+        assert!(origin_allowed(&p, Some("https://192.168.1.5:8080"), host));
         assert!(!origin_allowed(&p, Some("https://evil.example"), host));
-        assert!(!origin_allowed(&p, Some("http://pref.example"), host));
+        assert!(!origin_allowed(&p, Some("http://192.168.1.5"), host));
         assert!(!origin_allowed(&p, Some("null"), host));
         assert!(origin_allowed(&p, None, host), "no Origin: not a page");
-        assert!(!origin_allowed(&p, Some("http://pref.example:8080"), None));
+        assert!(!origin_allowed(&p, Some("http://192.168.1.5:8080"), None));
+        for loopback in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "[::1]:8080",
+            "pref.localhost",
+        ] {
+            let origin = format!("http://{loopback}");
+            assert!(
+                origin_allowed(&p, Some(&origin), Some(loopback)),
+                "{loopback}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_rebinding_page_whose_origin_is_its_host_is_refused() {
+        // evil.example resolved to this server: the browser sends Origin and Host alike.
+        let p = policy(true, &[]);
+        for name in [
+            "evil.example:8080",
+            "evil.example",
+            "localhost.evil.example:80",
+        ] {
+            let origin = format!("http://{name}");
+            assert!(!origin_allowed(&p, Some(&origin), Some(name)), "{name}");
+        }
+        // The site's own DNS name passes once it is listed.
+        let site = policy(true, &["https://pref.example"]);
+        assert!(origin_allowed(
+            &site,
+            Some("https://pref.example"),
+            Some("pref.example")
+        ));
+        assert!(!origin_allowed(
+            &site,
+            Some("http://evil.example"),
+            Some("evil.example")
+        ));
     }
 
     #[test]

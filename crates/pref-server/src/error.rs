@@ -48,18 +48,15 @@ pub enum ApiError {
     /// The server is at its table limit.
     #[error("the server is full; try again later")]
     Full,
+    /// A bounded queue of work is full (the analyses'): the message says which.
+    #[error("{0}")]
+    Busy(String),
     /// The table's task stopped (it is being restored).
     #[error("the table is restarting; try again")]
     Unavailable,
     /// Something broke inside; details are logged.
     #[error("internal error")]
     Internal(String),
-}
-
-impl From<crate::budget::OverBudget> for ApiError {
-    fn from(e: crate::budget::OverBudget) -> ApiError {
-        ApiError::RateLimited(e.0)
-    }
 }
 
 impl From<StoreError> for ApiError {
@@ -148,6 +145,7 @@ impl ApiError {
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Full => (StatusCode::SERVICE_UNAVAILABLE, "full"),
+            ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }

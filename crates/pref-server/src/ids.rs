@@ -204,4 +204,37 @@ mod tests {
         assert!(Secret::parse("01234567-89ab-cdef-0123-456789abcdeg").is_none());
         assert!(Secret::parse("0123456789abcdef0123456789abcdefabcd").is_none());
     }
+
+    #[test]
+    fn a_token_in_upper_case_or_hyphenated_is_the_same_token_and_other_forms_are_refused() {
+        let token = Secret::random();
+        let lower = token.expose();
+        let upper = lower.to_ascii_uppercase();
+        let hyphenated = Uuid::from_bytes(token.0).hyphenated().to_string();
+        for form in [&upper, &hyphenated, &hyphenated.to_ascii_uppercase()] {
+            assert!(Secret::parse(form).unwrap().matches(&token), "{form}");
+            // The hash it is checked by is the one of the token itself.
+            assert!(TokenHash::of(&Secret::parse(form).unwrap()).matches(&TokenHash::of(&token)));
+        }
+        // Written back, always 32 lower-case digits.
+        assert_eq!(Secret::parse(&upper).unwrap().expose(), lower);
+        // Hyphens elsewhere, braces, a URN, spaces, a sign: refused.
+        let moved = format!("{}-{}", &lower[..9], &lower[9..]);
+        let moved = format!(
+            "{}-{}-{}-{}",
+            &moved[..14],
+            &moved[14..18],
+            &moved[18..22],
+            &moved[22..]
+        );
+        for bad in [
+            moved,
+            format!("{{{hyphenated}}}"),
+            format!("urn:uuid:{hyphenated}"),
+            format!(" {}", &lower[1..]),
+            format!("+{}", &lower[1..]),
+        ] {
+            assert!(Secret::parse(&bad).is_none(), "{bad}");
+        }
+    }
 }

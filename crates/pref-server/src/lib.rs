@@ -43,6 +43,7 @@
 pub mod analysis;
 pub mod bots;
 pub mod budget;
+pub mod client;
 pub mod cluster;
 pub mod command;
 pub mod config;
@@ -227,11 +228,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         cluster: cluster.clone(),
         shutdown: stop.clone(),
         base_url: format!("http://{addr}"),
-        analyses: Arc::new(analysis::Analyses::new(
-            analysis::CACHE_DEALS,
-            config.limits.analysis_burst,
-            config.limits.analysis_every(),
-        )),
+        analyses: Arc::new(analysis::Analyses::new(&config.limits)),
         config: Arc::new(config),
     };
     let serving = serve::Serving {

@@ -3,7 +3,8 @@
 //! both ways (browsers do not follow redirects on a WebSocket, so a redirect would not do).
 //!
 //! The owner sees the forwarded request with the [`FORWARDED`] header, which carries the
-//! cluster's shared secret, and never forwards it again. The socket pump gives up on a side
+//! cluster's shared secret, and never forwards it again; [`crate::client::CLIENT`] names the
+//! client this node computed, so that the owner's budgets count the client, not this node. The socket pump gives up on a side
 //! that does not take a message within the send timeout, or that says nothing (not even a
 //! pong) for the idle timeout, so a stalled client or owner cannot hold the pump for ever. When the owner goes away the client's socket is closed with `4001` (`table
 //! closed`), as if the table had stopped here, and the client reconnects.
@@ -23,7 +24,9 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame as TCloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{self as tung, Message as TMessage};
 
+use crate::client::{CLIENT, ClientKey};
 use crate::config::Limits;
+use crate::conns::ConnGuard;
 use crate::error::ApiError;
 
 /// Marks a request one node forwarded to another; its value is the cluster's secret.
@@ -38,13 +41,41 @@ pub struct Forwarding<'a> {
     pub send_timeout: Duration,
     /// Frame sizes and the idle timeout.
     pub limits: &'a Limits,
+    /// The client the request came from, as this node computed it.
+    pub client: Option<ClientKey>,
 }
 
 impl Forwarding<'_> {
-    fn mark(&self) -> Result<HeaderValue, ForwardError> {
-        HeaderValue::from_str(self.secret)
-            .map_err(|_| ForwardError::Connect("the cluster secret is not a header value".into()))
+    /// Marks `headers` as forwarded by a node, for `client`; a client's own claim to be
+    /// someone is never passed on.
+    fn mark(&self, headers: &mut axum::http::HeaderMap) -> Result<(), ForwardError> {
+        let secret = HeaderValue::from_str(self.secret).map_err(|_| {
+            ForwardError::Connect("the cluster secret is not a header value".into())
+        })?;
+        headers.insert(FORWARDED, secret);
+        headers.remove(CLIENT);
+        if let Some(client) = self.client {
+            let named = HeaderValue::from_str(&client.to_string())
+                .map_err(|_| ForwardError::Connect("the client is not a header value".into()))?;
+            headers.insert(CLIENT, named);
+        }
+        Ok(())
     }
+}
+
+/// Whether `mark`, the value of [`FORWARDED`], is `secret` (compared in constant time).
+#[must_use]
+pub fn carries(secret: &str, mark: &HeaderValue) -> bool {
+    use subtle::ConstantTimeEq;
+    bool::from(secret.as_bytes().ct_eq(mark.as_bytes()))
+}
+
+/// Whether `req` asks for a WebSocket upgrade.
+#[must_use]
+pub fn is_upgrade(req: &axum::extract::Request) -> bool {
+    req.headers()
+        .get(header::UPGRADE)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"))
 }
 
 /// How long connecting to the owner may take.
@@ -54,14 +85,16 @@ const CONNECT: Duration = Duration::from_secs(5);
 const TABLE_CLOSED: u16 = 4001;
 
 /// Sends `req` to the node at `addr` and returns its answer; `unavailable` if that node
-/// cannot be reached (it may have just died: the client retries, and the lease moves).
-pub async fn forward(req: axum::extract::Request, addr: &str, how: &Forwarding<'_>) -> Response {
-    let upgrade = req
-        .headers()
-        .get(header::UPGRADE)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
-    let result = if upgrade {
-        websocket(req, addr, how).await
+/// cannot be reached (it may have just died: the client retries, and the lease moves). A
+/// socket keeps `place` (its count in this node's caps) for as long as it is pumped.
+pub async fn forward(
+    req: axum::extract::Request,
+    addr: &str,
+    how: &Forwarding<'_>,
+    place: Option<ConnGuard>,
+) -> Response {
+    let result = if is_upgrade(&req) {
+        websocket(req, addr, how, place).await
     } else {
         http(req, addr, how).await
     };
@@ -117,7 +150,7 @@ async fn http(
         header::HOST,
         HeaderValue::from_str(addr).map_err(|_| ForwardError::Connect("bad address".into()))?,
     );
-    parts.headers.insert(FORWARDED, how.mark()?);
+    how.mark(&mut parts.headers)?;
     let answer = sender
         .send_request(axum::http::Request::from_parts(parts, body))
         .await?;
@@ -128,6 +161,7 @@ async fn websocket(
     req: axum::extract::Request,
     addr: &str,
     how: &Forwarding<'_>,
+    place: Option<ConnGuard>,
 ) -> Result<Response, ForwardError> {
     let (mut parts, _) = req.into_parts();
     let path = parts
@@ -141,7 +175,7 @@ async fn websocket(
     let mut request = format!("ws://{addr}{path}")
         .into_client_request()
         .map_err(Box::new)?;
-    request.headers_mut().insert(FORWARDED, how.mark()?);
+    how.mark(request.headers_mut())?;
     // The seat token travels in the subprotocols; the owner checks it and selects `pref`.
     if let Some(offered) = parts.headers.get(header::SEC_WEBSOCKET_PROTOCOL) {
         request
@@ -174,7 +208,10 @@ async fn websocket(
         .protocols([pref_protocol::subprotocol::PROTOCOL])
         .max_message_size(hard)
         .max_frame_size(hard)
-        .on_upgrade(move |client| pump(client, upstream, times)))
+        .on_upgrade(move |client| async move {
+            pump(client, upstream, times).await;
+            drop(place);
+        }))
 }
 
 /// The pump's timeouts.

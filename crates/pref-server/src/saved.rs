@@ -11,22 +11,21 @@
 //! deleted ([`expiry`]), so the cap cannot stay full. A name follows the seat names'
 //! character rules (`machine::checked_name`: no control, bidi or zero-width characters).
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
+use axum::Json;
 use pref_core::{Profile, ProfileError};
 use pref_protocol::{SaveProfile, SavedProfile};
 use serde_json::{Map, Value};
 use sqlx::Row;
 
-use crate::budget::{Budgets, PerAddress};
+use crate::budget::Budgets;
+use crate::client::Client;
 use crate::config::Config;
-use crate::edge::client_ip;
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::store::{Pool, Store, StoreError, with_pool};
@@ -215,14 +214,14 @@ fn answer(
 /// `POST /api/profiles`.
 pub(crate) async fn create(
     State(s): State<SavedState>,
-    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+    client: Client,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: SaveProfile = crate::edge::body(&bytes)?;
     let name = check_name(&req.name)?;
     let (_, _, request) = canonical(&req.profile)?;
     s.budgets
-        .spend(PerAddress::Profile, client_ip(info.as_ref()))?;
+        .profiles.spend(client)?;
     let max = i64::try_from(s.config.limits.max_profiles).unwrap_or(i64::MAX);
     if s.store.profile_count().await? >= max {
         return Err(ApiError::Full);

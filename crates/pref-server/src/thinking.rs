@@ -1,9 +1,11 @@
-//! The share of the cores that solver work may take: bots deciding and analyses of
-//! finished deals.
+//! The share of the cores that bots may take: bots deciding, and the autopilot of a clocked
+//! table.
 //!
 //! Both run on tokio's blocking pool, each holding one permit of a single semaphore while it
 //! works, so at most [`Thinking::permits`] of them run at once however many bot tables play:
 //! the rest of the cores stay free for the table tasks and sockets of people's tables.
+//! Analyses never take these permits: they have a lane of their own (`analysis.rs`), so a
+//! bot never waits behind one.
 //! The share is `bots.core_share_percent` of the cores, at least one permit; it is read
 //! once, at start ([`configure`]).
 
@@ -16,8 +18,8 @@ use tokio::sync::Semaphore;
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Thinking {
-    /// Percent of the cores that bots and analyses may keep busy at once (at least one
-    /// core's worth: one permit).
+    /// Percent of the cores that bots may keep busy at once (at least one core's worth: one
+    /// permit).
     pub core_share_percent: u32,
 }
 
@@ -40,6 +42,9 @@ impl Thinking {
 
 static THINKERS: OnceLock<Semaphore> = OnceLock::new();
 
+/// The permits in force, fixed by the first [`configure`] or [`permits`].
+static SHARE: OnceLock<usize> = OnceLock::new();
+
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
@@ -47,14 +52,19 @@ fn cores() -> usize {
 /// Sets the share from the settings; the first call (or the first [`thinkers`]) wins, so a
 /// node's share is fixed for its life. Returns the permits in force.
 pub fn configure(settings: &Thinking) -> usize {
-    let permits = settings.permits(cores());
+    let permits = *SHARE.get_or_init(|| settings.permits(cores()));
     THINKERS.get_or_init(|| Semaphore::new(permits));
     permits
 }
 
-/// The permits every bot decision and every analysis holds while it runs.
+/// The permits every bot decision and every autopilot move holds while it runs.
 pub fn thinkers() -> &'static Semaphore {
-    THINKERS.get_or_init(|| Semaphore::new(Thinking::default().permits(cores())))
+    THINKERS.get_or_init(|| Semaphore::new(permits()))
+}
+
+/// How many permits [`thinkers`] has: those configured, or the default share.
+pub fn permits() -> usize {
+    *SHARE.get_or_init(|| Thinking::default().permits(cores()))
 }
 
 #[cfg(test)]

@@ -148,6 +148,35 @@ async fn positional_arrays_are_refused_on_every_request_and_the_socket() {
 }
 
 #[tokio::test]
+async fn a_key_given_twice_is_refused_in_a_body_and_on_the_socket() {
+    use futures_util::SinkExt;
+    let b = Binary::start("duplicate-keys", &[]);
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    let seats = format!("/api/tables/{id}/seats");
+    let twice = r#"{"name": "Anna", "name": "Boris", "seat": 0}"#;
+    let (status, head, body) = request(addr, "POST", &seats, twice).await;
+    assert_eq!(status, 400, "{body}");
+    json_error("claim", &head, &body, "bad_request");
+    assert!(body.contains("given twice"), "{body}");
+    let (_, summary) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert!(summary["seats"][0]["name"].is_null(), "{summary}");
+    let mut ws = connect(addr, &id, None, "").await;
+    until(&mut ws, |m| m["type"] == "snapshot").await;
+    ws.send(tungstenite::Message::Text(
+        r#"{"type": "resync", "type": "resync"}"#.into(),
+    ))
+    .await
+    .unwrap();
+    let m = until(&mut ws, |m| m["event"]["kind"] != "spectators").await;
+    assert_eq!(
+        (m["type"].as_str(), m["code"].as_str()),
+        (Some("error"), Some("malformed")),
+        "{m}"
+    );
+}
+
+#[tokio::test]
 async fn every_error_of_every_route_answers_in_the_json_shape() {
     let b = Binary::start("errors", &[("PREF_MAX_BODY_BYTES", "1024")]);
     let addr = &b.addr;
@@ -535,6 +564,93 @@ async fn table_openings_are_budgeted_per_address() {
     );
     let (_, health) = http(addr, "GET", "/health", None, None).await;
     assert_eq!(health["tables"], 4, "{health}");
+}
+
+/// `POST /api/tables` with `{}` and `X-Forwarded-For: xff`; the status.
+async fn open_forwarded_for(addr: &str, xff: &str) -> u16 {
+    let mut tcp = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nX-Forwarded-For: {xff}\r\n\
+         Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    );
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tcp.read_to_end(&mut answer).await.unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    text.split(' ').nth(1).unwrap().parse().unwrap()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_client_has_its_own_budget_and_a_v6_client_its_64() {
+    let env = [
+        ("PREF_TABLE_BURST_PER_IP", "2"),
+        ("PREF_TABLES_PER_IP_PER_MINUTE", "1"),
+    ];
+    let proxied = Binary::start(
+        "xff-trusted",
+        &[
+            env[0],
+            env[1],
+            ("PREF_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8"),
+        ],
+    );
+    let addr = &proxied.addr;
+    let mut statuses = Vec::new();
+    for xff in [
+        // The client's own claim (6.6.6.6) stands left of what the proxies appended.
+        "6.6.6.6, 203.0.113.1",
+        "7.7.7.7, 203.0.113.1, 10.1.1.1",
+        "203.0.113.1",
+        "203.0.113.2",
+        "2001:db8:1:2::1",
+        "2001:db8:1:2::ffff",
+        "2001:db8:1:2:aaaa::1",
+        "2001:db8:1:3::1",
+    ] {
+        statuses.push(open_forwarded_for(addr, xff).await);
+    }
+    assert_eq!(statuses, [201, 201, 429, 201, 201, 201, 429, 201]);
+
+    // A node that trusts no proxy believes no X-Forwarded-For: one address, one budget.
+    let direct = Binary::start("xff-untrusted", &env);
+    let mut statuses = Vec::new();
+    for xff in ["203.0.113.1", "203.0.113.2", "203.0.113.3"] {
+        statuses.push(open_forwarded_for(&direct.addr, xff).await);
+    }
+    assert_eq!(statuses, [201, 201, 429]);
+}
+
+#[tokio::test]
+async fn a_dns_rebinding_page_cannot_open_a_socket() {
+    let b = Binary::start("rebinding", &[]);
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    let port = addr.rsplit(':').next().unwrap();
+    let open = |host: String| {
+        let mut req = format!("ws://{addr}/api/tables/{id}/ws")
+            .into_client_request()
+            .unwrap();
+        let origin = format!("http://{host}");
+        req.headers_mut().insert("host", host.parse().unwrap());
+        req.headers_mut().insert("origin", origin.parse().unwrap());
+        tokio_tungstenite::connect_async(req)
+    };
+    // evil.example resolved to this node: the page's Origin is the Host it asked for.
+    match open(format!("evil.example:{port}")).await {
+        Err(tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status(), 403);
+            let body: Value = serde_json::from_slice(resp.body().as_deref().unwrap()).unwrap();
+            assert_eq!(body["error"], "forbidden");
+        }
+        other => panic!("a rebinding page connected: {:?}", other.map(|_| ())),
+    }
+    // The printed link (an address) and localhost still connect.
+    for host in [addr.clone(), format!("localhost:{port}")] {
+        let (mut ws, _) = open(host.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{host}: {e}"));
+        until(&mut ws, |m| m["type"] == "snapshot").await;
+    }
 }
 
 #[tokio::test]

@@ -149,3 +149,63 @@ async fn a_flood_of_unknown_ids_is_answered_without_the_database_and_the_node_ke
     a.kill().unwrap();
     a.wait().unwrap();
 }
+
+/// Opens a socket to table `id` at `addr` as a client behind a proxy at `xff`; the status
+/// of a refusal, or the socket.
+async fn socket_for(addr: &str, id: &str, xff: Option<&str>) -> Result<Ws, u16> {
+    let mut req = ws_request(&format!("ws://{addr}/api/tables/{id}/ws"), None);
+    if let Some(xff) = xff {
+        req.headers_mut()
+            .insert("x-forwarded-for", xff.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(req).await {
+        Ok((mut ws, _)) => {
+            until(&mut ws, |m| m["type"] == "snapshot").await;
+            Ok(ws)
+        }
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forwarded_socket_passes_its_node_s_admission_and_the_owner_counts_the_real_client() {
+    let Some(url) = postgres("guards_client").await else {
+        return;
+    };
+    let dir = temp_dir("guards-client");
+    // A holds the table and trusts no proxy; B stands behind a proxy on 127.0.0.1.
+    let (mut a, addr_a) = node(&url, &dir, &[("PREF_MAX_CONNS_PER_IP", "2")]);
+    let (mut b, addr_b) = node(
+        &url,
+        &dir,
+        &[
+            ("PREF_MAX_CONNS_PER_IP", "1"),
+            ("PREF_TRUSTED_PROXIES", "127.0.0.1"),
+        ],
+    );
+    let (id, _) = lobby(&addr_a, json!("sochi")).await;
+    let x = socket_for(&addr_b, &id, Some("203.0.113.1")).await.unwrap();
+    // B counts the socket it forwards: the client's second one is refused there.
+    assert_eq!(
+        socket_for(&addr_b, &id, Some("203.0.113.1")).await.err(),
+        Some(429)
+    );
+    let y = socket_for(&addr_b, &id, Some("203.0.113.2")).await.unwrap();
+    // A counted those two under their clients, as B named them, not under B's address:
+    // this client on 127.0.0.1 still has its two sockets at A, and not a third.
+    let direct: Vec<_> = [
+        socket_for(&addr_a, &id, None).await,
+        socket_for(&addr_a, &id, None).await,
+        socket_for(&addr_a, &id, None).await,
+    ]
+    .into_iter()
+    .map(|r| r.err())
+    .collect();
+    assert_eq!(direct, [None, None, Some(429)]);
+    drop((x, y));
+    for child in [&mut a, &mut b] {
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}

@@ -1,8 +1,11 @@
 //! The container files agree with each other and with the server: every node in
 //! `docker/compose.yml` is an upstream of `docker/nginx.conf` and advertises that address,
 //! nginx passes WebSocket upgrades and hashes on the table id, the image's health check asks
-//! the server's `/health`, and `docker/build.sh` is what the Dockerfile runs. With nginx
-//! installed, `nginx -t` also checks the proxy's syntax (upstream names made local).
+//! the server's `/health`, and `docker/build.sh` is what the Dockerfile runs. Both are safe
+//! as shipped: nginx takes each route's bodies up to the server's own limit, names the
+//! client in `X-Forwarded-For` to nodes that trust nginx's fixed address, and compose has
+//! no default cluster secret. With nginx installed, `nginx -t` also checks the proxy's
+//! syntax (upstream names made local).
 
 use std::path::{Path, PathBuf};
 
@@ -46,6 +49,87 @@ fn compose_nginx_and_dockerfile_agree() {
     ] {
         assert!(nginx.contains(needle), "nginx.conf lacks {needle}");
     }
+}
+
+/// The `client_max_body_size` of nginx's `location = path`, or of the server block.
+fn body_size(nginx: &str, path: Option<&str>) -> usize {
+    let block = match path {
+        Some(p) => {
+            let start = nginx
+                .find(&format!("location = {p} {{"))
+                .unwrap_or_else(|| panic!("nginx.conf has no location for {p}"));
+            &nginx[start..start + nginx[start..].find('}').unwrap()]
+        }
+        None => &nginx[nginx.find("server {").unwrap()..],
+    };
+    let value = block
+        .split("client_max_body_size ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("no client_max_body_size for {path:?}"));
+    let (digits, unit) = value.split_at(value.len() - 1);
+    match unit {
+        "k" => digits.parse::<usize>().unwrap() * 1024,
+        "m" => digits.parse::<usize>().unwrap() * 1024 * 1024,
+        _ => value.parse().unwrap(),
+    }
+}
+
+#[test]
+fn nginx_and_compose_are_safe_as_shipped() {
+    let compose = read("compose.yml");
+    let nginx = read("nginx.conf");
+    let limits = pref_server::config::Limits::default();
+    // Every route's bodies pass nginx up to the server's own limit for it.
+    assert_eq!(body_size(&nginx, None), limits.max_body_bytes);
+    assert_eq!(
+        body_size(&nginx, Some("/api/keeper/import")),
+        limits.max_record_bytes
+    );
+    assert_eq!(
+        body_size(&nginx, Some("/api/analysis")),
+        limits.analysis_max_record_bytes
+    );
+    // nginx names the client, replacing what the client said; the nodes trust nginx's
+    // fixed address, and only it.
+    assert!(nginx.contains("proxy_set_header X-Forwarded-For $remote_addr;"));
+    assert!(
+        nginx.contains("proxy_set_header Host $http_host;"),
+        "the Host keeps its port"
+    );
+    let proxy_ip = compose
+        .split("ipv4_address: ")
+        .nth(1)
+        .and_then(|r| r.lines().next())
+        .expect("nginx has a fixed address")
+        .trim();
+    let trusted: Vec<&str> = compose
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("PREF_TRUSTED_PROXIES: "))
+        .collect();
+    assert_eq!(trusted, [proxy_ip, proxy_ip], "each node trusts nginx");
+    let net: ipnet::IpNet = compose
+        .split("- subnet: ")
+        .nth(1)
+        .and_then(|r| r.lines().next())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(net.contains(&proxy_ip.parse::<std::net::IpAddr>().unwrap()));
+    // No public default secret: compose refuses to start without one.
+    let secrets: Vec<&str> = compose
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("PREF_CLUSTER_SECRET: "))
+        .collect();
+    assert_eq!(secrets.len(), 2);
+    for s in secrets {
+        assert!(s.starts_with("${PREF_CLUSTER_SECRET:?"), "{s}");
+    }
+    assert!(
+        !compose.contains("change-this"),
+        "a default secret is shipped"
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::{AppState, table_id};
+use crate::client::Client;
 use crate::command::Command;
 use crate::error::ApiError;
 
@@ -14,6 +15,7 @@ use crate::error::ApiError;
 pub(super) async fn deal_analysis(
     State(s): State<AppState>,
     Path((id, deal)): Path<(String, String)>,
+    client: Client,
 ) -> Result<Response, ApiError> {
     let id = table_id(&id)?;
     let deal = deal_number(Some(&deal))?;
@@ -21,7 +23,14 @@ pub(super) async fn deal_analysis(
     let record = handle
         .ask(|reply| Command::DealRecord { deal, reply })
         .await??;
-    let text = s.analyses.table_deal(id, deal, *record).await?;
+    // A deal analysed lately costs nothing; a new one is the client's to spend.
+    let text = match s.analyses.cached(id, deal).await {
+        Some(text) => text,
+        None => {
+            s.budgets.deal_analyses.spend(client)?;
+            s.analyses.table_deal(id, deal, *record).await?
+        }
+    };
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         text.to_string(),
@@ -41,6 +50,7 @@ fn deal_number(text: Option<&str>) -> Result<usize, ApiError> {
 pub(super) async fn record_analysis(
     State(s): State<AppState>,
     RawQuery(query): RawQuery,
+    client: Client,
     bytes: Result<axum::body::Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let bytes = bytes.map_err(|e| match e.status() {
@@ -63,8 +73,9 @@ pub(super) async fn record_analysis(
         }
     }
     let deal = deal_number(deal)?;
-    let text = std::str::from_utf8(&bytes)
+    let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
+    s.budgets.uploads.spend(client)?;
     let doc = s.analyses.upload(text, deal).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], doc).into_response())
 }

@@ -144,8 +144,17 @@ pub fn router(state: AppState) -> Router {
             cluster::Routing {
                 cluster: state.cluster.clone(),
                 limits: state.config.limits.clone(),
+                conns: Arc::clone(&state.conns),
             },
             cluster::route,
+        ))
+        // Who the client is, before the request is forwarded or served.
+        .layer(axum::middleware::from_fn_with_state(
+            crate::client::Identify {
+                proxies: state.config.security.trusted_proxies.clone().into(),
+                secret: state.config.cluster.secret.clone(),
+            },
+            crate::client::identify,
         ))
         // Outside the forwarding, so that they hold on every node a request passes.
         .layer(axum::middleware::from_fn_with_state(

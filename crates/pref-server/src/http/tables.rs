@@ -1,12 +1,10 @@
 //! Opening tables (a new one, a rematch and its seats) and reading one: its summary and
 //! its `pref-record/1`.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Path, State};
+use axum::Json;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::{Extension, Json};
 use pref_core::{Profile, Seat};
 use pref_protocol::{CreateTable, Created};
 use rand::Rng;
@@ -14,9 +12,8 @@ use rand::rngs::OsRng;
 use serde_json::{Value, json};
 
 use super::{AppState, bearer, body, table_id};
-use crate::budget::PerAddress;
+use crate::client::Client;
 use crate::command::{Command, HostRequest};
-use crate::edge::client_ip;
 use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 use crate::machine::NewTable;
@@ -25,12 +22,11 @@ use crate::table::Table;
 
 pub(super) async fn create_table(
     State(s): State<AppState>,
-    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+    client: Client,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateTable = body(&bytes)?;
-    s.budgets
-        .spend(PerAddress::Table, client_ip(info.as_ref()))?;
+    s.budgets.tables.spend(client)?;
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     let clock = crate::machine::clock::parse(req.clock.as_ref())?;

@@ -1,20 +1,18 @@
 //! The WebSocket upgrade: the seat token from the subprotocol, the connection caps, and
 //! the transport's buffer and message sizes.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use serde::Deserialize;
 
 use super::{AppState, table_id};
 use crate::budget::Spender;
+use crate::client::Client;
 use crate::command::Command;
-use crate::edge::client_ip;
 use crate::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 use crate::socket;
@@ -55,7 +53,7 @@ pub(super) async fn websocket(
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     headers: HeaderMap,
-    info: Option<Extension<ConnectInfo<SocketAddr>>>,
+    Client(client): Client,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if q.token.is_some() {
@@ -71,7 +69,7 @@ pub(super) async fn websocket(
     // Counted until the socket ends; refused before the upgrade when a cap is reached.
     let place = s
         .conns
-        .admit(&limits, client_ip(info.as_ref()), table, token.as_ref())
+        .admit(&limits, client, table, token.as_ref())
         .map_err(|e| ApiError::RateLimited(e.to_string()))?;
     let shared = socket::Shared::new(
         Arc::clone(&s.budgets),

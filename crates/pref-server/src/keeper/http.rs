@@ -7,12 +7,10 @@
 //! stream is counted in [`Conns`] (per address, per sheet, on the node) until it ends.
 
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Extension;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRef, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -29,10 +27,11 @@ use tokio::sync::broadcast;
 
 use super::sheet::{Deals, Header, refusal};
 use super::{Keepers, Opened};
-use crate::budget::{Budgets, PerAddress};
+use crate::budget::Budgets;
+use crate::client::Client;
 use crate::config::Limits;
 use crate::conns::{Conns, Refused};
-use crate::edge::{bearer, body, client_ip};
+use crate::edge::{bearer, body};
 use crate::error::ApiError;
 use crate::ids::Secret;
 use crate::machine::check_name;
@@ -57,7 +56,6 @@ pub struct KeeperState {
 }
 
 /// The client's address as the routes get it (absent in router tests).
-type Client = Option<Extension<ConnectInfo<SocketAddr>>>;
 
 /// The scorekeeper's routes, merged into the server's router (whose state `S` holds a
 /// [`KeeperState`]).
@@ -102,12 +100,12 @@ fn created(s: &KeeperState, opened: Opened) -> Response {
 
 async fn create(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateKeeper = body(&bytes)?;
     s.budgets
-        .spend(PerAddress::Sheet, client_ip(info.as_ref()))?;
+        .sheets.spend(client)?;
     let request = req.profile.unwrap_or_else(|| Value::from("sochi"));
     let profile = Profile::from_json(&request)?;
     let players = profile.players();
@@ -141,11 +139,11 @@ async fn create(
 /// goes on from its last deal.
 async fn import(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     text: String,
 ) -> Result<Response, ApiError> {
     s.budgets
-        .spend(PerAddress::Sheet, client_ip(info.as_ref()))?;
+        .sheets.spend(client)?;
     let (record, _) = Record::read(&text).map_err(|e| ApiError::BadDeal(refusal(&e)))?;
     if let Some(i) = record
         .deals()
@@ -180,22 +178,22 @@ async fn import(
 
 async fn view(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path(id): Path<String>,
 ) -> Result<Json<KeeperView>, ApiError> {
     s.budgets
-        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
+        .sheet_requests.spend(client)?;
     let (view, _) = s.keepers.watch(&sheet_id(&id)?).await?;
     Ok(Json((*view).clone()))
 }
 
 async fn record(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     s.budgets
-        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
+        .sheet_requests.spend(client)?;
     let text = s.keepers.record(&sheet_id(&id)?).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
@@ -209,23 +207,23 @@ struct ChoicesQuery {
 
 async fn choices(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path(id): Path<String>,
     Query(q): Query<ChoicesQuery>,
 ) -> Result<Json<KeeperNext>, ApiError> {
     s.budgets
-        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
+        .sheet_requests.spend(client)?;
     Ok(Json(s.keepers.choices(&sheet_id(&id)?, q.deal).await?))
 }
 
 async fn check(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path(id): Path<String>,
     bytes: axum::body::Bytes,
 ) -> Result<Json<KeeperChecked>, ApiError> {
     s.budgets
-        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
+        .sheet_requests.spend(client)?;
     let req: KeeperCheck = body(&bytes)?;
     let deal = s
         .keepers
@@ -236,12 +234,12 @@ async fn check(
 
 async fn change(
     s: &KeeperState,
-    (id, info): (&str, Client),
+    (id, client): (&str, Client),
     headers: &HeaderMap,
     op: KeeperOp,
 ) -> Result<Json<KeeperView>, ApiError> {
     s.budgets
-        .spend(PerAddress::SheetRequest, client_ip(info.as_ref()))?;
+        .sheet_requests.spend(client)?;
     let id = sheet_id(id)?;
     let token = bearer(headers)?;
     let view = s.keepers.change(&id, &token, op).await?;
@@ -250,7 +248,7 @@ async fn change(
 
 async fn add(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
@@ -258,7 +256,7 @@ async fn add(
     let req: KeeperDealBody = body(&bytes)?;
     change(
         &s,
-        (&id, info),
+        (&id, client),
         &headers,
         KeeperOp::Add {
             outcome: req.outcome,
@@ -269,7 +267,7 @@ async fn add(
 
 async fn correct(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path((id, index)): Path<(String, usize)>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
@@ -280,12 +278,12 @@ async fn correct(
         was: Value::Null,
         outcome: req.outcome,
     };
-    change(&s, (&id, info), &headers, op).await
+    change(&s, (&id, client), &headers, op).await
 }
 
 async fn delete(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path((id, index)): Path<(String, usize)>,
     headers: HeaderMap,
 ) -> Result<Json<KeeperView>, ApiError> {
@@ -293,19 +291,19 @@ async fn delete(
         index,
         was: Value::Null,
     };
-    change(&s, (&id, info), &headers, op).await
+    change(&s, (&id, client), &headers, op).await
 }
 
 async fn stop(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<KeeperView>, ApiError> {
     let req: KeeperStop = body(&bytes)?;
     let op = KeeperOp::Stop { agreed: req.agreed };
-    change(&s, (&id, info), &headers, op).await
+    change(&s, (&id, client), &headers, op).await
 }
 
 fn sheet_event(view: &KeeperView) -> Event {
@@ -319,15 +317,14 @@ fn sheet_event(view: &KeeperView) -> Event {
 /// node holds as many as it may) and until it ends.
 async fn events(
     State(s): State<KeeperState>,
-    info: Client,
+    client: Client,
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let ip = client_ip(info.as_ref());
-    s.budgets.spend(PerAddress::SheetRequest, ip)?;
+    s.budgets.sheet_requests.spend(client)?;
     let id = sheet_id(&id)?;
     let place = s
         .conns
-        .admit_stream(&s.limits, ip, id)
+        .admit_stream(&s.limits, client.0, id)
         .map_err(|e| match e {
             Refused::Streams => ApiError::Full,
             Refused::Ip | Refused::Table | Refused::Token | Refused::StreamIp | Refused::Sheet => {
