@@ -239,7 +239,7 @@ where
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
                 self.answer(id, out).await
             }
-            ClientMessage::Chat { .. } | ClientMessage::Resync if !self.shared.take() => {
+            ClientMessage::Chat { .. } | ClientMessage::Resync {} if !self.shared.take() => {
                 self.error(
                     ErrorCode::RateLimited,
                     "too many chat lines or resyncs from this seat; this one was dropped",
@@ -280,8 +280,8 @@ where
                     Err(e) => self.error(ErrorCode::ChatForbidden, e.to_string()).await,
                 }
             }
-            ClientMessage::Resync => self.resync().await,
-            m @ (ClientMessage::FairJoin
+            ClientMessage::Resync {} => self.resync().await,
+            m @ (ClientMessage::FairJoin {}
             | ClientMessage::FairCommit { .. }
             | ClientMessage::FairReveal { .. }) => self.fair(m).await,
         }
