@@ -53,6 +53,9 @@ pub struct Session {
     pub rx: broadcast::Receiver<Arc<Stamped>>,
     /// Players at the table (for projecting deal events).
     pub players: u8,
+    /// For a seat's session, the first deal its occupant holds the seat for: the events of
+    /// earlier deals reach him as a spectator's (0 for a spectator).
+    pub from_deal: u32,
     /// Whether spectators take part in the chat.
     pub spectator_chat: bool,
     /// The seat token the session was opened with: presence counts for that occupant only,

@@ -73,9 +73,6 @@ pub struct Table {
     clock: Option<Clock>,
     /// The state version the autopilot is deciding at, so the timer does not start it twice.
     piloting: Option<u64>,
-    /// Per seat, the version at which its occupant took it: a resume from before then would
-    /// replay what the seat's earlier occupant saw.
-    taken: [u64; 4],
     /// At a table with a clock, per deal the time used and the autopilot's mark of each
     /// action, for the record.
     times: Vec<Vec<pref_core::ActionTime>>,
@@ -117,7 +114,6 @@ impl Table {
             clock: None,
             piloting: None,
             times: Vec::new(),
-            taken: [0; 4],
             origin: (tokio::time::Instant::now(), unix_ms()),
             fair_deadline: None,
             bot_keys: [None, None, None, None],
@@ -227,9 +223,11 @@ impl Table {
                     name,
                     token,
                     bot,
+                    from_deal,
                 } => {
+                    let bot = bot.map(BotLevel::as_str);
                     self.store
-                        .put_seat(no, *seat, name, token, bot.map(BotLevel::as_str))
+                        .put_seat(no, *seat, name, token, bot, *from_deal)
                         .await
                 }
                 Write::Free(seat) => self.store.free_seat(no, *seat).await,
@@ -339,7 +337,6 @@ impl Table {
                 };
                 let claimed = self.apply(op).await.and_then(|c| match c.news.first() {
                     Some(News::Public(pref_protocol::Public::SeatTaken { seat, .. })) => {
-                        self.taken[usize::from(*seat)] = c.first;
                         Ok((*seat, token))
                     }
                     _ => Err(TableError::Internal("a claim took no seat".into())),

@@ -223,6 +223,7 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
             name: (*n).into(),
             token: TokenHash::of(&tokens[i]),
             bot: None,
+            from_deal: 0,
         })
         .collect();
     let t = NewTable {

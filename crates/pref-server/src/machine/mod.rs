@@ -22,6 +22,8 @@ mod fair;
 mod fair_tests;
 mod op;
 #[cfg(test)]
+mod seat_view_tests;
+#[cfg(test)]
 mod tests;
 
 mod restore;

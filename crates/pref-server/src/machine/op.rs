@@ -18,6 +18,13 @@ pub struct Occupant {
     pub sockets: u32,
     /// The level of the bot holding the seat, if a bot does.
     pub bot: Option<BotLevel>,
+    /// The first deal this occupant holds the seat for: a deal dealt before he sat is shown
+    /// to him as to a spectator ([`super::Machine::deal_viewer`]), never as his seat saw it.
+    pub from_deal: u32,
+    /// The version of the `seat_taken` item that seated him (0 for a seat restored from the
+    /// database, whose history starts again): a resume from before it would replay what the
+    /// seat's earlier occupant saw.
+    pub since: u64,
 }
 
 /// Where the table stands; each phase carries exactly what it has.
@@ -367,6 +374,8 @@ pub enum Write {
         token: TokenHash,
         /// The bot's level.
         bot: Option<BotLevel>,
+        /// The first deal the occupant holds the seat for ([`Occupant::from_deal`]).
+        from_deal: u32,
     },
     /// A seat freed.
     Free(u8),
@@ -464,6 +473,8 @@ pub struct StoredSeat {
     pub token: TokenHash,
     /// The bot's level.
     pub bot: Option<BotLevel>,
+    /// The first deal the occupant holds the seat for ([`Occupant::from_deal`]).
+    pub from_deal: u32,
 }
 
 /// Why the record cannot be given.

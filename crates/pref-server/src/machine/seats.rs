@@ -64,17 +64,21 @@ impl Machine {
     ) {
         self.reserved[usize::from(seat)] = None;
         let token = TokenHash::of(&token);
+        let from_deal = self.deals_dealt();
         self.seats[usize::from(seat)] = Some(Occupant {
             name: name.clone(),
             token,
             sockets: 0,
             bot,
+            from_deal,
+            since: self.version + 1,
         });
         change.writes.push(Write::Seat {
             seat,
             name: name.clone(),
             token,
             bot,
+            from_deal,
         });
         self.publish(change, News::Public(Public::SeatTaken { seat, name, bot }));
     }

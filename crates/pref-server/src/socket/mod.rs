@@ -119,9 +119,12 @@ where
             return Err(SEAT_FREED);
         }
         let viewer = self.session.viewer;
-        let event = item
-            .news
-            .visible(viewer, self.session.players, self.session.spectator_chat);
+        let event = item.news.visible(
+            viewer,
+            self.session.from_deal,
+            self.session.players,
+            self.session.spectator_chat,
+        );
         let out = ServerMessage::Event {
             version: item.version,
             event,

@@ -48,6 +48,9 @@ pub struct SeatRow {
     pub token: TokenHash,
     /// The bot's level (`easy`, `normal`, `strong`) when a bot holds the seat.
     pub bot: Option<String>,
+    /// The first deal the occupant holds the seat for (0 for a seat stored before this was
+    /// kept: such an occupant sees the deals before his own, as every occupant did then).
+    pub from_deal: u32,
 }
 
 /// A deal as stored.
@@ -151,7 +154,7 @@ impl Store {
             };
             let mut seats = Vec::new();
             for s in sqlx::query(
-                "SELECT seat, name, token, bot FROM seats WHERE table_no = $1 ORDER BY seat",
+                "SELECT seat, name, token, bot, from_deal FROM seats WHERE table_no = $1 ORDER BY seat",
             )
             .bind(no)
             .fetch_all(pool)
@@ -162,6 +165,8 @@ impl Store {
                     name: s.get(1),
                     token: token(s.get(2))?,
                     bot: s.get(3),
+                    from_deal: u32::try_from(s.get::<i64, _>(4))
+                        .map_err(|e| damaged(e.to_string()))?,
                 });
             }
             let clock = r

@@ -418,7 +418,8 @@ impl Store {
         Ok(())
     }
 
-    /// Gives `seat` to a player, or to a bot of level `bot`.
+    /// Gives `seat` to a player, or to a bot of level `bot`, who holds it from deal
+    /// `from_deal` on (the deals dealt before he sat are not his to see).
     ///
     /// # Errors
     /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
@@ -429,19 +430,23 @@ impl Store {
         name: &str,
         token: &TokenHash,
         bot: Option<&str>,
+        from_deal: u32,
     ) -> Result<(), StoreError> {
         self.fenced(no)?;
         with_pool!(&self.pool, pool => {
             sqlx::query(
-                "INSERT INTO seats (table_no, seat, name, token, bot) VALUES ($1, $2, $3, $4, $5)
+                "INSERT INTO seats (table_no, seat, name, token, bot, from_deal)
+                 VALUES ($1, $2, $3, $4, $5, $6)
                  ON CONFLICT (table_no, seat)
-                 DO UPDATE SET name = excluded.name, token = excluded.token, bot = excluded.bot",
+                 DO UPDATE SET name = excluded.name, token = excluded.token, bot = excluded.bot,
+                     from_deal = excluded.from_deal",
             )
             .bind(no)
             .bind(i64::from(seat))
             .bind(name)
             .bind(token.expose())
             .bind(bot)
+            .bind(i64::from(from_deal))
             .execute(pool)
             .await?;
         });

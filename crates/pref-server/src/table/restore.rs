@@ -37,6 +37,7 @@ impl Table {
                 name: s.name,
                 token,
                 bot,
+                from_deal: s.from_deal,
             });
         }
         let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();
