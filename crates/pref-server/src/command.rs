@@ -207,10 +207,22 @@ pub enum Command {
         /// The rematch's id, the seat and the name, or why there is none.
         reply: oneshot::Sender<Result<(String, u8, String), TableError>>,
     },
-    /// The key of this table's invite link, for the edge seating a rematch's player.
+    /// The key of this table's invite link, for its host (his page shows the link again).
     InviteKey {
-        /// The key.
-        reply: oneshot::Sender<Secret>,
+        /// The host token.
+        host: Secret,
+        /// The key, or why the token gets none.
+        reply: oneshot::Sender<Result<Secret, TableError>>,
+    },
+    /// A player of the finished table this one is the rematch of takes the seat kept for
+    /// him (the edge checked his seat token there).
+    Rejoin {
+        /// The kept seat.
+        seat: u8,
+        /// The name it is kept for.
+        name: String,
+        /// Seat number and seat token.
+        reply: oneshot::Sender<Result<(u8, Secret), TableError>>,
     },
     /// The host opened table `table` as this table's rematch: tell every viewer.
     Rematched {

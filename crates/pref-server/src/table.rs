@@ -414,8 +414,13 @@ impl Table {
             Command::RematchSeat { token, reply } => {
                 let _ = reply.send(self.machine.rematch_seat(&token));
             }
-            Command::InviteKey { reply } => {
-                let _ = reply.send(self.machine.invite_key());
+            Command::InviteKey { host, reply } => {
+                let _ = reply.send(self.machine.invite_key(&host));
+            }
+            Command::Rejoin { seat, name, reply } => {
+                let token = Secret::random();
+                let op = Op::Rejoin { seat, name, token };
+                let _ = reply.send(self.apply(op).await.map(|_| (seat, token)));
             }
             Command::Rematched {
                 token,
@@ -519,7 +524,10 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
     let no = store
         .create_table(
             &id,
-            &crate::ids::TokenHash::of(&host),
+            (
+                &crate::ids::TokenHash::of(&host),
+                &crate::ids::TokenHash::of(&host.invite_key()),
+            ),
             &pref_core::Profile::sochi().to_json(),
             false,
             0,
@@ -530,6 +538,7 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
         no,
         NewTable {
             host: crate::ids::TokenHash::of(&host),
+            invite: crate::ids::TokenHash::of(&host.invite_key()),
             profile: pref_core::Profile::sochi(),
             spectator_chat: false,
             first_dealer: Seat(0),

@@ -41,7 +41,13 @@ fn deck() -> [Card; 32] {
 async fn new_table(store: &Store) -> (Secret, i64) {
     let id = Secret::random();
     let no = store
-        .create_table(&id, &Secret::random().into(), &json!("sochi"), true, 2)
+        .create_table(
+            &id,
+            (&Secret::random().into(), &Secret::random().into()),
+            &json!("sochi"),
+            true,
+            2,
+        )
         .await
         .unwrap();
     (id, no)

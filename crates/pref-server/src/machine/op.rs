@@ -81,6 +81,17 @@ pub enum Op {
         /// The new seat's token.
         token: Secret,
     },
+    /// A player of the finished table takes the seat its rematch (this table) keeps for
+    /// him; the edge checked his seat token at the finished table, which stands for the
+    /// invite link he was never given.
+    Rejoin {
+        /// The kept seat.
+        seat: u8,
+        /// The name it is kept for.
+        name: String,
+        /// The new seat's token.
+        token: Secret,
+    },
     /// Leave a seat.
     Leave {
         /// The seat token.
@@ -297,9 +308,13 @@ pub enum TableError {
     /// The host has not opened a rematch of this table.
     #[error("no rematch of this table is open")]
     NoRematch,
-    /// The seat is kept for the player who sat there before the rematch.
-    #[error("seat {0} is kept for {1}")]
+    /// The seat is kept for the player who sat there before the rematch: he takes it from
+    /// the finished table's page, with his seat token there.
+    #[error("seat {0} is kept for {1}, who takes it from the finished table")]
     SeatReserved(u8, String),
+    /// No seat of this rematch is kept for the finished table's player asking.
+    #[error("seat {0} is not kept for you")]
+    NotKept(u8),
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
@@ -354,6 +369,7 @@ impl TableError {
             | TableError::Rematched
             | TableError::NoRematch
             | TableError::SeatReserved(..)
+            | TableError::NotKept(_)
             | TableError::Internal(_) => Reason::Internal,
             TableError::Fair(_) => Reason::Fair,
             TableError::FairLate => Reason::Late,

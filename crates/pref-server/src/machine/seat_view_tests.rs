@@ -42,6 +42,7 @@ fn one_deal_played() -> (Machine, Secret, Vec<Secret>, Vec<News>) {
             .unwrap();
     let mut m = Machine::new(NewTable {
         host: host.into(),
+        invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
         profile,
         spectator_chat: false,
         first_dealer: Seat(0),
@@ -185,6 +186,7 @@ fn a_restored_newcomer_still_sees_the_deal_before_him_as_a_spectator() {
     let restored = Machine::restore(
         NewTable {
             host: Secret::random().into(),
+            invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
             profile: m.profile().clone(),
             spectator_chat: false,
             first_dealer: Seat(0),

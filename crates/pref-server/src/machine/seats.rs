@@ -34,21 +34,21 @@ impl Machine {
         token: Secret,
     ) -> Result<(), TableError> {
         let name = check_name(name)?;
+        let by_host = host.is_some_and(|h| self.host.verifies(&h));
         match self.stage {
             Stage::Lobby => {
-                let invited = invite.is_some_and(|k| self.invite_key().matches(&k));
-                if !invited && !host.is_some_and(|h| self.host.verifies(&h)) {
+                if !by_host && !invite.is_some_and(|k| self.invites(&k)) {
                     return Err(TableError::InviteRequired);
                 }
             }
             Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
-                if !host.is_some_and(|h| self.host.verifies(&h)) {
+                if !by_host {
                     return Err(TableError::HostSeats);
                 }
             }
             Stage::Over { .. } => return Err(TableError::Over),
         }
-        let seat = self.seat_for(&name, seat)?;
+        let seat = self.seat_for(seat, by_host)?;
         self.seat(change, seat, name, token, None);
         Ok(())
     }

@@ -18,6 +18,9 @@ pub struct TableRow {
     pub id: Secret,
     /// The host token's hash.
     pub host: TokenHash,
+    /// The invite key's hash; `None` for a table stored before the key had a column, whose
+    /// key is [`TokenHash::legacy_invite_key`] of the host token's hash.
+    pub invite: Option<TokenHash>,
     /// The resolved profile (every key); a table stored before tables kept their resolved
     /// profile holds the request (`{"preset": …, option: value, …}`) instead.
     pub profile: serde_json::Value,
@@ -124,10 +127,10 @@ impl Store {
     /// Table `no`'s own rows, seats, decks and actions.
     async fn load_row(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
         let query = if over {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite
              FROM tables WHERE no = $1 AND state = 'over'"
         } else {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite
              FROM tables WHERE no = $1 AND state IN ('lobby', 'playing')"
         };
         with_pool!(&self.pool, pool => {
@@ -145,6 +148,7 @@ impl Store {
                 TokenHash::read_stored(&s).ok_or_else(|| damaged("bad token".into()))
             };
             let host = token(r.get(2))?;
+            let invite = r.get::<Option<String>, _>(8).map(token).transpose()?;
             let profile =
                 serde_json::from_str(&r.get::<String, _>(3)).map_err(|e| damaged(e.to_string()))?;
             let state = match r.get::<String, _>(6).as_str() {
@@ -215,6 +219,7 @@ impl Store {
                 no,
                 id,
                 host,
+                invite,
                 profile,
                 spectator_chat: r.get(4),
                 first_dealer: r.get::<i64, _>(5) as u8,

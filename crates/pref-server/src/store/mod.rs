@@ -320,14 +320,14 @@ impl Store {
     pub async fn create_table(
         &self,
         id: &Secret,
-        host: &TokenHash,
+        (host, invite): (&TokenHash, &TokenHash),
         profile: &serde_json::Value,
         spectator_chat: bool,
         first_dealer: u8,
     ) -> Result<i64, StoreError> {
-        let insert =
-            "INSERT INTO tables (id, host_token, profile, spectator_chat, first_dealer, state)
-             VALUES ($1, $2, $3, $4, $5, 'lobby') RETURNING no";
+        let insert = "INSERT INTO tables
+                 (id, host_token, profile, spectator_chat, first_dealer, state, invite)
+             VALUES ($1, $2, $3, $4, $5, 'lobby', $6) RETURNING no";
         let profile = profile.to_string();
         match (&self.pool, &self.leases) {
             (Pool::Postgres(pool), Some(leases)) => {
@@ -338,6 +338,7 @@ impl Store {
                     .bind(&profile)
                     .bind(spectator_chat)
                     .bind(i64::from(first_dealer))
+                    .bind(invite.expose())
                     .fetch_one(&mut *tx)
                     .await?;
                 crate::lease::insert(&mut tx, leases, no).await?;
@@ -352,6 +353,7 @@ impl Store {
                     .bind(&profile)
                     .bind(spectator_chat)
                     .bind(i64::from(first_dealer))
+                    .bind(invite.expose())
                     .fetch_one(pool)
                     .await?
             })),
