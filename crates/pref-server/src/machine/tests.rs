@@ -382,7 +382,7 @@ fn resolve(m: &Machine, host: Secret, keys: &mut Vec<Secret>, pick: &Pick, seed:
             name: format!("p{seed}"),
             seat,
             host: as_host.then_some(host),
-            invite: (!as_host).then(|| crate::ids::TEST_INVITE),
+            invite: (!as_host).then_some(crate::ids::TEST_INVITE),
             token: fresh,
         },
         Pick::Leave { seat, real } => Op::Leave {
