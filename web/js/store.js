@@ -17,10 +17,15 @@ export const saved = {
   setKeeper(sheet, token) { localStorage.setItem(key(sheet, 'keeper'), token); },
   host(table) { return localStorage.getItem(key(table, 'host')); },
   setHost(table, token) { localStorage.setItem(key(table, 'host'), token); },
-  /** The invite key: from the page's `#invite=` (the invite link), kept for a reload. */
+  /** The invite key: from the page's `#invite=` (the invite link), kept here for a reload
+   * and taken out of the address bar at once, so that the browser's history and a shared
+   * screen do not show it. */
   invite(table) {
     const m = /^#invite=([0-9a-f]{32})$/.exec(location.hash);
-    if (m && location.pathname === `/t/${table}`) localStorage.setItem(key(table, 'invite'), m[1]);
+    if (m && location.pathname === `/t/${table}`) {
+      localStorage.setItem(key(table, 'invite'), m[1]);
+      history.replaceState(history.state, '', location.pathname + location.search);
+    }
     return localStorage.getItem(key(table, 'invite'));
   },
   setInvite(table, link) {

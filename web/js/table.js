@@ -100,6 +100,8 @@ function caughtUp(state) {
 }
 
 export function tablePage(root, id) {
+  // The invite key is read (and kept) first, which takes it out of the address bar.
+  saved.invite(id);
   const watch = new URLSearchParams(location.search).has('watch');
   const mine = watch ? null : saved.seat(id);
   const state = {

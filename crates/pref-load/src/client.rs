@@ -377,7 +377,7 @@ impl Client {
 
     /// Asks for a snapshot.
     async fn resync(&mut self) -> bool {
-        let text = match serde_json::to_string(&ClientMessage::Resync) {
+        let text = match serde_json::to_string(&ClientMessage::Resync {}) {
             Ok(t) => t,
             Err(e) => {
                 self.stats.error(format!("unwritable message: {e}"));

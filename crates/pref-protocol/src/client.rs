@@ -28,8 +28,10 @@ pub enum ClientMessage {
         /// The text.
         text: String,
     },
-    /// Ask for a fresh snapshot.
-    Resync,
+    /// Ask for a fresh snapshot. An empty struct, not a unit variant: serde reads a unit
+    /// variant of an internally tagged enum without checking the object's other fields, so
+    /// `{"type": "resync", "zzz": 1}` would pass.
+    Resync {},
     /// Ask for the score log's finished deals just before deal `before` (a page of them):
     /// the snapshot holds only the last ones. Answered by a `score_page`.
     ScorePage {
@@ -38,7 +40,8 @@ pub enum ClientMessage {
     },
     /// This client contributes to every deal from now on: the table waits for its
     /// commitment and value (`docs/fairness.md`). Clients that never send it are not asked.
-    FairJoin,
+    /// An empty struct like [`ClientMessage::Resync`], so that unknown fields are refused.
+    FairJoin {},
     /// A seated player's commitment to its contribution for deal `deal_no`
     /// (`docs/fairness.md`).
     FairCommit {

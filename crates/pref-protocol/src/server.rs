@@ -316,6 +316,9 @@ pub enum ErrorCode {
     ChatText,
     /// Spectators may not chat at this table.
     ChatForbidden,
+    /// A spectator's `fair_join`: only a seat contributes to the deals (a message with an
+    /// `id` is answered `rejected` with reason `not_seated` instead).
+    NotSeated,
     /// The socket fell behind; a snapshot follows.
     Lagged,
     /// The table stopped; reconnect.

@@ -145,9 +145,34 @@ mod tests {
     }
 
     #[test]
+    fn every_client_message_with_an_unknown_field_is_refused() {
+        for text in [
+            r#"{"type": "action", "id": "a", "version": 1, "action": "surrender", "zzz": 1}"#,
+            r#"{"type": "next_deal", "id": "n", "version": 1, "zzz": 1}"#,
+            r#"{"type": "chat", "text": "hi", "zzz": 1}"#,
+            r#"{"type": "resync", "zzz": 1}"#,
+            r#"{"type": "score_page", "before": 10, "zzz": 1}"#,
+            r#"{"type": "fair_join", "zzz": 1}"#,
+            r#"{"type": "fair_commit", "id": "c", "deal_no": 0, "commitment": "00", "zzz": 1}"#,
+            r#"{"type": "fair_reveal", "id": "r", "deal_no": 0, "value": "00", "zzz": 1}"#,
+        ] {
+            let err = read::<ClientMessage>(text.as_bytes()).unwrap_err();
+            assert!(matches!(err, ReadError::Shape(_)), "{text}: {err}");
+            // Without the unknown field each one reads.
+            let honest = text.replace(r#", "zzz": 1"#, "");
+            assert!(read::<ClientMessage>(honest.as_bytes()).is_ok(), "{honest}");
+        }
+        let fair_join: ClientMessage = read(br#"{"type": "fair_join"}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&fair_join).unwrap(),
+            r#"{"type":"fair_join"}"#
+        );
+    }
+
+    #[test]
     fn objects_read_and_other_values_are_named() {
         let m: ClientMessage = read(br#"{"type": "resync"}"#).unwrap();
-        assert_eq!(m, ClientMessage::Resync);
+        assert_eq!(m, ClientMessage::Resync {});
         let c: Claim = read(br#"{"name": "Anna", "seat": 1}"#).unwrap();
         assert_eq!(c.seat, Some(1));
         assert!(matches!(

@@ -53,6 +53,9 @@ pub struct Session {
     pub rx: broadcast::Receiver<Arc<Stamped>>,
     /// Players at the table (for projecting deal events).
     pub players: u8,
+    /// For a seat's session, the first deal its occupant holds the seat for: the events of
+    /// earlier deals reach him as a spectator's (0 for a spectator).
+    pub from_deal: u32,
     /// Whether spectators take part in the chat.
     pub spectator_chat: bool,
     /// The seat token the session was opened with: presence counts for that occupant only,
@@ -214,10 +217,22 @@ pub enum Command {
         /// The rematch's id, the seat and the name, or why there is none.
         reply: oneshot::Sender<Result<(String, u8, String), TableError>>,
     },
-    /// The key of this table's invite link, for the edge seating a rematch's player.
+    /// The key of this table's invite link, for its host (his page shows the link again).
     InviteKey {
-        /// The key.
-        reply: oneshot::Sender<Secret>,
+        /// The host token.
+        host: Secret,
+        /// The key, or why the token gets none.
+        reply: oneshot::Sender<Result<Secret, TableError>>,
+    },
+    /// A player of the finished table this one is the rematch of takes the seat kept for
+    /// him (the edge checked his seat token there).
+    Rejoin {
+        /// The kept seat.
+        seat: u8,
+        /// The name it is kept for.
+        name: String,
+        /// Seat number and seat token.
+        reply: oneshot::Sender<Result<(u8, Secret), TableError>>,
     },
     /// The host opened table `table` as this table's rematch: tell every viewer.
     Rematched {

@@ -101,6 +101,7 @@ impl From<TableError> for ApiError {
             | TableError::Rematched
             | TableError::NoRematch
             | TableError::SeatReserved(..)
+            | TableError::NotKept(_)
             | TableError::Fair(_)
             | TableError::FairLate => ApiError::Conflict(e.to_string()),
         }

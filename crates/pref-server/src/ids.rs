@@ -74,7 +74,29 @@ impl Secret {
     pub fn expose(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
+
+    /// The table's invite key, when this is its host token: whoever holds the key may take
+    /// a seat in the lobby; the table id alone (the watch link) may only watch. It is made
+    /// from the token itself (SHA-256 of a label and the 16 bytes, cut to 128 bits), so the
+    /// host's page can always be given it again, while the server stores only the key's own
+    /// hash beside the token's: neither hash gives the key, so a copy of the database does
+    /// not seat anyone.
+    #[must_use]
+    pub fn invite_key(&self) -> Secret {
+        let d = Sha256::new()
+            .chain_update(b"pref invite/2\0")
+            .chain_update(self.0)
+            .finalize();
+        let mut b = [0u8; 16];
+        b.copy_from_slice(&d[..16]);
+        Secret(b)
+    }
 }
+
+/// A fixed invite key for the machine's unit tests, which build tables without a host
+/// token's key.
+#[cfg(test)]
+pub(crate) const TEST_INVITE: Secret = Secret([0x11; 16]);
 
 /// The SHA-256 of a token's 16 bytes: what the server keeps of a host or seat token.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -109,11 +131,12 @@ impl TokenHash {
         hex(s).map(TokenHash)
     }
 
-    /// The table's invite key, when this is its host token's hash: whoever holds it may
-    /// take a seat in the lobby; the table id alone (the watch link) may only watch. It is
-    /// made from the hash, so it needs no column of its own and cannot be found from the id.
+    /// The invite key of a table stored before the key had a column of its own, when this
+    /// is its host token's hash: it was made from the hash, so a copy of the database gives
+    /// it. Such a table keeps this key (its links keep working); a table opened since has
+    /// [`Secret::invite_key`], made from the token.
     #[must_use]
-    pub fn invite_key(&self) -> Secret {
+    pub fn legacy_invite_key(&self) -> Secret {
         let d = Sha256::new()
             .chain_update(b"pref invite\0")
             .chain_update(self.0)

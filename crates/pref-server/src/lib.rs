@@ -4,7 +4,8 @@
 //! - [`data`]: the texts the crate carries (the protocol document, the worked deal), kept
 //!   equal to their repository files by a test.
 //! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted);
-//!   tokens are kept only as their SHA-256, and a table's invite key is made from it.
+//!   tokens are kept only as their SHA-256, and a table's invite key is made from the host
+//!   token (only its hash is stored).
 //! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
 //!   restores.
 //! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table

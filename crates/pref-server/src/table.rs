@@ -74,9 +74,6 @@ pub struct Table {
     clock: Option<Clock>,
     /// The state version the autopilot is deciding at, so the timer does not start it twice.
     piloting: Option<u64>,
-    /// Per seat, the version at which its occupant took it: a resume from before then would
-    /// replay what the seat's earlier occupant saw.
-    taken: [u64; 4],
     /// At a table with a clock, per deal the time used and the autopilot's mark of each
     /// action, for the record.
     times: Vec<Vec<pref_core::ActionTime>>,
@@ -120,7 +117,6 @@ impl Table {
             clock: None,
             piloting: None,
             times: Vec::new(),
-            taken: [0; 4],
             origin: (tokio::time::Instant::now(), unix_ms()),
             fair_deadline: None,
             bot_keys: [None, None, None, None],
@@ -239,9 +235,11 @@ impl Table {
                     name,
                     token,
                     bot,
+                    from_deal,
                 } => {
+                    let bot = bot.map(BotLevel::as_str);
                     self.store
-                        .put_seat(no, *seat, name, token, bot.map(BotLevel::as_str))
+                        .put_seat(no, *seat, name, token, bot, *from_deal)
                         .await
                 }
                 Write::Free(seat) => self.store.free_seat(no, *seat).await,
@@ -351,7 +349,6 @@ impl Table {
                 };
                 let claimed = self.apply(op).await.and_then(|c| match c.news.first() {
                     Some(News::Public(pref_protocol::Public::SeatTaken { seat, .. })) => {
-                        self.taken[usize::from(*seat)] = c.first;
                         Ok((*seat, token))
                     }
                     _ => Err(TableError::Internal("a claim took no seat".into())),
@@ -439,8 +436,13 @@ impl Table {
             Command::RematchSeat { token, reply } => {
                 let _ = reply.send(self.machine.rematch_seat(&token));
             }
-            Command::InviteKey { reply } => {
-                let _ = reply.send(self.machine.invite_key());
+            Command::InviteKey { host, reply } => {
+                let _ = reply.send(self.machine.invite_key(&host));
+            }
+            Command::Rejoin { seat, name, reply } => {
+                let token = Secret::random();
+                let op = Op::Rejoin { seat, name, token };
+                let _ = reply.send(self.apply(op).await.map(|_| (seat, token)));
             }
             Command::Rematched {
                 token,
@@ -544,7 +546,10 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
     let no = store
         .create_table(
             &id,
-            &crate::ids::TokenHash::of(&host),
+            (
+                &crate::ids::TokenHash::of(&host),
+                &crate::ids::TokenHash::of(&host.invite_key()),
+            ),
             &pref_core::Profile::sochi().to_json(),
             false,
             0,
@@ -555,6 +560,7 @@ pub(crate) async fn test_table(store: &Store, limits: &Limits) -> (Secret, i64, 
         no,
         NewTable {
             host: crate::ids::TokenHash::of(&host),
+            invite: crate::ids::TokenHash::of(&host.invite_key()),
             profile: pref_core::Profile::sochi(),
             spectator_chat: false,
             first_dealer: Seat(0),

@@ -25,15 +25,29 @@ pub enum News {
 
 impl News {
     /// The news as `viewer` may see it; `None` means the viewer gets a stub (the version
-    /// number alone). Spectators see the chat only where the host lets them take part.
+    /// number alone). A seat whose occupant holds it from deal `from_deal` on sees an
+    /// earlier deal's events as a spectator does (they are his predecessor's). Spectators see
+    /// the chat only where the host lets them take part.
     #[must_use]
-    pub fn visible(&self, viewer: Viewer, players: u8, spectator_chat: bool) -> Option<Item> {
+    pub fn visible(
+        &self,
+        viewer: Viewer,
+        from_deal: u32,
+        players: u8,
+        spectator_chat: bool,
+    ) -> Option<Item> {
         match self {
-            News::Deal { deal_no, event } => Some(Item::Deal {
-                kind: DealTag::Deal,
-                deal_no: *deal_no,
-                event: event.project(viewer, players),
-            }),
+            News::Deal { deal_no, event } => {
+                let viewer = match viewer {
+                    Viewer::Seat(_) if *deal_no < from_deal => Viewer::Spectator,
+                    Viewer::Seat(_) | Viewer::Spectator => viewer,
+                };
+                Some(Item::Deal {
+                    kind: DealTag::Deal,
+                    deal_no: *deal_no,
+                    event: event.project(viewer, players),
+                })
+            }
             News::Public(Public::Chat { .. }) if viewer == Viewer::Spectator && !spectator_chat => {
                 None
             }

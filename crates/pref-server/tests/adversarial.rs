@@ -147,6 +147,64 @@ async fn positional_arrays_are_refused_on_every_request_and_the_socket() {
     still_serves(addr, Duration::from_secs(10)).await;
 }
 
+/// Reads `ws` past the items (spectator counts, seats) to the next answer or snapshot.
+async fn next_answer(ws: &mut Ws) -> Value {
+    until(ws, |m| m["type"] != "event").await
+}
+
+#[tokio::test]
+async fn every_client_message_with_an_unknown_field_is_malformed_and_a_spectator_cannot_join_the_fair_deals()
+ {
+    let b = Binary::start("unknown-fields", &[]);
+    let addr = &b.addr;
+    let info = table(addr, json!("sochi"), 3, true).await;
+    let mut seat = connect(addr, &info.id, Some(&info.tokens[0]), "").await;
+    let snap = until(&mut seat, |m| m["type"] == "snapshot").await;
+    let version = snap["version"].clone();
+    let commitment = "0".repeat(64);
+    for message in [
+        json!({"type": "action", "id": "a", "version": version, "action": "surrender", "zzz": 1}),
+        json!({"type": "next_deal", "id": "n", "version": version, "zzz": 1}),
+        json!({"type": "chat", "text": "hi", "zzz": 1}),
+        json!({"type": "resync", "zzz": 1}),
+        json!({"type": "score_page", "before": 1, "zzz": 1}),
+        json!({"type": "fair_join", "zzz": 1}),
+        json!({"type": "fair_commit", "id": "c", "deal_no": 0, "commitment": commitment, "zzz": 1}),
+        json!({"type": "fair_reveal", "id": "r", "deal_no": 0, "value": commitment, "zzz": 1}),
+    ] {
+        send(&mut seat, message.clone()).await;
+        let m = next_answer(&mut seat).await;
+        assert_eq!(
+            (m["type"].as_str(), m["code"].as_str()),
+            (Some("error"), Some("malformed")),
+            "{message} was answered {m}"
+        );
+    }
+    // The same resync without the field is answered with a snapshot: the socket still reads.
+    send(&mut seat, json!({"type": "resync"})).await;
+    assert_eq!(next_answer(&mut seat).await["type"], "snapshot");
+    let mut watcher = connect(addr, &info.id, None, "").await;
+    until(&mut watcher, |m| m["type"] == "snapshot").await;
+    send(&mut watcher, json!({"type": "fair_join"})).await;
+    let m = next_answer(&mut watcher).await;
+    assert_eq!(
+        (m["type"].as_str(), m["code"].as_str()),
+        (Some("error"), Some("not_seated")),
+        "{m}"
+    );
+    send(
+        &mut watcher,
+        json!({"type": "fair_commit", "id": "c", "deal_no": 0, "commitment": commitment}),
+    )
+    .await;
+    let m = next_answer(&mut watcher).await;
+    assert_eq!(
+        (m["type"].as_str(), m["id"].as_str(), m["reason"].as_str()),
+        (Some("rejected"), Some("c"), Some("not_seated")),
+        "{m}"
+    );
+}
+
 #[tokio::test]
 async fn a_key_given_twice_is_refused_in_a_body_and_on_the_socket() {
     use futures_util::SinkExt;

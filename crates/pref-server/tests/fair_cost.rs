@@ -58,7 +58,7 @@ async fn one_table(store: &Store, deals: u32, seeds: bool) -> (Times, Times, Tim
     let no = store
         .create_table(
             &Secret::random(),
-            &Secret::random().into(),
+            (&Secret::random().into(), &Secret::random().into()),
             &json!("sochi"),
             true,
             0,

@@ -138,6 +138,32 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     )
     .await;
     assert_eq!(status, 409, "no free seat is kept for nobody: {body}");
+    // Her name alone does not take it: anyone with the new invite could give that name.
+    for claim in [
+        json!({"name": "Anna", "seat": 0, "invite": invite(&again.host_token)}),
+        json!({"name": "anna", "invite": invite(&again.host_token)}),
+    ] {
+        let (status, body) = post(&addr, &seats, Some(&claim), None).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (409, Some("conflict")),
+            "{claim}: {body}"
+        );
+    }
+    let (status, body) = post(
+        &addr,
+        &seats,
+        Some(&json!({"name": "Anna", "seat": 0, "invite": invite(&again.host_token)})),
+        None,
+    )
+    .await;
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("kept for Anna, who takes it from the finished table")),
+        "{status} {body}"
+    );
+    assert_eq!(summary(&addr, &again.id).await.seats[0].name, None);
     // She takes it with her seat token at the old table, which stands for the invite link
     // only the host was given; nobody else's token does (the host's holds no seat there).
     let (status, body) = post(&addr, &kept, None, Some(&host)).await;

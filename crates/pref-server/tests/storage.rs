@@ -41,7 +41,13 @@ fn deck() -> [Card; 32] {
 async fn new_table(store: &Store) -> (Secret, i64) {
     let id = Secret::random();
     let no = store
-        .create_table(&id, &Secret::random().into(), &json!("sochi"), true, 2)
+        .create_table(
+            &id,
+            (&Secret::random().into(), &Secret::random().into()),
+            &json!("sochi"),
+            true,
+            2,
+        )
         .await
         .unwrap();
     (id, no)
@@ -53,18 +59,21 @@ async fn a_table_reads_back_as_written() {
         let store = Store::connect(&db, LEASE).await.unwrap();
         let (id, no) = new_table(&store).await;
         let anna = TokenHash::of(&Secret::random());
-        store.put_seat(no, 0, "Anna", &anna, None).await.unwrap();
+        store.put_seat(no, 0, "Anna", &anna, None, 0).await.unwrap();
         store
-            .put_seat(no, 1, "Bot", &Secret::random().into(), Some("strong"))
+            .put_seat(no, 1, "Bot", &Secret::random().into(), Some("strong"), 0)
             .await
             .unwrap();
         // A seat given again is replaced, not duplicated.
         let boris = TokenHash::of(&Secret::random());
         store
-            .put_seat(no, 2, "Old", &Secret::random().into(), None)
+            .put_seat(no, 2, "Old", &Secret::random().into(), None, 0)
             .await
             .unwrap();
-        store.put_seat(no, 2, "Boris", &boris, None).await.unwrap();
+        store
+            .put_seat(no, 2, "Boris", &boris, None, 0)
+            .await
+            .unwrap();
         store.set_state(no, Stored::Playing).await.unwrap();
         store.put_deal(no, 0, &deck()).await.unwrap();
         let actions = [(Seat(0), action(json!({"bid": "6S"}))), (Seat(1), pass())];
@@ -362,7 +371,7 @@ async fn an_sqlite_database_from_before_migrations_still_opens() {
         ]
     );
     store
-        .put_seat(1, 1, "Bot", &Secret::random().into(), Some("easy"))
+        .put_seat(1, 1, "Bot", &Secret::random().into(), Some("easy"), 0)
         .await
         .unwrap();
     let again = Store::open(&dir).await.unwrap();

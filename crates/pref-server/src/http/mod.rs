@@ -39,7 +39,7 @@ use crate::store::Store;
 use analysis::{deal_analysis, record_analysis};
 use host::{end, pause_clock, remove, seat_bot, set_profile, start};
 use seats::{claim_seat, leave};
-use tables::{create_table, record, rematch, rematch_seat, summary};
+use tables::{create_table, invite, record, rematch, rematch_seat, summary};
 use websocket::websocket;
 
 /// What every handler shares.
@@ -114,6 +114,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/rematch/seat", post(rematch_seat))
+        .route("/api/tables/{id}/invite", get(invite))
         .route("/api/tables/{id}/clock", post(pause_clock))
         .route("/api/tables/{id}/ws", get(websocket))
         .route("/api/tables/{id}/record", get(record))

@@ -52,7 +52,7 @@ pub(super) async fn open_table(
         .store
         .create_table(
             &id,
-            &TokenHash::of(&host),
+            (&TokenHash::of(&host), &TokenHash::of(&host.invite_key())),
             &profile.to_json(),
             spectator_chat,
             first_dealer.0,
@@ -70,6 +70,7 @@ pub(super) async fn open_table(
         no,
         NewTable {
             host: TokenHash::of(&host),
+            invite: TokenHash::of(&host.invite_key()),
             profile,
             spectator_chat,
             first_dealer,
@@ -84,7 +85,7 @@ pub(super) async fn open_table(
     let handle = s.tables.get(&id)?;
     let summary = handle.ask(Command::Summary).await?;
     let id_hex = id.expose();
-    let invite = TokenHash::of(&host).invite_key().expose();
+    let invite = host.invite_key().expose();
     Ok(Created {
         invite: format!("{}/t/{id_hex}#invite={invite}", s.base_url),
         watch: format!("{}/t/{id_hex}?watch", s.base_url),
@@ -92,6 +93,25 @@ pub(super) async fn open_table(
         host_token: host.expose(),
         table: summary,
     })
+}
+
+/// The host's invite link again (his page lost it, or he opens it on another device): the
+/// bearer is the host token, from which the key is made.
+pub(super) async fn invite(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let id = table_id(&id)?;
+    let handle = s.tables.open(&id).await?;
+    let host = bearer(&headers)?;
+    let key = handle
+        .ask(|reply| Command::InviteKey { host, reply })
+        .await??;
+    let id = id.expose();
+    Ok(Json(json!({
+        "invite": format!("{}/t/{id}#invite={}", s.base_url, key.expose()),
+    })))
 }
 
 /// A player of a finished table takes the seat its rematch keeps for him: the bearer is his
@@ -108,15 +128,8 @@ pub(super) async fn rematch_seat(
         .ask(|reply| Command::RematchSeat { token, reply })
         .await??;
     let new = s.tables.open(&table_id(&table)?).await?;
-    let invite = new.ask(|reply| Command::InviteKey { reply }).await?;
     let (seat, token) = new
-        .ask(|reply| Command::Claim {
-            name,
-            seat: Some(seat),
-            host: None,
-            invite: Some(invite),
-            reply,
-        })
+        .ask(|reply| Command::Rejoin { seat, name, reply })
         .await??;
     Ok(Json(
         json!({ "table": table, "seat": seat, "token": token.expose() }),

@@ -61,8 +61,8 @@ async fn settle(secs: u64) {
     tokio::time::pause();
 }
 
-async fn claim(handle: &TableHandle, name: &str) -> Result<(u8, Secret), TableError> {
-    let invite = handle.ask(|reply| Command::InviteKey { reply }).await.ok();
+async fn claim(handle: &TableHandle, host: Secret, name: &str) -> Result<(u8, Secret), TableError> {
+    let invite = Some(host.invite_key());
     handle
         .ask(|reply| Command::Claim {
             name: name.into(),
@@ -105,7 +105,7 @@ async fn an_idle_lobby_expires_and_stays_gone_after_a_restart_while_watched_and_
     let (dir, store, registry) = setup("expiry").await;
     let (idle, _) = lobby(&store, &registry).await;
     let (watched, _) = lobby(&store, &registry).await;
-    let (used, _) = lobby(&store, &registry).await;
+    let (used, used_host) = lobby(&store, &registry).await;
     let _watcher = spectate(&registry, &watched).await;
     assert_eq!(registry.live(), 3);
     tokio::time::pause();
@@ -113,7 +113,11 @@ async fn an_idle_lobby_expires_and_stays_gone_after_a_restart_while_watched_and_
     // 40 s in, somebody sits down at `used`: its 60 s start again.
     settle(40).await;
     tokio::time::resume();
-    assert!(claim(&registry.get(&used).unwrap(), "Anna").await.is_ok());
+    assert!(
+        claim(&registry.get(&used).unwrap(), used_host, "Anna")
+            .await
+            .is_ok()
+    );
     tokio::time::pause();
 
     // 61 s: only the idle one is gone, and its slot with it.
@@ -169,7 +173,10 @@ async fn a_finished_game_leaves_memory_and_comes_back_read_only_without_a_slot()
     let back = registry.open(&id).await.unwrap();
     assert!(registry.contains(&id));
     assert_eq!(registry.live(), 0);
-    assert!(matches!(claim(&back, "Boris").await, Err(TableError::Over)));
+    assert!(matches!(
+        claim(&back, host, "Boris").await,
+        Err(TableError::Over)
+    ));
     assert!(matches!(end(&back, host).await, Err(TableError::Over)));
     tokio::time::pause();
 

@@ -119,27 +119,53 @@ impl Machine {
         Ok(())
     }
 
-    /// The seat `name` takes: the one asked for unless it is kept for another name; without
-    /// one, the seat kept for this name, else the first free seat kept for nobody.
-    pub(super) fn seat_for(&self, name: &str, seat: Option<u8>) -> Result<u8, TableError> {
-        let same = |kept: &str| kept.to_lowercase() == name.to_lowercase();
+    /// The seat a claim takes: the one asked for unless it is kept, else the first free
+    /// seat kept for nobody. A kept seat goes only to its holder at the finished table
+    /// ([`Machine::rejoin`]), whatever name a claim gives; the host (`by_host`) may still
+    /// seat anyone in it, as he may put a bot there.
+    pub(super) fn seat_for(&self, seat: Option<u8>, by_host: bool) -> Result<u8, TableError> {
+        let kept = |s: u8| if by_host { None } else { self.reserved(s) };
         match seat {
             Some(s) => {
                 let s = self.free_seat(Some(s))?;
-                match self.reserved(s) {
-                    Some(kept) if !same(kept) => Err(TableError::SeatReserved(s, kept.to_owned())),
-                    Some(_) | None => Ok(s),
+                match kept(s) {
+                    Some(name) => Err(TableError::SeatReserved(s, name.to_owned())),
+                    None => Ok(s),
                 }
             }
             None => (0..self.players())
-                .filter(|&s| self.occupant(s).is_none())
-                .find(|&s| self.reserved(s).is_some_and(same))
-                .or_else(|| {
-                    (0..self.players())
-                        .find(|&s| self.occupant(s).is_none() && self.reserved(s).is_none())
-                })
+                .find(|&s| self.occupant(s).is_none() && kept(s).is_none())
                 .ok_or(TableError::Full),
         }
+    }
+
+    /// The player who held a seat of the finished table takes the seat this rematch keeps
+    /// for `name` (the edge has checked his seat token there: it stands for the invite link).
+    ///
+    /// # Errors
+    /// [`TableError::Started`] once the game has started, [`TableError::Over`],
+    /// [`TableError::SeatTaken`] for a seat taken already, [`TableError::NotKept`] for a
+    /// seat kept for nobody or for another name.
+    pub(super) fn rejoin(
+        &mut self,
+        change: &mut Change,
+        seat: u8,
+        name: &str,
+        token: Secret,
+    ) -> Result<(), TableError> {
+        match self.stage {
+            Stage::Lobby => {}
+            Stage::Playing { .. } | Stage::BetweenDeals { .. } => return Err(TableError::Started),
+            Stage::Over { .. } => return Err(TableError::Over),
+        }
+        let seat = self.free_seat(Some(seat))?;
+        let kept = self
+            .reserved(seat)
+            .filter(|kept| kept.to_lowercase() == name.to_lowercase())
+            .ok_or(TableError::NotKept(seat))?
+            .to_owned();
+        self.seat(change, seat, kept, token, None);
+        Ok(())
     }
 
     /// Where the person holding `token` at this table sits in its rematch: the rematch's
@@ -197,6 +223,7 @@ mod tests {
     fn lobby(host: Secret) -> Machine {
         Machine::new(NewTable {
             host: TokenHash::of(&host),
+            invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
             profile: Profile::from_json(&json!({"preset": "sochi", "pool_target": 30})).unwrap(),
             spectator_chat: false,
             first_dealer: Seat(0),
@@ -208,7 +235,7 @@ mod tests {
             name: name.into(),
             seat,
             host: None,
-            invite: Some(m.invite_key()),
+            invite: Some(crate::ids::TEST_INVITE),
             token: Secret::random(),
         })?;
         Ok((0..3)
@@ -225,6 +252,7 @@ mod tests {
         ] {
             let m = Machine::new(NewTable {
                 host: TokenHash::of(&Secret::random()),
+                invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
                 profile: Profile::from_json(&request).unwrap(),
                 spectator_chat: false,
                 first_dealer: Seat(0),
@@ -234,7 +262,7 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_seat_goes_to_its_name_only_and_others_fill_the_rest() {
+    fn a_kept_seat_goes_only_to_its_holder_at_the_finished_table() {
         let host = Secret::random();
         let mut m = lobby(host);
         assert_eq!(m.preset_name().as_deref(), Some("sochi"));
@@ -247,6 +275,14 @@ mod tests {
                 },
             })
         };
+        let rejoin = |m: &mut Machine, seat: u8, name: &str| {
+            m.apply(Op::Rejoin {
+                seat,
+                name: name.into(),
+                token: Secret::random(),
+            })
+            .map(|_| ())
+        };
         keep(&mut m, 0, "Anna").unwrap();
         keep(&mut m, 2, "Vera").unwrap();
         assert_eq!(m.summary().seats[0].reserved.as_deref(), Some("Anna"));
@@ -257,9 +293,32 @@ mod tests {
         );
         assert_eq!(claim(&mut m, "Boris", None), Ok(1));
         assert_eq!(claim(&mut m, "Gleb", None), Err(TableError::Full));
-        // The name takes its own seat, by number or as the first free one, in any case.
-        assert_eq!(claim(&mut m, "vera", None), Ok(2));
-        assert_eq!(claim(&mut m, "Anna", Some(0)), Ok(0));
+        // A plain claim with the kept name is refused too: the name alone proves nothing.
+        let before = format!("{m:?}");
+        assert_eq!(claim(&mut m, "vera", None), Err(TableError::Full));
+        assert_eq!(
+            claim(&mut m, "Anna", Some(0)),
+            Err(TableError::SeatReserved(0, "Anna".into()))
+        );
+        assert_eq!(
+            format!("{m:?}"),
+            before,
+            "a refused claim changed the table"
+        );
+        // Only the holder (the edge checked his token at the finished table) takes it.
+        assert_eq!(rejoin(&mut m, 0, "Vera"), Err(TableError::NotKept(0)));
+        assert_eq!(rejoin(&mut m, 1, "Boris"), Err(TableError::SeatTaken(1)));
+        assert_eq!(rejoin(&mut m, 2, "vera"), Ok(()));
+        assert_eq!(m.occupant(2).unwrap().name, "Vera");
+        // The host may still seat anyone in a kept seat, as he may put a bot there.
+        let by_host = m.apply(Op::Claim {
+            name: "Gleb".into(),
+            seat: Some(0),
+            host: Some(host),
+            invite: None,
+            token: Secret::random(),
+        });
+        assert!(by_host.is_ok());
         assert!(m.summary().seats.iter().all(|s| s.reserved.is_none()));
         // Only a free seat in the lobby is kept.
         assert_eq!(

@@ -61,11 +61,13 @@ pub(super) fn table(reveal: bool, deals: &[StoredDeal], over: bool) -> Machine {
             name: (*name).to_owned(),
             token: Secret::random().into(),
             bot: None,
+            from_deal: 0,
         })
         .collect();
     Machine::restore(
         NewTable {
             host: Secret::random().into(),
+            invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
             profile,
             spectator_chat: false,
             first_dealer: Seat(0),
@@ -147,6 +149,7 @@ fn a_hidden_finished_deal_is_given_only_once_the_game_is_over() {
 fn nothing_is_given_before_the_game_starts() {
     let m = Machine::new(NewTable {
         host: Secret::random().into(),
+        invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
         profile: Profile::sochi(),
         spectator_chat: false,
         first_dealer: Seat(0),

@@ -211,6 +211,7 @@ impl Machine {
             } => Err(TableError::DealInProgress),
             super::Op::Host { .. }
             | super::Op::Claim { .. }
+            | super::Op::Rejoin { .. }
             | super::Op::Act { .. }
             | super::Op::Autopilot { .. }
             | super::Op::Watching { .. }

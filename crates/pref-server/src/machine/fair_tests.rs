@@ -32,6 +32,7 @@ fn lobby(joined: &[u8]) -> (Machine, Secret, Vec<Secret>) {
     let host = Secret::random();
     let mut m = Machine::new(NewTable {
         host: TokenHash::of(&host),
+        invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
         profile: Profile::sochi(),
         spectator_chat: false,
         first_dealer: Seat(0),
@@ -43,7 +44,7 @@ fn lobby(joined: &[u8]) -> (Machine, Secret, Vec<Secret>) {
             name: name.into(),
             seat: None,
             host: None,
-            invite: Some(m.invite_key()),
+            invite: Some(crate::ids::TEST_INVITE),
             token,
         };
         m.apply(op).unwrap();
@@ -223,10 +224,12 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
             name: (*n).into(),
             token: TokenHash::of(&tokens[i]),
             bot: None,
+            from_deal: 0,
         })
         .collect();
     let t = NewTable {
         host: TokenHash::of(&host),
+        invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
         profile: Profile::sochi(),
         spectator_chat: false,
         first_dealer: Seat(0),

@@ -22,6 +22,8 @@ mod fair;
 mod fair_tests;
 mod op;
 #[cfg(test)]
+mod seat_view_tests;
+#[cfg(test)]
 mod tests;
 
 mod restore;
@@ -41,6 +43,8 @@ pub use op::{
 pub struct Machine {
     /// Proves the host: the hash of the host token.
     host: TokenHash,
+    /// Proves an invited player: the hash of the invite key.
+    invite: TokenHash,
     /// The agreements.
     profile: Profile,
     /// Whether spectators take part in the chat.
@@ -72,6 +76,9 @@ pub struct Machine {
 pub struct NewTable {
     /// The host token's hash.
     pub host: TokenHash,
+    /// The invite key's hash: of [`Secret::invite_key`] of the host token for a table opened
+    /// now, of [`TokenHash::legacy_invite_key`] for one stored before the key had a column.
+    pub invite: TokenHash,
     /// Validated profile.
     pub profile: Profile,
     /// Spectators in the chat.
@@ -105,6 +112,7 @@ impl Machine {
     pub fn new(t: NewTable) -> Machine {
         Machine {
             host: t.host,
+            invite: t.invite,
             profile: t.profile,
             spectator_chat: t.spectator_chat,
             first_dealer: t.first_dealer,
@@ -120,10 +128,26 @@ impl Machine {
         }
     }
 
-    /// The key of the table's invite link (see [`TokenHash::invite_key`]).
+    /// The key of the table's invite link, for its host: made from his token
+    /// ([`Secret::invite_key`]), or at a table stored before the key had a column of its
+    /// own, the key it had then ([`TokenHash::legacy_invite_key`]).
+    ///
+    /// # Errors
+    /// [`TableError::NotHost`] for another token.
+    pub fn invite_key(&self, host: &Secret) -> Result<Secret, TableError> {
+        if !self.host.verifies(host) {
+            return Err(TableError::NotHost);
+        }
+        [host.invite_key(), self.host.legacy_invite_key()]
+            .into_iter()
+            .find(|key| self.invite.verifies(key))
+            .ok_or_else(|| internal("the stored invite key is not the host's"))
+    }
+
+    /// Whether `key` is this table's invite key.
     #[must_use]
-    pub fn invite_key(&self) -> Secret {
-        self.host.invite_key()
+    pub fn invites(&self, key: &Secret) -> bool {
+        self.invite.verifies(key)
     }
 
     /// Whether `token` is the host's.
@@ -248,6 +272,7 @@ impl Machine {
                 invite,
                 token,
             } => self.claim(&mut change, &name, seat, (host, invite), token)?,
+            Op::Rejoin { seat, name, token } => self.rejoin(&mut change, seat, &name, token)?,
             Op::Leave { token } => {
                 let seat = self.seat_of(&token).ok_or(TableError::NotSeated)?;
                 if let Stage::Over { .. } = self.stage {

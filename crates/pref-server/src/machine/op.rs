@@ -18,6 +18,13 @@ pub struct Occupant {
     pub sockets: u32,
     /// The level of the bot holding the seat, if a bot does.
     pub bot: Option<BotLevel>,
+    /// The first deal this occupant holds the seat for: a deal dealt before he sat is shown
+    /// to him as to a spectator ([`super::Machine::deal_viewer`]), never as his seat saw it.
+    pub from_deal: u32,
+    /// The version of the `seat_taken` item that seated him (0 for a seat restored from the
+    /// database, whose history starts again): a resume from before it would replay what the
+    /// seat's earlier occupant saw.
+    pub since: u64,
 }
 
 /// Where the table stands; each phase carries exactly what it has.
@@ -71,6 +78,17 @@ pub enum Op {
         /// The invite key from the invite link, required in the lobby unless the host
         /// claims.
         invite: Option<Secret>,
+        /// The new seat's token.
+        token: Secret,
+    },
+    /// A player of the finished table takes the seat its rematch (this table) keeps for
+    /// him; the edge checked his seat token at the finished table, which stands for the
+    /// invite link he was never given.
+    Rejoin {
+        /// The kept seat.
+        seat: u8,
+        /// The name it is kept for.
+        name: String,
         /// The new seat's token.
         token: Secret,
     },
@@ -294,9 +312,13 @@ pub enum TableError {
     /// The host has not opened a rematch of this table.
     #[error("no rematch of this table is open")]
     NoRematch,
-    /// The seat is kept for the player who sat there before the rematch.
-    #[error("seat {0} is kept for {1}")]
+    /// The seat is kept for the player who sat there before the rematch: he takes it from
+    /// the finished table's page, with his seat token there.
+    #[error("seat {0} is kept for {1}, who takes it from the finished table")]
     SeatReserved(u8, String),
+    /// No seat of this rematch is kept for the finished table's player asking.
+    #[error("seat {0} is not kept for you")]
+    NotKept(u8),
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
@@ -351,6 +373,7 @@ impl TableError {
             | TableError::Rematched
             | TableError::NoRematch
             | TableError::SeatReserved(..)
+            | TableError::NotKept(_)
             | TableError::Internal(_) => Reason::Internal,
             TableError::Fair(_) => Reason::Fair,
             TableError::FairLate => Reason::Late,
@@ -371,6 +394,8 @@ pub enum Write {
         token: TokenHash,
         /// The bot's level.
         bot: Option<BotLevel>,
+        /// The first deal the occupant holds the seat for ([`Occupant::from_deal`]).
+        from_deal: u32,
     },
     /// A seat freed.
     Free(u8),
@@ -472,6 +497,8 @@ pub struct StoredSeat {
     pub token: TokenHash,
     /// The bot's level.
     pub bot: Option<BotLevel>,
+    /// The first deal the occupant holds the seat for ([`Occupant::from_deal`]).
+    pub from_deal: u32,
 }
 
 /// Why the record cannot be given.

@@ -28,6 +28,8 @@ impl Machine {
                     token: s.token,
                     sockets: 0,
                     bot: s.bot,
+                    from_deal: s.from_deal,
+                    since: 0,
                 });
             }
         }

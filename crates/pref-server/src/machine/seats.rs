@@ -34,21 +34,21 @@ impl Machine {
         token: Secret,
     ) -> Result<(), TableError> {
         let name = check_name(name)?;
+        let by_host = host.is_some_and(|h| self.host.verifies(&h));
         match self.stage {
             Stage::Lobby => {
-                let invited = invite.is_some_and(|k| self.invite_key().matches(&k));
-                if !invited && !host.is_some_and(|h| self.host.verifies(&h)) {
+                if !by_host && !invite.is_some_and(|k| self.invites(&k)) {
                     return Err(TableError::InviteRequired);
                 }
             }
             Stage::Playing { .. } | Stage::BetweenDeals { .. } => {
-                if !host.is_some_and(|h| self.host.verifies(&h)) {
+                if !by_host {
                     return Err(TableError::HostSeats);
                 }
             }
             Stage::Over { .. } => return Err(TableError::Over),
         }
-        let seat = self.seat_for(&name, seat)?;
+        let seat = self.seat_for(seat, by_host)?;
         self.seat(change, seat, name, token, None);
         Ok(())
     }
@@ -64,17 +64,21 @@ impl Machine {
     ) {
         self.reserved[usize::from(seat)] = None;
         let token = TokenHash::of(&token);
+        let from_deal = self.deals_dealt();
         self.seats[usize::from(seat)] = Some(Occupant {
             name: name.clone(),
             token,
             sockets: 0,
             bot,
+            from_deal,
+            since: self.version + 1,
         });
         change.writes.push(Write::Seat {
             seat,
             name: name.clone(),
             token,
             bot,
+            from_deal,
         });
         self.publish(change, News::Public(Public::SeatTaken { seat, name, bot }));
     }

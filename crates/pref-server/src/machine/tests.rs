@@ -22,6 +22,7 @@ fn deck(seed: u64) -> [Card; 32] {
 fn lobby(host: Secret) -> Machine {
     Machine::new(NewTable {
         host: host.into(),
+        invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
         profile: Profile::sochi(),
         spectator_chat: false,
         first_dealer: Seat(0),
@@ -34,7 +35,7 @@ fn claim(m: &mut Machine, name: &str) -> Result<(u8, Secret), TableError> {
         name: name.into(),
         seat: None,
         host: None,
-        invite: Some(m.invite_key()),
+        invite: Some(crate::ids::TEST_INVITE),
         token,
     })?;
     match change.news.as_slice() {
@@ -86,7 +87,7 @@ fn seats_fill_in_order_and_a_full_table_refuses() {
         name: "Gleb".into(),
         seat: Some(3),
         host: None,
-        invite: Some(m.invite_key()),
+        invite: Some(crate::ids::TEST_INVITE),
         token: Secret::random(),
     });
     assert_eq!(seat_3.unwrap_err(), TableError::NoSuchSeat(3));
@@ -127,13 +128,31 @@ fn only_the_host_starts_and_only_with_every_seat_taken() {
 #[test]
 fn in_the_lobby_a_seat_needs_the_invite_key_or_the_host_token() {
     let host = Secret::random();
-    let mut m = lobby(host);
-    let key = m.invite_key();
-    // The key belongs to this table's host token and cannot be guessed from the id.
-    assert!(key.matches(&TokenHash::of(&host).invite_key()));
-    assert!(!key.matches(&TokenHash::of(&Secret::random()).invite_key()));
+    let table = |invite: Secret| {
+        Machine::new(NewTable {
+            host: host.into(),
+            invite: TokenHash::of(&invite),
+            profile: Profile::sochi(),
+            spectator_chat: false,
+            first_dealer: Seat(0),
+        })
+    };
+    let mut m = table(host.invite_key());
+    // The key is made from the host token, which only the host holds: the host's page is
+    // given it again, another token is not, and the key made from the stored hash (what a
+    // copy of the database gives) seats nobody.
+    let key = m.invite_key(&host).unwrap();
+    assert!(key.matches(&host.invite_key()));
+    assert_eq!(m.invite_key(&Secret::random()), Err(TableError::NotHost));
+    let from_the_row = TokenHash::of(&host).legacy_invite_key();
+    assert!(!m.invites(&from_the_row));
+    // A table stored before the key had a column keeps its old key, and its host is given it.
+    let legacy = table(from_the_row);
+    assert!(legacy.invites(&from_the_row));
+    assert!(!legacy.invites(&host.invite_key()));
+    assert!(legacy.invite_key(&host).unwrap().matches(&from_the_row));
     let before = format!("{m:?}");
-    for invite in [None, Some(Secret::random())] {
+    for invite in [None, Some(Secret::random()), Some(from_the_row)] {
         let refused = m.apply(Op::Claim {
             name: "Mallory".into(),
             seat: None,
@@ -175,7 +194,7 @@ fn once_started_only_the_host_seats_a_player_and_never_during_a_deal() {
         name: "Gleb".into(),
         seat: None,
         host: None,
-        invite: Some(m.invite_key()),
+        invite: Some(crate::ids::TEST_INVITE),
         token: Secret::random(),
     });
     assert_eq!(by_anyone.unwrap_err(), TableError::HostSeats);
@@ -363,7 +382,7 @@ fn resolve(m: &Machine, host: Secret, keys: &mut Vec<Secret>, pick: &Pick, seed:
             name: format!("p{seed}"),
             seat,
             host: as_host.then_some(host),
-            invite: (!as_host).then(|| m.invite_key()),
+            invite: (!as_host).then_some(crate::ids::TEST_INVITE),
             token: fresh,
         },
         Pick::Leave { seat, real } => Op::Leave {

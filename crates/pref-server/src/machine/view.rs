@@ -1,7 +1,7 @@
 //! What everybody may see of the table, read off the machine: phase, summary, the deal
 //! shown, and whose turn it is.
 
-use pref_core::{Deal, DealEntry, Seat, Viewer};
+use pref_core::{Deal, DealEntry, DealView, Seat, Viewer};
 use pref_protocol::{AuctionCall, DealStatus, Phase, SeatInfo, SheetView, Summary};
 
 use super::{Machine, Stage};
@@ -17,6 +17,39 @@ impl Machine {
             Stage::BetweenDeals { last, deals, .. } | Stage::Over { last, deals, .. } => {
                 last.as_deref().map(|d| (deals.saturating_sub(1), d))
             }
+        }
+    }
+
+    /// The shown deal as `viewer` may see it, built by the core's projection: a seat whose
+    /// occupant sat after the deal was dealt sees it as a spectator does.
+    #[must_use]
+    pub fn shown_view(&self, viewer: Viewer) -> Option<(u32, DealView)> {
+        self.shown_deal()
+            .map(|(n, d)| (n, d.view(self.deal_viewer(viewer, n))))
+    }
+
+    /// Whom deal `deal_no` is projected for when `viewer` looks at it: the seat itself while
+    /// its occupant has held it since before that deal was dealt, otherwise (a newcomer
+    /// looking at the deal his predecessor played, or an empty seat) a spectator.
+    #[must_use]
+    pub fn deal_viewer(&self, viewer: Viewer, deal_no: u32) -> Viewer {
+        match viewer {
+            Viewer::Spectator => Viewer::Spectator,
+            Viewer::Seat(seat) => match self.occupant(seat.0) {
+                Some(o) if o.from_deal <= deal_no => viewer,
+                Some(_) | None => Viewer::Spectator,
+            },
+        }
+    }
+
+    /// Deals dealt so far, the one in progress included: the first deal a person seated
+    /// now would hold his seat for.
+    #[must_use]
+    pub fn deals_dealt(&self) -> u32 {
+        match &self.stage {
+            Stage::Lobby => 0,
+            Stage::Playing { deal_no, .. } => deal_no + 1,
+            Stage::BetweenDeals { deals, .. } | Stage::Over { deals, .. } => *deals,
         }
     }
 

@@ -19,7 +19,7 @@ where
     pub(super) async fn fair(&mut self, msg: ClientMessage) -> Result<(), Stop> {
         let caller = self.caller();
         let (id, request) = match msg {
-            ClientMessage::FairJoin => (None, FairRequest::Join),
+            ClientMessage::FairJoin {} => (None, FairRequest::Join),
             ClientMessage::FairCommit {
                 id,
                 deal_no,
@@ -43,13 +43,19 @@ where
             ClientMessage::Action { .. }
             | ClientMessage::NextDeal { .. }
             | ClientMessage::Chat { .. }
-            | ClientMessage::Resync
+            | ClientMessage::Resync {}
             | ClientMessage::ScorePage { .. } => return Ok(()),
         };
         let (Viewer::Seat(seat), Some(token)) = (caller.viewer, caller.token) else {
             return match id {
                 Some(id) => self.not_seated(id).await,
-                None => Ok(()),
+                None => {
+                    self.error(
+                        ErrorCode::NotSeated,
+                        "spectators do not contribute to the deals",
+                    )
+                    .await
+                }
             };
         };
         let out = self

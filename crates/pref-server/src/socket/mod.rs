@@ -141,9 +141,12 @@ where
             return Err(SEAT_FREED);
         }
         let viewer = self.session.viewer;
-        let event = item
-            .news
-            .visible(viewer, self.session.players, self.session.spectator_chat);
+        let event = item.news.visible(
+            viewer,
+            self.session.from_deal,
+            self.session.players,
+            self.session.spectator_chat,
+        );
         let out = ServerMessage::Event {
             version: item.version,
             event,
@@ -261,7 +264,7 @@ where
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
                 self.answer(id, out).await
             }
-            ClientMessage::Chat { .. } | ClientMessage::Resync if !self.shared.take() => {
+            ClientMessage::Chat { .. } | ClientMessage::Resync {} if !self.shared.take() => {
                 self.error(
                     ErrorCode::RateLimited,
                     "too many chat lines or resyncs from this seat; this one was dropped",
@@ -302,7 +305,7 @@ where
                     Err(e) => self.error(ErrorCode::ChatForbidden, e.to_string()).await,
                 }
             }
-            ClientMessage::Resync => self.resync().await,
+            ClientMessage::Resync {} => self.resync().await,
             ClientMessage::ScorePage { .. } if !self.shared.take_page() => {
                 self.error(
                     ErrorCode::RateLimited,
@@ -311,7 +314,7 @@ where
                 .await
             }
             ClientMessage::ScorePage { before } => self.score_page(before).await,
-            m @ (ClientMessage::FairJoin
+            m @ (ClientMessage::FairJoin {}
             | ClientMessage::FairCommit { .. }
             | ClientMessage::FairReveal { .. }) => self.fair(m).await,
         }

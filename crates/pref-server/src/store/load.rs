@@ -18,6 +18,9 @@ pub struct TableRow {
     pub id: Secret,
     /// The host token's hash.
     pub host: TokenHash,
+    /// The invite key's hash; `None` for a table stored before the key had a column, whose
+    /// key is [`TokenHash::legacy_invite_key`] of the host token's hash.
+    pub invite: Option<TokenHash>,
     /// The resolved profile (every key); a table stored before tables kept their resolved
     /// profile holds the request (`{"preset": …, option: value, …}`) instead.
     pub profile: serde_json::Value,
@@ -48,6 +51,9 @@ pub struct SeatRow {
     pub token: TokenHash,
     /// The bot's level (`easy`, `normal`, `strong`) when a bot holds the seat.
     pub bot: Option<String>,
+    /// The first deal the occupant holds the seat for (0 for a seat stored before this was
+    /// kept: such an occupant sees the deals before his own, as every occupant did then).
+    pub from_deal: u32,
 }
 
 /// A deal as stored.
@@ -121,10 +127,10 @@ impl Store {
     /// Table `no`'s own rows, seats, decks and actions.
     async fn load_row(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
         let query = if over {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite
              FROM tables WHERE no = $1 AND state = 'over'"
         } else {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite
              FROM tables WHERE no = $1 AND state IN ('lobby', 'playing')"
         };
         with_pool!(&self.pool, pool => {
@@ -142,6 +148,7 @@ impl Store {
                 TokenHash::read_stored(&s).ok_or_else(|| damaged("bad token".into()))
             };
             let host = token(r.get(2))?;
+            let invite = r.get::<Option<String>, _>(8).map(token).transpose()?;
             let profile =
                 serde_json::from_str(&r.get::<String, _>(3)).map_err(|e| damaged(e.to_string()))?;
             let state = match r.get::<String, _>(6).as_str() {
@@ -151,7 +158,7 @@ impl Store {
             };
             let mut seats = Vec::new();
             for s in sqlx::query(
-                "SELECT seat, name, token, bot FROM seats WHERE table_no = $1 ORDER BY seat",
+                "SELECT seat, name, token, bot, from_deal FROM seats WHERE table_no = $1 ORDER BY seat",
             )
             .bind(no)
             .fetch_all(pool)
@@ -162,6 +169,8 @@ impl Store {
                     name: s.get(1),
                     token: token(s.get(2))?,
                     bot: s.get(3),
+                    from_deal: u32::try_from(s.get::<i64, _>(4))
+                        .map_err(|e| damaged(e.to_string()))?,
                 });
             }
             let clock = r
@@ -210,6 +219,7 @@ impl Store {
                 no,
                 id,
                 host,
+                invite,
                 profile,
                 spectator_chat: r.get(4),
                 first_dealer: r.get::<i64, _>(5) as u8,

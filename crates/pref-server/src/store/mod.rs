@@ -320,14 +320,14 @@ impl Store {
     pub async fn create_table(
         &self,
         id: &Secret,
-        host: &TokenHash,
+        (host, invite): (&TokenHash, &TokenHash),
         profile: &serde_json::Value,
         spectator_chat: bool,
         first_dealer: u8,
     ) -> Result<i64, StoreError> {
-        let insert =
-            "INSERT INTO tables (id, host_token, profile, spectator_chat, first_dealer, state)
-             VALUES ($1, $2, $3, $4, $5, 'lobby') RETURNING no";
+        let insert = "INSERT INTO tables
+                 (id, host_token, profile, spectator_chat, first_dealer, state, invite)
+             VALUES ($1, $2, $3, $4, $5, 'lobby', $6) RETURNING no";
         let profile = profile.to_string();
         match (&self.pool, &self.leases) {
             (Pool::Postgres(pool), Some(leases)) => {
@@ -338,6 +338,7 @@ impl Store {
                     .bind(&profile)
                     .bind(spectator_chat)
                     .bind(i64::from(first_dealer))
+                    .bind(invite.expose())
                     .fetch_one(&mut *tx)
                     .await?;
                 crate::lease::insert(&mut tx, leases, no).await?;
@@ -352,6 +353,7 @@ impl Store {
                     .bind(&profile)
                     .bind(spectator_chat)
                     .bind(i64::from(first_dealer))
+                    .bind(invite.expose())
                     .fetch_one(pool)
                     .await?
             })),
@@ -418,7 +420,8 @@ impl Store {
         Ok(())
     }
 
-    /// Gives `seat` to a player, or to a bot of level `bot`.
+    /// Gives `seat` to a player, or to a bot of level `bot`, who holds it from deal
+    /// `from_deal` on (the deals dealt before he sat are not his to see).
     ///
     /// # Errors
     /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
@@ -429,19 +432,23 @@ impl Store {
         name: &str,
         token: &TokenHash,
         bot: Option<&str>,
+        from_deal: u32,
     ) -> Result<(), StoreError> {
         self.fenced(no)?;
         with_pool!(&self.pool, pool => {
             sqlx::query(
-                "INSERT INTO seats (table_no, seat, name, token, bot) VALUES ($1, $2, $3, $4, $5)
+                "INSERT INTO seats (table_no, seat, name, token, bot, from_deal)
+                 VALUES ($1, $2, $3, $4, $5, $6)
                  ON CONFLICT (table_no, seat)
-                 DO UPDATE SET name = excluded.name, token = excluded.token, bot = excluded.bot",
+                 DO UPDATE SET name = excluded.name, token = excluded.token, bot = excluded.bot,
+                     from_deal = excluded.from_deal",
             )
             .bind(no)
             .bind(i64::from(seat))
             .bind(name)
             .bind(token.expose())
             .bind(bot)
+            .bind(i64::from(from_deal))
             .execute(pool)
             .await?;
         });

@@ -32,12 +32,14 @@ impl Table {
             me,
             self.pace(),
         );
-        if let Stage::Playing { game, .. } = self.machine.stage() {
+        if let Stage::Playing { game, deal_no, .. } = self.machine.stage() {
             let players = self.machine.players();
+            // As any newcomer: a deal dealt before the bot sat is not its seat's to see.
+            let viewer = self.machine.deal_viewer(Viewer::Seat(seat), *deal_no);
             bot.tell(Prompt::Events(
                 game.deal_events()
                     .iter()
-                    .map(|e| e.project(Viewer::Seat(seat), players))
+                    .map(|e| e.project(viewer, players))
                     .collect(),
             ));
             bot.tell(Prompt::RaspasyBefore(game.raspasy_streak()));

@@ -37,6 +37,7 @@ impl Table {
                 name: s.name,
                 token,
                 bot,
+                from_deal: s.from_deal,
             });
         }
         let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();
@@ -55,6 +56,10 @@ impl Table {
         let mut machine = Machine::restore(
             NewTable {
                 host: row.host,
+                // A table stored before the key had a column keeps the key made from the hash.
+                invite: row
+                    .invite
+                    .unwrap_or_else(|| TokenHash::of(&row.host.legacy_invite_key())),
                 profile,
                 spectator_chat: row.spectator_chat,
                 first_dealer: Seat(row.first_dealer),

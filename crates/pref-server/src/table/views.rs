@@ -12,14 +12,14 @@ use crate::machine::TableError;
 
 impl Table {
     pub(super) fn snapshot(&self, viewer: Viewer) -> Snapshot {
-        let shown = self.machine.shown_deal();
+        let (deal_no, deal) = self.machine.shown_view(viewer).unzip();
         Snapshot {
             version: self.machine.version(),
             epoch: self.epoch.clone(),
             you: viewer,
             table: self.summary(),
-            deal_no: shown.map(|(n, _)| n),
-            deal: shown.map(|(_, d)| d.view(viewer)),
+            deal_no,
+            deal,
             // The snapshot's `deal` holds the public state the turn of an event carries.
             turn: TurnView {
                 deal: None,
@@ -83,6 +83,10 @@ impl Table {
             },
             rx: self.tx.subscribe(),
             players: self.machine.players(),
+            from_deal: match viewer {
+                Viewer::Seat(seat) => self.machine.occupant(seat.0).map_or(0, |o| o.from_deal),
+                Viewer::Spectator => 0,
+            },
             spectator_chat: self.machine.spectator_chat(),
             token: None,
             tenure: None,
@@ -100,7 +104,10 @@ impl Table {
         };
         // A seat's occupant resumes only from his own tenure: anything older is a snapshot.
         let resume = resume.filter(|(since, _)| match viewer {
-            Viewer::Seat(seat) => *since >= self.taken[seat.index()],
+            Viewer::Seat(seat) => self
+                .machine
+                .occupant(seat.0)
+                .is_some_and(|o| *since >= o.since),
             Viewer::Spectator => true,
         });
         let mut session = self.session(viewer, resume);

@@ -190,7 +190,7 @@ pub async fn lobby(addr: &str, profile: Value) -> (String, String) {
 /// The invite key of the table whose host token is `host`, as its invite link carries it.
 pub fn invite(host: &str) -> String {
     let host = pref_server::ids::Secret::parse(host).expect("a host token");
-    pref_server::ids::TokenHash::of(&host).invite_key().expose()
+    host.invite_key().expose()
 }
 
 /// Creates a table with `profile`, fills every seat and (if `start`) starts it.
