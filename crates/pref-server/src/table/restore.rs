@@ -64,6 +64,7 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
+        machine.set_fair_table(pref_core::fair::TableTag::of(&row.id.expose()));
         machine.restore_fair(fair::stored(row.fair)?, &decks)?;
         let mut table = Table::with(row.no, machine, store, limits);
         table.bot_keys = bot_keys;
