@@ -456,6 +456,7 @@ async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
                 FairRow {
                     deal_no: 0,
                     seed,
+                    scheme: 2,
                     commits_closed: true,
                     contributions: vec![
                         row(0, "c0", Some("01"), true),
@@ -465,6 +466,7 @@ async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
                 FairRow {
                     deal_no: 1,
                     seed: other,
+                    scheme: 2,
                     commits_closed: false,
                     contributions: vec![],
                 },
