@@ -98,7 +98,17 @@ export function clockPanel(state) {
     h('span', { class: 'clock-title' }, t('clock.title'), ': ', controlText(info.control), info.paused ? ` — ${t('clock.paused')}` : ''),
     h('ul', { class: 'clock-seats' }, seats),
     pauseButton(state, info),
-    autoName ? h('p', { class: 'clock-autopilot', id: 'autopilot-move' }, t('clock.autopilot_moved', { name: autoName })) : null);
+    autoName ? h('p', { class: 'clock-autopilot', id: 'autopilot-move' }, t('clock.autopilot_moved', { name: autoName })) : null,
+    pilotedNote(state, clock));
+}
+
+/** Who the autopilot has moved for in this deal, as the server's clock says (so also after
+ *  a reload, or when its move came while this page was away). */
+function pilotedNote(state, clock) {
+  const names = ((clock && clock.piloted) || []).map((s) => (state.table.seats[s] && state.table.seats[s].name) || String(s + 1));
+  if (names.length === 0) return null;
+  return h('p', { class: 'clock-autopilot hint', id: 'autopilot-deal', dataset: { seats: clock.piloted.join(',') } },
+    t('clock.autopilot_deal', { names: names.join(', ') }));
 }
 
 /** The host's pause / resume button, between deals (and in the lobby) only: the server

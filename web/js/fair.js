@@ -1,15 +1,20 @@
-// Why: provably fair deals in the page (docs/fairness.md, scheme pref-fair/1). A seated
+// Why: provably fair deals in the page (docs/fairness.md, schemes pref-fair/2 and
+// pref-fair/1 before it). A seated
 // page joins, then for each deal draws its own value with crypto.getRandomValues, commits
 // to it, and reveals it once every commitment is published. Once a deal's values are
 // revealed the page recomputes the commitments and the shuffle itself with Web Crypto's
 // SHA-256 and shows "verified ✓" or what failed; it never takes the server's word for it.
+// A pref-fair/2 deal must also name this table (the tag of the id in the address) and its
+// own deal number, so that no deal of another game or of another place passes.
 // The mark stands beside each finished deal of the score log; a snapshot lists only the last
 // few deals' values, so the page reads the earlier ones from the game record.
 
 import { h } from './dom.js';
 import { call } from './api.js';
 
-const SCHEME = 'pref-fair/1';
+/** The contribution commitment's scheme word: the same under both schemes. */
+const SCHEME_1 = 'pref-fair/1';
+const SCHEME_2 = 'pref-fair/2';
 
 const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -30,8 +35,14 @@ function newDeck() {
  * Fisher–Yates from the top, driven by SHA-256 in counter mode over the shuffle text.
  * @returns {Promise<string>} the cards, space-separated, position 0 first
  */
+/** The lines that name a pref-fair/2 deal's place (none under pref-fair/1). */
+const place = (f) => (f.scheme === SCHEME_2 ? `table ${f.table}\ndeal ${f.deal}\n` : '');
+
+/** The tag of table `id`, as pref-fair/2 deals name it. */
+export const tableTag = (id) => sha256(`${SCHEME_2} table ${id}\n`);
+
 export async function deckOf(f) {
-  let text = `${SCHEME} shuffle\nserver ${f.server_seed}\n`;
+  let text = `${f.scheme} shuffle\n${place(f)}server ${f.server_seed}\n`;
   for (const c of f.contributions) if (!c.late) text += `seat ${c.seat} ${c.value}\n`;
   const deck = newDeck();
   let words = [];
@@ -54,21 +65,25 @@ export async function deckOf(f) {
 }
 
 /** A contribution's commitment for `seat`. */
-export const commitmentOf = (seat, value) => sha256(`${SCHEME} contribution ${seat} ${value}\n`);
+export const commitmentOf = (seat, value) => sha256(`${SCHEME_1} contribution ${seat} ${value}\n`);
 
 /**
  * Checks one deal's revealed values against each other and against what this page saw.
  * @param f the `fairness` object
  * @param seen { seed_commitment?, deck_commitment?, mine?: { seat, value } } seen live
+ * @param at { table, deal }: this table's tag and the deal's number, which a pref-fair/2
+ *   deal must name
  * @returns {Promise<string|null>} null when it holds, else the key of what failed
  */
-export async function check(f, seen) {
+export async function check(f, seen, at) {
+  if (f.scheme !== SCHEME_1 && f.scheme !== SCHEME_2) return 'fair.why.scheme';
+  if (f.scheme === SCHEME_2 && (f.table !== at.table || f.deal !== at.deal)) return 'fair.why.place';
   if (seen.seed_commitment && seen.seed_commitment !== f.seed_commitment) return 'fair.why.live';
   if (seen.deck_commitment && seen.deck_commitment !== f.deck_commitment) return 'fair.why.live';
-  if (await sha256(`${SCHEME} seed ${f.server_seed}\n`) !== f.seed_commitment) return 'fair.why.seed';
+  if (await sha256(`${f.scheme} seed ${f.server_seed}\n${place(f)}`) !== f.seed_commitment) return 'fair.why.seed';
   const deck = await deckOf(f);
   if (deck !== f.deck) return 'fair.why.deck';
-  if (await sha256(`${SCHEME} deck ${deck}\nsecret ${f.server_seed}\n`) !== f.deck_commitment) return 'fair.why.deck_commitment';
+  if (await sha256(`${f.scheme} deck ${deck}\n${place(f)}secret ${f.server_seed}\n`) !== f.deck_commitment) return 'fair.why.deck_commitment';
   if (seen.mine) {
     const c = f.contributions.find((x) => x.seat === seen.mine.seat);
     if (!c || c.value !== seen.mine.value) return 'fair.why.mine';
@@ -137,7 +152,7 @@ async function verify(state, dealNo, fairness) {
   const seen = { ...seenFor(fm, dealNo), mine: mine && mine.revealed ? mine : null };
   let why;
   try {
-    why = await check(fairness, seen);
+    why = await check(fairness, seen, { table: await tableTag(state.id), deal: dealNo });
   } catch (e) {
     why = 'fair.why.error';
   }

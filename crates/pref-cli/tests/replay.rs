@@ -70,6 +70,7 @@ const VALID: &[(&str, bool)] = &[
     ("rostov.json", true),
     ("agreed-stop.json", true),
     ("fair-deals.json", false),
+    ("fair-deals-v1.json", false),
     ("house-rules.json", false),
 ];
 

@@ -1,7 +1,9 @@
 //! `pref verify` run as a program (`docs/fairness.md`): the fair-deals record verifies with
 //! one line per deal; a copy tampered in any deal's seed, commitment, deck, contribution,
 //! lateness mark, hand or played card fails at that deal with one line on stderr and exit
-//! status 2, as `pref replay` does; a record without fairness data cannot be verified.
+//! status 2, as `pref replay` does; a record without fairness data cannot be verified. The
+//! record is `pref-fair/2`: two of its deals swapped, or a deal of another table spliced in,
+//! fail; the `pref-fair/1` record verifies as before.
 #![allow(missing_docs)]
 
 mod common;
@@ -18,6 +20,14 @@ fn verify(file: &Path) -> (Option<i32>, String, String) {
 }
 
 const VERIFIED: &str = "\
+deal 0: verified 9cfa13935fb587eb1b34413541d44cd6b8996707ee9352b7402caeb30a4a44aa: server seed + seats 0, 1; seat 2 late, not in the deck
+deal 1: verified dd4ebf0cd00d3815d7cc78459966983ed3914c23016c8819bf9f9cef273962ca: server seed alone
+deal 2: verified e0c876966cd14c2797098be8306c985ad4aa208ea64b9f424f049deb3d69c683: server seed + seats 0, 1, 2
+deal 3: verified 949eea640b012dd5e60e1d22abdf59651129099e297b709a9780d59673966f4c: server seed + seat 1; seat 0 late, not in the deck
+";
+
+/// `fair-deals-v1.json`, the same four deals under `pref-fair/1`.
+const VERIFIED_V1: &str = "\
 deal 0: verified 4806bb67fd43af33262c5983f68b1b4054e5ff898dcd24978d3c8f49ed74875f: server seed + seats 0, 1; seat 2 late, not in the deck
 deal 1: verified a837669376dbd9cadfcce50dffecf0ad6e9d161538cfed01c94e382de9ad9469: server seed alone
 deal 2: verified 4ff8472f44154cf11bcc07bfcb3dd9aed0eac2770d175b63638e9a3028426476: server seed + seats 0, 1, 2
@@ -32,6 +42,102 @@ fn the_fair_deals_record_verifies_one_line_per_deal() {
     // The documentation shows the first line.
     let doc = include_str!("../../../docs/fairness.md");
     assert!(doc.contains(VERIFIED.lines().next().unwrap()));
+}
+
+#[test]
+fn a_first_scheme_record_still_verifies() {
+    let (code, out, err) = verify(&records().join("fair-deals-v1.json"));
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert_eq!(out, VERIFIED_V1);
+}
+
+/// Two deals of another table's game, Vera dealing first as in `fair-deals.json`, each
+/// played with the first legal action, with their `pref-fair/2` data.
+fn other_table() -> Value {
+    use pref_core::fair::{Place, Scheme, Seed, Shuffle, TableTag};
+    use pref_core::{Game, Profile, Record, Seat};
+    let table = TableTag::of("0123456789abcdef0123456789abcdef");
+    let mut game = Game::new(Profile::sochi(), Seat(2)).unwrap();
+    let mut all = Vec::new();
+    for deal in 0..2u8 {
+        let place = Place {
+            table,
+            deal: u32::from(deal),
+        };
+        let f = Shuffle::new(Scheme::V2(place), Seed::from_bytes([deal + 40; 32])).finish();
+        game.start_deal(f.deck()).unwrap();
+        while let Some(d) = game.deal() {
+            let seat = d.turn().unwrap();
+            let action = d.legal_actions(seat).to_vec()[0];
+            game.apply(seat, action).unwrap();
+        }
+        all.push(f);
+    }
+    let names = ["Anna", "Boris", "Vera"].map(str::to_owned);
+    let mut record = Record::from_game(&game, &names).unwrap();
+    for (i, f) in all.into_iter().enumerate() {
+        record.set_fairness(i, f).unwrap();
+    }
+    serde_json::from_str(&record.to_json_string()).unwrap()
+}
+
+fn fair_deals_v1() -> Value {
+    serde_json::from_str(&std::fs::read_to_string(records().join("fair-deals-v1.json")).unwrap())
+        .unwrap()
+}
+
+#[test]
+fn swapped_deals_fail_under_the_second_scheme_and_pass_under_the_first() {
+    let scratch = Scratch::new("swap");
+    // Deals 0 and 3 have the same dealer: swapped, each still deals its own hands.
+    let swap = |mut record: Value| {
+        record["deals"].as_array_mut().unwrap().swap(0, 3);
+        record
+    };
+    let (code, _, err) = scratch.verify(&swap(fair_deals_v1()));
+    assert_eq!(
+        (code, err.as_str()),
+        (Some(0), ""),
+        "pref-fair/1 binds no place"
+    );
+    assert_eq!(
+        scratch.verify(&swap(fair_deals())),
+        (
+            Some(2),
+            String::new(),
+            "deal 0: its fairness data was dealt as deal 3, not as this deal: deals were moved\n"
+                .to_owned()
+        )
+    );
+}
+
+#[test]
+fn a_deal_spliced_from_another_table_fails() {
+    let scratch = Scratch::new("splice");
+    // Another table's deal 1 (the same seats and first dealer), as its server wrote it.
+    let mut record = fair_deals();
+    record["deals"][1] = other_table()["deals"][1].clone();
+    assert_eq!(
+        scratch.verify(&record),
+        (
+            Some(2),
+            String::new(),
+            "deal 1: its fairness data was dealt at another table than deal 0's: a deal of another game\n"
+                .to_owned()
+        )
+    );
+    // An older scheme's deal, which names no place, after the first pref-fair/2 deal.
+    let mut record = fair_deals();
+    let v1 = fair_deals_v1();
+    record["deals"][2] = v1["deals"][2].clone();
+    assert_eq!(
+        scratch.verify(&record),
+        (
+            Some(2),
+            String::new(),
+            "deal 2: a pref-fair/1 deal after deal 0, which is pref-fair/2\n".to_owned()
+        )
+    );
 }
 
 /// A scratch directory for tampered copies, removed when dropped.
@@ -273,11 +379,15 @@ fn a_record_without_fairness_data_cannot_be_verified() {
 fn a_record_that_does_not_read_fails_as_replay_does() {
     let scratch = Scratch::new("read");
     let mut record = fair_deals();
-    record["deals"][1]["fairness"]["scheme"] = Value::String("pref-fair/2".into());
+    record["deals"][1]["fairness"]["scheme"] = Value::String("pref-fair/3".into());
     let (code, out, err) = scratch.verify(&record);
     assert_eq!(
         (code, out.as_str(), err.as_str()),
-        (Some(2), "", "deal 1: \"scheme\" must be \"pref-fair/1\"\n")
+        (
+            Some(2),
+            "",
+            "deal 1: \"scheme\" must be \"pref-fair/1\" or \"pref-fair/2\"\n"
+        )
     );
     let mut record = fair_deals();
     record["deals"][3]["fairness"]["salt"] = Value::String("00".into());

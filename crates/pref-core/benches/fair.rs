@@ -7,7 +7,7 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pref_core::fair::{Arrival, Contribution, Seed, Shuffle};
+use pref_core::fair::{Arrival, Contribution, Place, Scheme, Seed, Shuffle, TableTag};
 use pref_core::{Record, Seat};
 
 fn fair(c: &mut Criterion) {
@@ -15,7 +15,11 @@ fn fair(c: &mut Criterion) {
         let mut n = 0u8;
         b.iter(|| {
             n = n.wrapping_add(1);
-            let mut s = Shuffle::new(Seed::from_bytes([n; 32]));
+            let place = Place {
+                table: TableTag::from_bytes([7; 32]),
+                deal: u32::from(n),
+            };
+            let mut s = Shuffle::new(Scheme::V2(place), Seed::from_bytes([n; 32]));
             for seat in 0..4 {
                 let value = Contribution::from_bytes([seat ^ n; 32]);
                 s.contribute(Seat(seat), value, Arrival::InTime)

@@ -1,5 +1,8 @@
-//! Provably fair deals, scheme `pref-fair/1` (`docs/fairness.md`): a deck that neither the
-//! server nor any player can choose alone, and that anyone can recompute afterwards.
+//! Provably fair deals, schemes `pref-fair/1` and `pref-fair/2` (`docs/fairness.md`): a deck
+//! that neither the server nor any player can choose alone, and that anyone can recompute
+//! afterwards. Under `pref-fair/2` (the server's scheme now) every value also names the deal's
+//! [`Place`], its table and its number in the game, so that a deal cannot be moved to another
+//! place of its record, or into another game's, and still verify.
 //!
 //! The server draws a secret [`Seed`] for each deal and publishes its commitment
 //! ([`Seed::commitment`]) before it asks for anything; each seated player then commits to a
@@ -17,9 +20,10 @@
 //!
 //! ```
 //! use pref_core::Seat;
-//! use pref_core::fair::{Arrival, Contribution, Seed, Shuffle};
+//! use pref_core::fair::{Arrival, Contribution, Place, Scheme, Seed, Shuffle, TableTag};
 //!
-//! let mut shuffle = Shuffle::new(Seed::from_bytes([7; 32]));
+//! let place = Place { table: TableTag::of("0123456789abcdef0123456789abcdef"), deal: 0 };
+//! let mut shuffle = Shuffle::new(Scheme::V2(place), Seed::from_bytes([7; 32]));
 //! let published = shuffle.seed_commitment(); // sent to every viewer first
 //! shuffle.contribute(Seat(0), Contribution::from_bytes([1; 32]), Arrival::InTime).unwrap();
 //! shuffle.contribute(Seat(2), Contribution::from_bytes([2; 32]), Arrival::Late).unwrap();
@@ -38,8 +42,13 @@ use sha2::{Digest as _, Sha256};
 use crate::bid::Seat;
 use crate::card::Card;
 
-/// The scheme's name, the first word of every hashed text and the record's `scheme` value.
-pub const SCHEME: &str = "pref-fair/1";
+/// The first scheme's name: the first word of its hashed texts and the record's `scheme`
+/// value. Its values bind no place.
+pub const SCHEME_1: &str = "pref-fair/1";
+
+/// The second scheme's name, the one the server deals under: its texts name the deal's
+/// [`Place`] as well.
+pub const SCHEME_2: &str = "pref-fair/2";
 
 /// Writes 32 bytes as 64 lowercase hex digits.
 fn hex(bytes: &[u8; 32]) -> String {
@@ -112,6 +121,76 @@ macro_rules! hex_value {
 pub struct Digest([u8; 32]);
 hex_value!(Digest);
 
+/// A table's name in `pref-fair/2`: SHA-256 of `pref-fair/2 table <id>\n`, `<id>` the
+/// table's id as its link writes it. The id is the table's watch link, so records carry this
+/// tag rather than the id; whoever knows the id recomputes the tag.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct TableTag([u8; 32]);
+hex_value!(TableTag);
+
+impl TableTag {
+    /// The text whose SHA-256 is the tag of table `id`: `pref-fair/2 table <id>\n`.
+    #[must_use]
+    pub fn text(id: &str) -> String {
+        format!("{SCHEME_2} table {id}\n")
+    }
+
+    /// The tag of the table whose id is `id`.
+    #[must_use]
+    pub fn of(id: &str) -> TableTag {
+        TableTag(sha256(&TableTag::text(id)).0)
+    }
+}
+
+/// Where a deal was dealt: its table and its number in that table's game (0-based, the
+/// deal's index in the game record).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Place {
+    /// The table's tag.
+    pub table: TableTag,
+    /// The deal's number.
+    pub deal: u32,
+}
+
+/// The scheme a deal was dealt under.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Scheme {
+    /// `pref-fair/1`: the values bind the deal's cards, not its place (older deals).
+    V1,
+    /// `pref-fair/2`: the seed commitment, the shuffle and the deck commitment name the
+    /// deal's place too.
+    V2(Place),
+}
+
+impl Scheme {
+    /// The scheme's name, as texts and records write it.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Scheme::V1 => SCHEME_1,
+            Scheme::V2(_) => SCHEME_2,
+        }
+    }
+
+    /// The deal's place, under `pref-fair/2`.
+    #[must_use]
+    pub const fn place(&self) -> Option<Place> {
+        match self {
+            Scheme::V1 => None,
+            Scheme::V2(place) => Some(*place),
+        }
+    }
+
+    /// The first line of a text: the scheme, what is hashed, and under `pref-fair/2` the
+    /// lines that name the place (`table <tag>`, `deal <n>`).
+    fn head(&self, what: &str) -> String {
+        match self {
+            Scheme::V1 => format!("{SCHEME_1} {what}\n"),
+            Scheme::V2(p) => format!("{SCHEME_2} {what}\ntable {}\ndeal {}\n", p.table, p.deal),
+        }
+    }
+}
+
 /// The server's secret for one deal: 256 fresh random bits, drawn by the server (the core
 /// has no randomness). It is hidden information until the deal's cards may all be seen:
 /// its `Debug` form does not print it.
@@ -135,25 +214,30 @@ fn sha256(text: &str) -> Digest {
 }
 
 impl Seed {
-    /// The text whose SHA-256 is the seed's commitment: `pref-fair/1 seed <hex>\n`.
+    /// The text whose SHA-256 is the seed's commitment: `pref-fair/1 seed <hex>\n`, or
+    /// under `pref-fair/2` `pref-fair/2 seed <hex>\ntable <tag>\ndeal <n>\n`.
     #[must_use]
-    pub fn commitment_text(&self) -> String {
-        format!("{SCHEME} seed {self}\n")
+    pub fn commitment_text(&self, scheme: &Scheme) -> String {
+        scheme.head(&format!("seed {self}"))
     }
 
-    /// The commitment the server publishes when the deal opens, before any contribution.
+    /// The commitment the server publishes when the deal opens, before any contribution:
+    /// under `pref-fair/2` it fixes the deal's place before anything else of the deal exists.
     #[must_use]
-    pub fn commitment(&self) -> Digest {
-        sha256(&self.commitment_text())
+    pub fn commitment(&self, scheme: &Scheme) -> Digest {
+        sha256(&self.commitment_text(scheme))
     }
 }
 
 impl Contribution {
     /// The text whose SHA-256 is the contribution's commitment:
-    /// `pref-fair/1 contribution <seat> <hex>\n`.
+    /// `pref-fair/1 contribution <seat> <hex>\n`, under both schemes. A commitment is taken
+    /// only inside its own deal's window, and the value it hides enters a shuffle that names
+    /// the place (`pref-fair/2`), so it needs no place of its own; and a client commits the
+    /// same way whatever the deal's scheme.
     #[must_use]
     pub fn commitment_text(&self, seat: Seat) -> String {
-        format!("{SCHEME} contribution {} {self}\n", seat.0)
+        format!("{SCHEME_1} contribution {} {self}\n", seat.0)
     }
 
     /// The commitment a player sends first; the value follows only once the server has
@@ -216,20 +300,46 @@ pub enum FairError {
     /// Fairness data for a deal the record does not have.
     #[error("the record has no such deal")]
     NoSuchDeal,
+    /// `pref-fair/2` data dealt as another deal of its game than the one it is attached to.
+    #[error("its fairness data was dealt as deal {dealt}, not as this deal: deals were moved")]
+    DealMoved {
+        /// The deal number its values were made for.
+        dealt: u32,
+    },
+    /// `pref-fair/2` data of another table than an earlier deal's of the same record.
+    #[error(
+        "its fairness data was dealt at another table than deal {first}'s: a deal of another game"
+    )]
+    OtherTable {
+        /// The earlier deal whose table differs.
+        first: usize,
+    },
+    /// `pref-fair/1` data after a deal dealt under `pref-fair/2`: a server that deals under
+    /// the second scheme never goes back.
+    #[error("a pref-fair/1 deal after deal {first}, which is pref-fair/2")]
+    Downgrade {
+        /// The earlier `pref-fair/2` deal.
+        first: usize,
+    },
 }
 
-/// The text that keys the shuffle's stream: the scheme, the server seed, and each
-/// contribution that arrived in time, by seat:
+/// The text that keys the shuffle's stream: the scheme (under `pref-fair/2` with the
+/// deal's place), the server seed, and each contribution that arrived in time, by seat:
 ///
 /// ```text
-/// pref-fair/1 shuffle
+/// pref-fair/2 shuffle
+/// table <tag>
+/// deal 3
 /// server <hex>
 /// seat 0 <hex>
 /// seat 2 <hex>
 /// ```
+///
+/// (`pref-fair/1` has no `table` and `deal` lines.)
 #[must_use]
-pub fn shuffle_text(seed: &Seed, contributions: &[Contributed]) -> String {
-    let mut text = format!("{SCHEME} shuffle\nserver {seed}\n");
+pub fn shuffle_text(scheme: &Scheme, seed: &Seed, contributions: &[Contributed]) -> String {
+    let mut text = scheme.head("shuffle");
+    let _ = writeln!(text, "server {seed}");
     for c in contributions
         .iter()
         .filter(|c| c.arrival == Arrival::InTime)
@@ -290,9 +400,9 @@ impl Stream {
 /// Fisher–Yates from the top: for `i` from 31 down to 1, swap card `i` with card `j`, `j`
 /// uniform in `0..=i` from the stream of [`shuffle_text`]. Late contributions are left out.
 #[must_use]
-pub fn shuffle(seed: &Seed, contributions: &[Contributed]) -> [Card; 32] {
+pub fn shuffle(scheme: &Scheme, seed: &Seed, contributions: &[Contributed]) -> [Card; 32] {
     let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
-    let mut stream = Stream::new(shuffle_text(seed, contributions));
+    let mut stream = Stream::new(shuffle_text(scheme, seed, contributions));
     for i in (1..32usize).rev() {
         let j = stream.below(i as u32 + 1) as usize;
         deck.swap(i, j);
@@ -300,23 +410,27 @@ pub fn shuffle(seed: &Seed, contributions: &[Contributed]) -> [Card; 32] {
     deck
 }
 
-/// The text whose SHA-256 is the deck's commitment: the cards in deck order, then the
-/// server seed as the secret that hides them:
+/// The text whose SHA-256 is the deck's commitment: the cards in deck order (under
+/// `pref-fair/2` then the place), then the server seed as the secret that hides them:
 ///
 /// ```text
-/// pref-fair/1 deck 9H KC … 7D
+/// pref-fair/2 deck 9H KC … 7D
+/// table <tag>
+/// deal 3
 /// secret <hex>
 /// ```
 #[must_use]
-pub fn deck_commitment_text(deck: &[Card; 32], seed: &Seed) -> String {
+pub fn deck_commitment_text(scheme: &Scheme, deck: &[Card; 32], seed: &Seed) -> String {
     let cards: Vec<String> = deck.iter().map(Card::to_string).collect();
-    format!("{SCHEME} deck {}\nsecret {seed}\n", cards.join(" "))
+    let mut text = scheme.head(&format!("deck {}", cards.join(" ")));
+    let _ = writeln!(text, "secret {seed}");
+    text
 }
 
 /// The commitment to the deck, published before the first card is dealt.
 #[must_use]
-pub fn deck_commitment(deck: &[Card; 32], seed: &Seed) -> Digest {
-    sha256(&deck_commitment_text(deck, seed))
+pub fn deck_commitment(scheme: &Scheme, deck: &[Card; 32], seed: &Seed) -> Digest {
+    sha256(&deck_commitment_text(scheme, deck, seed))
 }
 
 /// Checks that contributions name each seat once, lowest seat first.
@@ -335,15 +449,18 @@ fn check_seats(contributions: &[Contributed]) -> Result<(), FairError> {
 /// not yet.
 #[derive(Clone, Debug)]
 pub struct Shuffle {
+    scheme: Scheme,
     seed: Seed,
     contributions: Vec<Contributed>,
 }
 
 impl Shuffle {
-    /// Opens a deal's shuffle on the server's fresh seed.
+    /// Opens a deal's shuffle under `scheme` (the server's: `pref-fair/2` at the deal's
+    /// place) on the server's fresh seed.
     #[must_use]
-    pub fn new(seed: Seed) -> Shuffle {
+    pub fn new(scheme: Scheme, seed: Seed) -> Shuffle {
         Shuffle {
+            scheme,
             seed,
             contributions: Vec::new(),
         }
@@ -352,7 +469,7 @@ impl Shuffle {
     /// The seed's commitment, to publish before asking for contributions.
     #[must_use]
     pub fn seed_commitment(&self) -> Digest {
-        self.seed.commitment()
+        self.seed.commitment(&self.scheme)
     }
 
     /// Takes a seat's revealed contribution (the caller has checked it against the seat's
@@ -386,10 +503,11 @@ impl Shuffle {
     /// Closes the contributions and shuffles: the deal's whole fairness data.
     #[must_use]
     pub fn finish(self) -> Fairness {
-        let deck = shuffle(&self.seed, &self.contributions);
+        let deck = shuffle(&self.scheme, &self.seed, &self.contributions);
         Fairness {
-            seed_commitment: self.seed.commitment(),
-            deck_commitment: deck_commitment(&deck, &self.seed),
+            scheme: self.scheme,
+            seed_commitment: self.seed.commitment(&self.scheme),
+            deck_commitment: deck_commitment(&self.scheme, &deck, &self.seed),
             server_seed: self.seed,
             contributions: self.contributions,
             deck,
@@ -404,6 +522,7 @@ impl Shuffle {
 /// deal's cards may all be seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fairness {
+    scheme: Scheme,
     seed_commitment: Digest,
     deck_commitment: Digest,
     server_seed: Seed,
@@ -419,6 +538,7 @@ impl Fairness {
     /// # Errors
     /// The first [`FairError`] found.
     pub fn new(
+        scheme: Scheme,
         seed_commitment: Digest,
         deck_commitment: Digest,
         server_seed: Seed,
@@ -426,22 +546,53 @@ impl Fairness {
         deck: [Card; 32],
     ) -> Result<Fairness, FairError> {
         check_seats(&contributions)?;
-        if server_seed.commitment() != seed_commitment {
+        if server_seed.commitment(&scheme) != seed_commitment {
             return Err(FairError::SeedCommitment);
         }
-        if shuffle(&server_seed, &contributions) != deck {
+        if shuffle(&scheme, &server_seed, &contributions) != deck {
             return Err(FairError::Deck);
         }
-        if crate::fair::deck_commitment(&deck, &server_seed) != deck_commitment {
+        if crate::fair::deck_commitment(&scheme, &deck, &server_seed) != deck_commitment {
             return Err(FairError::DeckCommitment);
         }
         Ok(Fairness {
+            scheme,
             seed_commitment,
             deck_commitment,
             server_seed,
             contributions,
             deck,
         })
+    }
+
+    /// The scheme the deal was dealt under, with its place under `pref-fair/2`.
+    #[must_use]
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The same values with a late contribution added (it changes no commitment and not
+    /// the deck).
+    ///
+    /// # Errors
+    /// [`FairError::RepeatedSeat`] if the seat has contributed already.
+    pub fn with_late(&self, seat: Seat, value: Contribution) -> Result<Fairness, FairError> {
+        let mut contributions = self.contributions.clone();
+        match contributions.binary_search_by_key(&seat.0, |c| c.seat.0) {
+            Ok(_) => Err(FairError::RepeatedSeat(seat.0)),
+            Err(at) => {
+                let late = Contributed {
+                    seat,
+                    value,
+                    arrival: Arrival::Late,
+                };
+                contributions.insert(at, late);
+                Ok(Fairness {
+                    contributions,
+                    ..self.clone()
+                })
+            }
+        }
     }
 
     /// The seed's commitment, published when the deal opened.
@@ -511,7 +662,7 @@ mod tests {
     #[test]
     fn the_seed_is_not_in_its_debug_form() {
         let seed = Seed::from_bytes([0xab; 32]);
-        assert!(!format!("{:?}", Shuffle::new(seed)).contains("abab"));
+        assert!(!format!("{:?}", Shuffle::new(Scheme::V1, seed)).contains("abab"));
     }
 
     #[test]
@@ -527,7 +678,7 @@ mod tests {
 
     #[test]
     fn a_seat_contributes_once() {
-        let mut s = Shuffle::new(Seed::from_bytes([1; 32]));
+        let mut s = Shuffle::new(Scheme::V1, Seed::from_bytes([1; 32]));
         let c = Contribution::from_bytes([2; 32]);
         s.contribute(Seat(2), c, Arrival::InTime).unwrap();
         s.contribute(Seat(0), c, Arrival::Late).unwrap();

@@ -52,6 +52,10 @@ pub struct ClockView {
     /// clock differs counts down by the difference, not to a deadline its clock misplaces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub now_ms: Option<u64>,
+    /// Seats the autopilot has moved for in this deal (lowest first), so that every viewer,
+    /// also one who opens the table afterwards, sees that it played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub piloted: Vec<Seat>,
 }
 
 /// `POST /api/tables/{id}/clock`: the host pauses or resumes the clock between deals.

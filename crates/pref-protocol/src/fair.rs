@@ -1,4 +1,4 @@
-//! The wire side of provably fair deals (`docs/fairness.md`, scheme `pref-fair/1`): what a
+//! The wire side of provably fair deals (`docs/fairness.md`, scheme `pref-fair/2`): what a
 //! table publishes for each deal before and after it, and what a seated client contributes.
 //! Every value is 64 lowercase hex digits, as the scheme hashes it.
 

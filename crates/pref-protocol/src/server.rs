@@ -219,7 +219,8 @@ pub enum Public {
     FairSeed {
         /// The deal's number.
         deal_no: u32,
-        /// SHA-256 of `pref-fair/1 seed <seed>\n`.
+        /// SHA-256 of `pref-fair/2 seed <seed>\n`, then the deal's place (`table <tag>\n`,
+        /// `deal <n>\n`).
         seed_commitment: String,
         /// The seated people asked to contribute.
         seats: Vec<u8>,

@@ -218,6 +218,10 @@ pub(crate) async fn insert(
 /// `leases.node`, it reads only the leases of lapsed nodes.
 const LAPSED: &str = "l.node IN (SELECT n.id FROM nodes n WHERE n.expires < now())";
 
+/// The last holder's mark of until when it served (`store/served.rs`), copied into the
+/// lease as it is taken: in `SET`, `leases.node` is still the old holder.
+const SERVED: &str = "served_ms = (SELECT s.until_ms FROM served s WHERE s.node = leases.node)";
+
 /// Clears what no node needs any more: the leases of finished games (nothing is written to
 /// them, and any node shows them from the database) and of expired lobbies and the rows of nodes whose heartbeat
 /// ran out more than `after` ago and that no lease names. Returns how many leases and
@@ -257,7 +261,7 @@ pub async fn take_expired(
     limit: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
     let rows = sqlx::query(&format!(
-        "UPDATE leases SET node = $1, epoch = epoch + 1
+        "UPDATE leases SET node = $1, epoch = epoch + 1, {SERVED}
          WHERE table_no IN (
              SELECT l.table_no FROM leases l JOIN tables t ON t.no = l.table_no
              WHERE t.state IN ('lobby', 'playing') AND {LAPSED}
@@ -290,15 +294,15 @@ fn hold_all(leases: &Leases, rows: &[PgRow]) -> Vec<i64> {
 /// The database's error.
 pub async fn take_mine(pool: &PgPool, leases: &Leases) -> Result<Vec<i64>, sqlx::Error> {
     let held: Vec<i64> = leases.all().into_iter().map(|h| h.0).collect();
-    let rows = sqlx::query(
-        "UPDATE leases SET epoch = epoch + 1
+    let rows = sqlx::query(&format!(
+        "UPDATE leases SET epoch = epoch + 1, {SERVED}
          WHERE table_no IN (
              SELECT l.table_no FROM leases l JOIN tables t ON t.no = l.table_no
              WHERE l.node = $1 AND t.state IN ('lobby', 'playing') AND l.table_no <> ALL($2)
              ORDER BY l.table_no
              FOR UPDATE OF l SKIP LOCKED)
-         RETURNING table_no, epoch",
-    )
+         RETURNING table_no, epoch"
+    ))
     .bind(&leases.node)
     .bind(&held)
     .fetch_all(pool)
@@ -313,7 +317,8 @@ pub async fn take_mine(pool: &PgPool, leases: &Leases) -> Result<Vec<i64>, sqlx:
 /// The database's error.
 pub async fn take(pool: &PgPool, leases: &Leases, no: i64) -> Result<bool, sqlx::Error> {
     let epoch: Option<i64> = sqlx::query_scalar(&format!(
-        "UPDATE leases l SET node = $1, epoch = epoch + 1
+        "UPDATE leases l SET node = $1, epoch = epoch + 1,
+         served_ms = (SELECT s.until_ms FROM served s WHERE s.node = l.node)
          WHERE table_no = $2 AND (l.node = $1 OR {LAPSED})
          RETURNING epoch"
     ))

@@ -209,6 +209,12 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
             (Some(cluster), restored)
         }
     };
+    // From now on (the restores above read the last life's mark) this node marks that it
+    // serves, so that a later restore credits an outage to the player to act.
+    let node = cluster
+        .as_ref()
+        .map_or_else(|| store::LOCAL.to_owned(), |c| c.node().to_owned());
+    tokio::spawn(store::keep_marking(store.clone(), node));
     // Every event is a small frame written on its own: without TCP_NODELAY, Nagle's
     // algorithm holds the second of two quick frames until the first is acknowledged.
     let listener = listener.tap_io(|tcp| {

@@ -204,6 +204,7 @@ impl Registry {
 
     /// Starts `table`'s task under supervision and registers it as `id`.
     pub fn spawn(self: &Arc<Registry>, id: Secret, no: i64, mut table: Table) {
+        table.name_fair_table(&id);
         let slot = (!table.is_over()).then(|| self.slots.take());
         table.keep(self.lifecycle.clone(), slot);
         let (tx, rx) = mpsc::channel(INBOX);

@@ -77,6 +77,8 @@ pub struct Table {
     /// At a table with a clock, per deal the time used and the autopilot's mark of each
     /// action, for the record.
     times: Vec<Vec<pref_core::ActionTime>>,
+    /// A turn moved at the restore after an outage, to store once the table runs.
+    outage: Option<crate::store::Outage>,
     /// A moment of the runtime's clock and the Unix milliseconds it stands for: the clock's
     /// times follow the runtime (which the tests pause and advance) from there.
     origin: (tokio::time::Instant, u64),
@@ -117,6 +119,7 @@ impl Table {
             clock: None,
             piloting: None,
             times: Vec::new(),
+            outage: None,
             origin: (tokio::time::Instant::now(), unix_ms()),
             fair_deadline: None,
             bot_keys: [None, None, None, None],
@@ -144,6 +147,11 @@ impl Table {
     /// the bots the table starts.
     pub async fn run(mut self, mut inbox: mpsc::Receiver<Command>, me: mpsc::WeakSender<Command>) {
         self.me = Some(me);
+        if let Some(outage) = self.outage.take()
+            && let Err(e) = self.store.put_outage(self.no, outage).await
+        {
+            tracing::warn!(table = self.no, error = %e, "an outage's credit is not stored");
+        }
         for s in 0..self.machine.players() {
             if let Some(o) = self.machine.occupant(s)
                 && let Some(level) = o.bot

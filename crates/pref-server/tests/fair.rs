@@ -8,12 +8,26 @@
 mod common;
 
 use common::*;
-use pref_core::fair::{Arrival, Contributed, Contribution, Seed, shuffle};
+use pref_core::fair::{Arrival, Contributed, Contribution, Place, Scheme, Seed, TableTag};
 use pref_core::{Action, Record, Seat};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
+
+/// Deal `deal`'s deck at table `id` (`pref-fair/2`, the scheme the server deals under).
+fn shuffle(
+    id: &str,
+    deal: u32,
+    seed: &Seed,
+    contributions: &[Contributed],
+) -> [pref_core::Card; 32] {
+    let place = Place {
+        table: TableTag::of(id),
+        deal,
+    };
+    pref_core::fair::shuffle(&Scheme::V2(place), seed, contributions)
+}
 
 /// Table `id`'s record as `pref verify` checks it: the record reads (every fairness object
 /// recomputed and checked against the deal's cards) and every deal has fairness data.
@@ -184,6 +198,10 @@ async fn commitments_come_before_any_card_and_a_contribution_changes_the_deck() 
     // The revealed values: the commitments published, the seat's own value in time, and a
     // deck that is not the one the server seed alone gives.
     let f = &msgs.last().unwrap()["event"]["fairness"];
+    // Dealt under pref-fair/2, at this table (its tag) as its first deal.
+    assert_eq!(f["scheme"], "pref-fair/2");
+    assert_eq!(f["table"], TableTag::of(&id).to_string());
+    assert_eq!(f["deal"], 0);
     assert_eq!(f["seed_commitment"], seed_commitment);
     assert_eq!(f["deck_commitment"], deck_commitment["deck_commitment"]);
     assert_eq!(
@@ -192,6 +210,8 @@ async fn commitments_come_before_any_card_and_a_contribution_changes_the_deck() 
     );
     let seed: Seed = f["server_seed"].as_str().unwrap().parse().unwrap();
     let with = shuffle(
+        &id,
+        0,
         &seed,
         &[Contributed {
             seat: Seat(0),
@@ -199,7 +219,7 @@ async fn commitments_come_before_any_card_and_a_contribution_changes_the_deck() 
             arrival: Arrival::InTime,
         }],
     );
-    let without = shuffle(&seed, &[]);
+    let without = shuffle(&id, 0, &seed, &[]);
     let deck: Vec<String> = with.iter().map(ToString::to_string).collect();
     assert_eq!(f["deck"].as_str().unwrap(), deck.join(" "));
     assert_ne!(with, without, "the seat's contribution changes the deck");
@@ -261,7 +281,7 @@ async fn a_late_contribution_is_recorded_as_late_left_out_and_said_so() {
         json!([{"seat": 0, "value": value.to_string(), "late": true}])
     );
     let seed: Seed = f["server_seed"].as_str().unwrap().parse().unwrap();
-    let deck: Vec<String> = shuffle(&seed, &[])
+    let deck: Vec<String> = shuffle(&id, 0, &seed, &[])
         .iter()
         .map(ToString::to_string)
         .collect();

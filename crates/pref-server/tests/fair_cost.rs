@@ -71,7 +71,7 @@ async fn one_table(store: &Store, deals: u32, seeds: bool) -> (Times, Times, Tim
         if seeds {
             let t = Instant::now();
             let hex = format!("{:064x}", u128::from(d) << 64 | no as u128);
-            store.put_fair_seed(no, d, &hex).await.unwrap();
+            store.put_fair_seed(no, d, &hex, 2).await.unwrap();
             seed.add(t);
         }
         let t = Instant::now();

@@ -429,7 +429,7 @@ async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
         let store = Store::connect(&db, LEASE).await.unwrap();
         let (_, no) = new_table(&store).await;
         let (seed, other) = ("a5".repeat(32), "5a".repeat(32));
-        store.put_fair_seed(no, 0, &seed).await.unwrap();
+        store.put_fair_seed(no, 0, &seed, 2).await.unwrap();
         store
             .put_fair_commitment(no, 0, 0, &"c0".repeat(32))
             .await
@@ -447,8 +447,8 @@ async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
             .put_fair_value(no, 0, 0, &"01".repeat(32), true)
             .await
             .unwrap();
-        store.put_fair_seed(no, 1, &other).await.unwrap();
-        let again = store.put_fair_seed(no, 0, &other).await;
+        store.put_fair_seed(no, 1, &other, 2).await.unwrap();
+        let again = store.put_fair_seed(no, 0, &other, 2).await;
         assert!(matches!(again, Err(StoreError::Group(_))), "{again:?}");
         drop(store);
 
@@ -465,6 +465,7 @@ async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
                 FairRow {
                     deal_no: 0,
                     seed,
+                    scheme: 2,
                     commits_closed: true,
                     contributions: vec![
                         row(0, "c0", Some("01"), true),
@@ -474,6 +475,7 @@ async fn fairness_rows_read_back_and_a_deal_keeps_its_first_seed() {
                 FairRow {
                     deal_no: 1,
                     seed: other,
+                    scheme: 2,
                     commits_closed: false,
                     contributions: vec![],
                 },

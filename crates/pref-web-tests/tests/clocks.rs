@@ -122,6 +122,21 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
     .await;
     until(&anna, "Anna away (autopilot)", "return window.seen.away").await;
     shot(&anna, &dir, "clock-away").await;
+    // The note that stays for the rest of the deal, also on a page opened afterwards: a
+    // reload (a fresh snapshot) names Anna too, as long as the deal runs.
+    until(
+        &anna,
+        "the deal's autopilot note",
+        "const n = document.querySelector('#autopilot-deal'); return !!n && n.textContent.includes('Anna') && n.dataset.seats.split(',').includes('0')",
+    )
+    .await;
+    js(&anna, "location.reload(); return true").await;
+    until(
+        &anna,
+        "the deal's autopilot note after a reload",
+        "const n = document.querySelector('#autopilot-deal'); return (!!n && n.textContent.includes('Anna')) || document.body.dataset.stage === 'finished'",
+    )
+    .await;
 
     // She acts on one of her turns (the autopilot waits 2 s for an away seat) and takes the
     // seat back at once; or the deal ends first, by the autopilot.

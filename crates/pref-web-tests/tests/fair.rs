@@ -2,8 +2,9 @@
 //!
 //! - `the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs`: `web/js/fair.js`
 //!   computes, with Web Crypto alone, the same decks and commitments as `pref_core::fair`
-//!   for fixed seeds and contributions (with and without late ones), and finds a tampered
-//!   deck, seed and contribution.
+//!   for fixed seeds and contributions (with and without late ones), under `pref-fair/2`
+//!   and `pref-fair/1`, and finds a tampered deck, seed and contribution, and a
+//!   `pref-fair/2` deal of another table or of another deal number.
 //! - `each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fails`: the host
 //!   joins the contributions and plays two deals against two bots on a server whose
 //!   snapshots list one deal's fairness values. The first deal's score-log entry shows
@@ -19,41 +20,39 @@
 use std::time::{Duration, Instant};
 
 use pref_core::Seat;
-use pref_core::fair::{Arrival, Contributed, Contribution, Seed, deck_commitment, shuffle};
+use pref_core::fair::{Arrival, Contribution, Place, Scheme, Seed, Shuffle, TableTag};
 use pref_web_tests::{
     Driver, browser_missing, create_table, js, open_start_page, out_dir, past, seat_bot,
     server_with, shot, sit, step, until,
 };
 use serde_json::{Value, json};
 
-/// The record's `fairness` object for a seed and contributions, as the core computes it.
-fn fairness(seed: [u8; 32], contributions: &[(u8, [u8; 32], bool)]) -> Value {
-    let seed = Seed::from_bytes(seed);
-    let list: Vec<Contributed> = contributions
-        .iter()
-        .map(|&(seat, v, late)| Contributed {
-            seat: Seat(seat),
-            value: Contribution::from_bytes(v),
-            arrival: if late { Arrival::Late } else { Arrival::InTime },
-        })
-        .collect();
-    let deck = shuffle(&seed, &list);
-    let cards: Vec<String> = deck.iter().map(ToString::to_string).collect();
-    json!({
-        "scheme": "pref-fair/1",
-        "seed_commitment": seed.commitment().to_string(),
-        "deck_commitment": deck_commitment(&deck, &seed).to_string(),
-        "server_seed": seed.to_string(),
-        "contributions": list.iter().map(|c| {
-            let mut o = json!({"seat": c.seat.0, "value": c.value.to_string()});
-            if c.arrival == Arrival::Late {
-                o["late"] = json!(true);
-            }
-            o
-        }).collect::<Vec<_>>(),
-        "deck": cards.join(" "),
+/// The table id of the fixed cases.
+const TABLE_ID: &str = "0123456789abcdef0123456789abcdef";
+
+/// Deal `deal` of the fixed cases' table.
+fn at(deal: u32) -> Scheme {
+    Scheme::V2(Place {
+        table: TableTag::of(TABLE_ID),
+        deal,
     })
 }
+
+/// The record's `fairness` object for a seed and contributions under `scheme`, as the core
+/// writes it.
+fn fairness(scheme: Scheme, seed: [u8; 32], contributions: &[(u8, [u8; 32], bool)]) -> Value {
+    let mut shuffle = Shuffle::new(scheme, Seed::from_bytes(seed));
+    for &(seat, v, late) in contributions {
+        let arrival = if late { Arrival::Late } else { Arrival::InTime };
+        shuffle
+            .contribute(Seat(seat), Contribution::from_bytes(v), arrival)
+            .unwrap();
+    }
+    serde_json::from_str(&shuffle.finish().to_json_string()).unwrap()
+}
+
+/// Checks `f` in the page as deal `f.deal` of the table whose tag `f.table` names.
+const CHECK: &str = "return await m.check(args, {}, { table: args.table, deal: args.deal });";
 
 /// Runs `body` (an async function body with `m`, the page's `fair.js`, and `args`) in the
 /// page and returns its value.
@@ -74,9 +73,10 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
     let page = driver.browser(false).await;
     page.goto(&base).await.expect("start page");
     let cases = [
-        fairness([7; 32], &[]),
-        fairness([7; 32], &[(0, [1; 32], false), (2, [2; 32], true)]),
+        fairness(at(0), [7; 32], &[]),
+        fairness(at(3), [7; 32], &[(0, [1; 32], false), (2, [2; 32], true)]),
         fairness(
+            Scheme::V1,
             std::array::from_fn(|i| (i as u8).wrapping_mul(9)),
             &[
                 (0, [0xff; 32], false),
@@ -85,6 +85,12 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
             ],
         ),
         fairness(
+            Scheme::V1,
+            [0xa5; 32],
+            &[(1, std::array::from_fn(|i| 255 - i as u8), false)],
+        ),
+        fairness(
+            at(17),
             [0xa5; 32],
             &[(1, std::array::from_fn(|i| 255 - i as u8), false)],
         ),
@@ -95,8 +101,25 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
             &deck, &f["deck"],
             "the page's shuffle is the core's for {f}"
         );
-        let why = in_page(&page, "return await m.check(args, {});", f.clone()).await;
+        let why = in_page(&page, CHECK, f.clone()).await;
         assert_eq!(why, Value::Null, "the page verifies {f}");
+    }
+    // The page's table tag is the core's, and a pref-fair/2 deal is checked at its place:
+    // another deal number, or another table, fails before any hash.
+    let tag = in_page(&page, "return await m.tableTag(args);", json!(TABLE_ID)).await;
+    assert_eq!(tag, json!(TableTag::of(TABLE_ID).to_string()));
+    let f = &cases[1];
+    for (table, deal) in [
+        (f["table"].clone(), json!(4)),
+        (json!("ab".repeat(32)), json!(3)),
+    ] {
+        let got = in_page(
+            &page,
+            "return await m.check(args.f, {}, { table: args.table, deal: args.deal });",
+            json!({"f": f, "table": table, "deal": deal}),
+        )
+        .await;
+        assert_eq!(got, json!("fair.why.place"), "{table} {deal}");
     }
     // The contribution commitment is the core's.
     let value = Contribution::from_bytes([3; 32]);
@@ -131,7 +154,7 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
         (contribution, "fair.why.deck"),
         (late, "fair.why.deck"),
     ] {
-        let got = in_page(&page, "return await m.check(args, {});", tampered).await;
+        let got = in_page(&page, CHECK, tampered).await;
         assert_eq!(got, json!(why));
     }
     // The hand a seat was shown is checked against the deck: at three players with seat 0
@@ -141,7 +164,7 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
         let seen = json!({"hand": {"players": 3, "dealer": 0, "seat": seat, "cards": first_ten}});
         let got = in_page(
             &page,
-            "return await m.check(args.f, args.seen);",
+            "return await m.check(args.f, args.seen, { table: args.f.table, deal: args.f.deal });",
             json!({"f": f, "seen": seen}),
         )
         .await;
@@ -150,7 +173,7 @@ async fn the_pages_shuffle_and_commitments_are_the_cores_on_fixed_inputs() {
     // A value seen live that differs from the revealed one is a failure too.
     let got = in_page(
         &page,
-        "return await m.check(args, { seed_commitment: '00'.repeat(32) });",
+        "return await m.check(args, { seed_commitment: '00'.repeat(32) }, { table: args.table, deal: args.deal });",
         f.clone(),
     )
     .await;

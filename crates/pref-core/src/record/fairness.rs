@@ -1,7 +1,7 @@
 //! The optional `fairness` object of a played deal (`docs/fairness.md`): read strictly,
-//! checked against itself and against the deal's hands and talon, and written back. It lives
-//! beside the record's reader so that a [`Record`] never holds fairness data that does not
-//! match its deals.
+//! checked against itself, against the deal's hands and talon and (`pref-fair/2`) against
+//! the deal's place in the record, and written back. It lives beside the record's reader so
+//! that a [`Record`] never holds fairness data that does not match its deals.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +13,7 @@ use super::{
 use crate::bid::Seat;
 use crate::card::{Card, CardSet};
 use crate::deal::{first_hand, next_active};
-use crate::fair::{Arrival, Contributed, FairError, Fairness, SCHEME};
+use crate::fair::{Arrival, Contributed, FairError, Fairness, Place, SCHEME_1, SCHEME_2, Scheme};
 use crate::json::Out;
 use crate::profile::Profile;
 
@@ -32,8 +32,9 @@ impl Record {
     ///
     /// # Errors
     /// At [`Location::Deal`]: [`FairError::NoSuchDeal`] for an index past the last deal,
-    /// [`FairError::NotPlayed`] for a deal in outcome form, and the [`FairError`] of a
-    /// hand or talon that the fairness data's deck does not deal. The record is unchanged.
+    /// [`FairError::NotPlayed`] for a deal in outcome form, the [`FairError`] of a
+    /// hand or talon that the fairness data's deck does not deal, and of a place
+    /// ([`check_place`]) that is not the deal's. The record is unchanged.
     pub fn set_fairness(&mut self, deal: usize, fairness: Fairness) -> Result<(), RecordError> {
         let at_deal = |e| RecordError::at(Location::Deal(deal), Reason::Fairness(e));
         let Some(RecordDeal::Played { hands, talon, .. }) = self.deals.get(deal) else {
@@ -47,18 +48,52 @@ impl Record {
         let game = self.replay(|_, _| {})?;
         let dealer = game.history()[deal].dealer();
         check_deal(&fairness, self.profile.players(), dealer, hands, *talon).map_err(at_deal)?;
+        check_place(&fairness, deal, &self.fairness).map_err(at_deal)?;
         self.fairness.insert(deal, fairness);
         Ok(())
     }
 }
 
+/// Checks that `pref-fair/2` data sits at its place: it was dealt as deal `index` (0-based),
+/// at the table of every other `pref-fair/2` deal in `others`, and no `pref-fair/1` deal
+/// comes after a `pref-fair/2` one (a server dealing under the second scheme never goes
+/// back, so an older deal there was spliced in).
+///
+/// # Errors
+/// [`FairError::DealMoved`], [`FairError::OtherTable`] or [`FairError::Downgrade`].
+fn check_place(
+    fairness: &Fairness,
+    index: usize,
+    others: &FairnessByDeal,
+) -> Result<(), FairError> {
+    let placed = |(&i, f): (&usize, &Fairness)| f.scheme().place().map(|p| (i, p));
+    let mut v2 = others.iter().filter_map(placed);
+    match fairness.scheme() {
+        Scheme::V1 => match v2.find(|&(i, _)| i < index) {
+            Some((first, _)) => Err(FairError::Downgrade { first }),
+            None => Ok(()),
+        },
+        Scheme::V2(Place { table, deal }) => {
+            if usize::try_from(deal).ok() != Some(index) {
+                return Err(FairError::DealMoved { dealt: deal });
+            }
+            match v2.find(|(_, p)| p.table != table) {
+                Some((first, _)) => Err(FairError::OtherTable { first }),
+                None => Ok(()),
+            }
+        }
+    }
+}
+
 /// Reads a played deal's `fairness` key, if it has one, and checks it against the deal's
-/// cards; `dealer` is the deal's dealer.
+/// cards and its place: `dealer` is the deal's dealer, `index` its index in the record and
+/// `earlier` the fairness data of the deals before it.
 pub(super) fn read_fairness(
     raw: &Value,
     deal: &RecordDeal,
     profile: &Profile,
     dealer: Seat,
+    (index, earlier): (usize, &FairnessByDeal),
 ) -> Result<Option<Fairness>, Reason> {
     let (Some(v), RecordDeal::Played { hands, talon, .. }) = (raw.get("fairness"), deal) else {
         return Ok(None);
@@ -66,21 +101,24 @@ pub(super) fn read_fairness(
     let Value::Object(m) = v else {
         return Err(wrong("fairness", "an object"));
     };
-    known_keys(
-        m,
-        &[
-            "scheme",
-            "seed_commitment",
-            "contributions",
-            "deck_commitment",
-            "server_seed",
-            "deck",
-        ],
-    )?;
-    match need(m, "scheme")? {
-        Value::String(s) if s == SCHEME => {}
-        _ => return Err(wrong("scheme", "\"pref-fair/1\"")),
-    }
+    let scheme = match need(m, "scheme")? {
+        Value::String(s) if s == SCHEME_1 => Scheme::V1,
+        Value::String(s) if s == SCHEME_2 => Scheme::V2(read_place(m)?),
+        _ => return Err(wrong("scheme", "\"pref-fair/1\" or \"pref-fair/2\"")),
+    };
+    let place_keys: &[&str] = match scheme {
+        Scheme::V1 => &[],
+        Scheme::V2(_) => &["table", "deal"],
+    };
+    let keys = [
+        "scheme",
+        "seed_commitment",
+        "contributions",
+        "deck_commitment",
+        "server_seed",
+        "deck",
+    ];
+    known_keys(m, &[&keys[..], place_keys].concat())?;
     let Value::Array(raw_contributions) = need(m, "contributions")? else {
         return Err(wrong("contributions", "a list of contributions"));
     };
@@ -89,6 +127,7 @@ pub(super) fn read_fairness(
         .map(|c| read_contribution(c, profile.players()))
         .collect::<Result<Vec<_>, _>>()?;
     let fairness = Fairness::new(
+        scheme,
         hex_of(m, "seed_commitment")?,
         hex_of(m, "deck_commitment")?,
         hex_of(m, "server_seed")?,
@@ -97,7 +136,21 @@ pub(super) fn read_fairness(
     )
     .map_err(Reason::Fairness)?;
     check_deal(&fairness, profile.players(), dealer, hands, *talon).map_err(Reason::Fairness)?;
+    check_place(&fairness, index, earlier).map_err(Reason::Fairness)?;
     Ok(Some(fairness))
+}
+
+/// A `pref-fair/2` object's place: `table` (its tag, 64 lowercase hex digits) and `deal`
+/// (the deal's number in its game).
+fn read_place(m: &Map<String, Value>) -> Result<Place, Reason> {
+    let deal = need(m, "deal")?
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or(wrong("deal", "a deal number (0 for the first deal)"))?;
+    Ok(Place {
+        table: hex_of(m, "table")?,
+        deal,
+    })
 }
 
 /// A value written as 64 lowercase hex digits.
@@ -208,8 +261,12 @@ fn fairness_out(f: &Fairness) -> Out {
         })
         .collect();
     let deck: Vec<String> = f.deck().iter().map(Card::to_string).collect();
-    Out::Object(vec![
-        ("scheme".to_owned(), Out::str(SCHEME)),
+    let mut fields = vec![("scheme".to_owned(), Out::str(f.scheme().name()))];
+    if let Some(p) = f.scheme().place() {
+        fields.push(("table".to_owned(), Out::str(p.table.to_string())));
+        fields.push(("deal".to_owned(), Out::Raw(p.deal.to_string())));
+    }
+    fields.extend([
         (
             "seed_commitment".to_owned(),
             Out::str(f.seed_commitment().to_string()),
@@ -224,5 +281,6 @@ fn fairness_out(f: &Fairness) -> Out {
             Out::str(f.server_seed().to_string()),
         ),
         ("deck".to_owned(), Out::str(deck.join(" "))),
-    ])
+    ]);
+    Out::Object(fields)
 }

@@ -42,7 +42,8 @@ impl Record {
                 return Err(at_deal(Reason::AfterEnd));
             }
             let (mut deal, malformed) = read_deal(raw, &record.profile).map_err(at_deal)?;
-            let fair = fairness::read_fairness(raw, &deal, &record.profile, game.dealer())
+            let place = (i, &record.fairness);
+            let fair = fairness::read_fairness(raw, &deal, &record.profile, game.dealer(), place)
                 .map_err(at_deal)?;
             if let RecordDeal::Scored(o) = &mut deal {
                 o.dealer = game.dealer();

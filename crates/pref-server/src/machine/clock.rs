@@ -6,7 +6,9 @@
 //! moves for it. Two timeouts in a row, or a disconnection longer than the grace period, put
 //! the seat on autopilot ("away") until its person acts again. The clock is rebuilt after a
 //! restart from the stored times of the deals and actions ([`Clock::replay`]), so a deadline
-//! survives a restart instead of starting over.
+//! survives a restart instead of starting over; and the time no node served the table is
+//! nobody's ([`Clock::resume`], [`credit_outages`]): the player to act gets back the time he
+//! had when the node went down.
 
 use pref_core::{ProfileError, Seat};
 use pref_protocol::BotLevel;
@@ -141,6 +143,29 @@ pub fn parse(value: Option<&Value>) -> Result<Option<TimeControl>, ProfileError>
 /// autopilot made it (times absent in rows written before clocks were stored).
 pub type TimedDeal = (Option<u64>, Vec<(Seat, Option<u64>, bool)>);
 
+/// Credits stored outages to the stored times: an outage of `ms` before action `seq` of deal
+/// `deal_no` moves every time before it `ms` later, so that the turn it fell in is charged
+/// only what its player had, and every other turn what it took. `outages` are
+/// `(deal_no, seq, ms)`.
+pub fn credit_outages(deals: &mut [TimedDeal], outages: &[(u32, u32, u64)]) {
+    for &(deal_no, seq, ms) in outages {
+        for (d, (at, actions)) in deals.iter_mut().enumerate() {
+            if d > deal_no as usize {
+                break;
+            }
+            *at = at.map(|t| t + ms);
+            let before = if d == deal_no as usize {
+                seq as usize
+            } else {
+                actions.len()
+            };
+            for action in actions.iter_mut().take(before) {
+                action.1 = action.1.map(|t| t + ms);
+            }
+        }
+    }
+}
+
 /// One table's clock: the control, the banks, when the current turn started, and who is away.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -158,6 +183,8 @@ pub struct Clock {
     away: [bool; 4],
     /// Since when each seat has had no open socket, while it has none.
     gone: [Option<u64>; 4],
+    /// Seats the autopilot has moved for in the current deal.
+    piloted: [bool; 4],
 }
 
 /// Milliseconds in `seconds`.
@@ -178,6 +205,7 @@ impl Clock {
             strikes: [0; 4],
             away: [false; 4],
             gone: [None; 4],
+            piloted: [false; 4],
         }
     }
 
@@ -204,6 +232,19 @@ impl Clock {
             clock.started = None;
         }
         clock
+    }
+
+    /// Brings a restored clock back after an outage: the table was last served at `served`
+    /// and is served again from `now`, so the running turn (if a deadline runs) starts that
+    /// much later and its player has the time he had when the node went down (at most one
+    /// mark's interval more). Returns the milliseconds credited, 0 when no turn runs.
+    pub fn resume(&mut self, served: u64, now: u64) -> u64 {
+        let Some(started) = self.started.filter(|_| !self.paused) else {
+            return 0;
+        };
+        let gap = now.saturating_sub(served.max(started));
+        self.started = Some(started + gap);
+        gap
     }
 
     /// The time control.
@@ -236,6 +277,7 @@ impl Clock {
         for bank in &mut self.banks {
             *bank = (*bank + ms(self.control.refill)).min(full);
         }
+        self.piloted = [false; 4];
         self.started = Some(now);
     }
 
@@ -248,6 +290,7 @@ impl Clock {
         let over = used.saturating_sub(ms(self.control.per_move));
         self.banks[i] = self.banks[i].saturating_sub(over);
         if auto {
+            self.piloted[i] = true;
             self.strikes[i] = self.strikes[i].saturating_add(1);
             self.away[i] |= self.strikes[i] >= STRIKES;
         } else {
@@ -357,6 +400,10 @@ impl Clock {
             banks: self.banks[..usize::from(players)].to_vec(),
             away: self.away_seats(),
             now_ms: Some(now),
+            piloted: (0..4u8)
+                .filter(|&s| self.piloted[usize::from(s)])
+                .map(Seat)
+                .collect(),
         })
     }
 

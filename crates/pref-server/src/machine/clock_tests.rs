@@ -199,3 +199,71 @@ fn a_new_occupant_starts_present_with_no_timeouts_and_the_seats_bank() {
     c.acted(Seat(0), 60_000, true);
     assert!(!c.away(Seat(0)));
 }
+
+#[test]
+fn an_outage_is_charged_to_nobody_and_replays_as_credited() {
+    // Seat 1 to act from 1_000 (40 s: the allowance and the bank); the node served until
+    // 5_000 and serves again at 60_000.
+    let stored = [(Some(1_000), Vec::new())];
+    let mut c = Clock::replay(blitz(), false, &stored, true, 60_000);
+    assert_eq!(c.deadline(Seat(1)), Some(41_000));
+    assert_eq!(c.resume(5_000, 60_000), 55_000);
+    assert_eq!(
+        c.deadline(Seat(1)),
+        Some(96_000),
+        "the 36 s left at 5_000, from 60_000"
+    );
+    // A mark after the turn's start only: nothing is credited twice.
+    assert_eq!(c.resume(60_000, 60_000), 0);
+    // Stored, the credit moves every time before it: the turn the outage fell in is charged
+    // what its player had, the turns before and after what they took.
+    let mut deals = vec![
+        (Some(1_000), vec![(Seat(1), Some(3_000), false)]),
+        (
+            Some(70_000),
+            vec![
+                (Seat(2), Some(71_000), false),
+                (Seat(0), Some(150_000), true),
+            ],
+        ),
+    ];
+    credit_outages(&mut deals, &[(1, 1, 55_000)]);
+    assert_eq!(
+        deals,
+        vec![
+            (Some(56_000), vec![(Seat(1), Some(58_000), false)]),
+            (
+                Some(125_000),
+                vec![
+                    (Seat(2), Some(126_000), false),
+                    (Seat(0), Some(150_000), true)
+                ]
+            ),
+        ]
+    );
+    // Paused or between deals, nothing runs and nothing is credited.
+    let mut paused = Clock::replay(blitz(), true, &stored, true, 60_000);
+    assert_eq!(paused.resume(5_000, 60_000), 0);
+    let mut between = Clock::replay(blitz(), false, &stored, false, 60_000);
+    assert_eq!(between.resume(5_000, 60_000), 0);
+}
+
+#[test]
+fn the_autopilot_s_seats_are_on_the_clock_until_the_next_deal() {
+    let mut c = Clock::new(blitz());
+    c.deal_started(0);
+    c.acted(Seat(1), 50_000, true);
+    c.acted(Seat(2), 51_000, false);
+    assert_eq!(
+        c.view(Some(Seat(0)), 3, 51_000).unwrap().piloted,
+        vec![Seat(1)]
+    );
+    c.acted(Seat(0), 52_000, false);
+    assert_eq!(
+        c.view(Some(Seat(1)), 3, 52_000).unwrap().piloted,
+        vec![Seat(1)]
+    );
+    c.deal_ended();
+    c.deal_started(60_000);
+    assert!(c.view(Some(Seat(2)), 3, 60_000).unwrap().piloted.is_empty());
+}

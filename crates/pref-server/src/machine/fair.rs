@@ -1,4 +1,4 @@
-//! Provably fair deals at the table (`docs/fairness.md`, scheme `pref-fair/1`): the
+//! Provably fair deals at the table (`docs/fairness.md`, scheme `pref-fair/2`): the
 //! contribution window that opens each deal, and the publishing of its commitments and,
 //! once the deal's cards may be seen, of its seed, contributions and deck.
 //!
@@ -8,11 +8,15 @@
 //! deadline passes, [`FairOp::Deadline`]) the list is published and each reveals its value;
 //! once all have (or the deadline passes again) the deck is shuffled, its commitment
 //! published, and only then is the deal dealt. A table with nobody to ask deals at once.
-//! A value revealed after the deck was fixed is recorded as late and left out.
+//! A value revealed after the deck was fixed is recorded as late and left out. Every deal
+//! opens under `pref-fair/2` at its place (the table's tag, given by the table, and the
+//! deal's number); a deal stored under `pref-fair/1` before is restored under it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use pref_core::fair::{Arrival, Contributed, Contribution, Digest, Fairness, Seed, Shuffle};
+use pref_core::fair::{
+    Arrival, Contribution, Digest, Fairness, Place, Scheme, Seed, Shuffle, TableTag,
+};
 use pref_core::{Card, Record, Seat, Viewer};
 use pref_protocol::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow, Public};
 
@@ -92,12 +96,14 @@ pub enum FairOp {
 /// A fairness row to make durable before anybody is told.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FairWrite {
-    /// A deal's seed.
+    /// A deal's seed, and the scheme it is dealt under.
     Seed {
         /// The deal.
         deal_no: u32,
         /// The seed.
         seed: Seed,
+        /// The scheme (the server's: `pref-fair/2`).
+        scheme: Scheme,
     },
     /// A seat's commitment.
     Commit {
@@ -133,6 +139,8 @@ pub struct StoredFair {
     pub deal_no: u32,
     /// The seed.
     pub seed: Seed,
+    /// Whether it was dealt under `pref-fair/2` (else `pref-fair/1`, before it).
+    pub placed: bool,
     /// Whether the commitments were published.
     pub commits_closed: bool,
     /// Per seat: the commitment, the value if revealed, and whether it came late.
@@ -143,6 +151,7 @@ pub struct StoredFair {
 #[derive(Clone, Debug)]
 struct Window {
     deal_no: u32,
+    scheme: Scheme,
     seed: Seed,
     /// The seated people asked to contribute.
     seats: Vec<u8>,
@@ -163,6 +172,8 @@ struct Dealt {
 /// The machine's fairness state.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Fair {
+    /// The table's tag, which every deal's place names (set by the table before it runs).
+    table: Option<TableTag>,
     /// The seats whose clients contribute (`fair_join`); the others are not waited for.
     joined: BTreeSet<u8>,
     window: Option<Window>,
@@ -174,6 +185,27 @@ fn fair_refused(why: &str) -> TableError {
 }
 
 impl Machine {
+    /// Names the table every deal is dealt at (`pref-fair/2`): the tag of its id.
+    pub fn set_fair_table(&mut self, table: TableTag) {
+        self.fair.table = Some(table);
+    }
+
+    /// The scheme of deal `deal_no` at this table: `pref-fair/2` at its place, or
+    /// `pref-fair/1` for a deal stored before.
+    ///
+    /// # Errors
+    /// [`TableError::Internal`] if the table was never named.
+    fn scheme(&self, deal_no: u32, placed: bool) -> Result<Scheme, TableError> {
+        match (placed, self.fair.table) {
+            (false, _) => Ok(Scheme::V1),
+            (true, Some(table)) => Ok(Scheme::V2(Place {
+                table,
+                deal: deal_no,
+            })),
+            (true, None) => Err(super::internal("the table has no fair-deal tag")),
+        }
+    }
+
     /// The open window's deal and step (`true` once values are being revealed), for the
     /// table's deadline.
     #[must_use]
@@ -337,18 +369,22 @@ impl Machine {
         let seats: Vec<u8> = (0..self.players())
             .filter(|&s| self.fair.joined.contains(&s))
             .collect();
-        change
-            .writes
-            .push(Write::Fair(FairWrite::Seed { deal_no, seed }));
+        let scheme = self.scheme(deal_no, true)?;
+        change.writes.push(Write::Fair(FairWrite::Seed {
+            deal_no,
+            seed,
+            scheme,
+        }));
         let news = Public::FairSeed {
             deal_no,
-            seed_commitment: seed.commitment().to_string(),
+            seed_commitment: seed.commitment(&scheme).to_string(),
             seats: seats.clone(),
             window_ms,
         };
         self.publish(change, News::Public(news));
         self.fair.window = Some(Window {
             deal_no,
+            scheme,
             seed,
             seats,
             commitments: BTreeMap::new(),
@@ -408,7 +444,7 @@ impl Machine {
             .window
             .take()
             .ok_or_else(|| fair_refused("no window"))?;
-        let mut shuffle = Shuffle::new(w.seed);
+        let mut shuffle = Shuffle::new(w.scheme, w.seed);
         for (&seat, &value) in &w.values {
             shuffle
                 .contribute(Seat(seat), value, Arrival::InTime)
@@ -477,25 +513,10 @@ impl Machine {
             .filter(|d| !d.published)
             .ok_or_else(|| fair_refused("this deal takes no value now"))?;
         matches(d.commitments.get(&seat.0))?;
-        let f = &d.fairness;
-        if f.contributions().iter().any(|c| c.seat == seat) {
-            return Err(fair_refused("this seat has revealed already"));
-        }
-        let mut contributions = f.contributions().to_vec();
-        contributions.push(Contributed {
-            seat,
-            value,
-            arrival: Arrival::Late,
-        });
-        contributions.sort_by_key(|c| c.seat.0);
-        d.fairness = Fairness::new(
-            f.seed_commitment(),
-            f.deck_commitment(),
-            f.server_seed(),
-            contributions,
-            *f.deck(),
-        )
-        .map_err(super::internal)?;
+        d.fairness = d
+            .fairness
+            .with_late(seat, value)
+            .map_err(|_| fair_refused("this seat has revealed already"))?;
         change.writes.push(Write::Fair(FairWrite::Value {
             deal_no,
             seat: seat.0,

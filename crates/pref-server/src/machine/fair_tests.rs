@@ -2,7 +2,7 @@
 //! for, what is published in which order, that a seat's value is in the deck, that a wrong
 //! or late value changes nothing in the deck, and that a restore in the window keeps the seed.
 
-use pref_core::fair::{Arrival, Contributed, Contribution, Seed, shuffle};
+use pref_core::fair::{Arrival, Contributed, Contribution, Place, Scheme, Seed, TableTag};
 use pref_core::{Profile, Seat};
 use pref_protocol::Public;
 
@@ -37,6 +37,7 @@ fn lobby(joined: &[u8]) -> (Machine, Secret, Vec<Secret>) {
         spectator_chat: false,
         first_dealer: Seat(0),
     });
+    m.set_fair_table(TABLE);
     let mut tokens = Vec::new();
     for name in ["Anna", "Boris", "Vera"] {
         let token = Secret::random();
@@ -62,6 +63,19 @@ fn lobby(joined: &[u8]) -> (Machine, Secret, Vec<Secret>) {
 }
 
 const SEED: Seed = Seed::from_bytes([7; 32]);
+
+/// The tests' table.
+const TABLE: TableTag = TableTag::from_bytes([9; 32]);
+
+/// Deal `deal` of the tests' table (`pref-fair/2`).
+fn at(deal: u32) -> Scheme {
+    Scheme::V2(Place { table: TABLE, deal })
+}
+
+/// The deck of deal `deal` at the tests' table.
+fn shuffle(deal: u32, seed: &Seed, contributions: &[Contributed]) -> [pref_core::Card; 32] {
+    pref_core::fair::shuffle(&at(deal), seed, contributions)
+}
 
 fn open(m: &mut Machine, host: Secret) -> Change {
     m.apply(Op::Fair(FairOp::Open {
@@ -117,7 +131,7 @@ fn with_nobody_joined_the_deal_is_dealt_at_once_commitments_first() {
         change.writes[0],
         Write::Fair(FairWrite::Seed { deal_no: 0, .. })
     ));
-    assert_eq!(dealt_deck(&m), shuffle(&SEED, &[]));
+    assert_eq!(dealt_deck(&m), shuffle(0, &SEED, &[]));
 }
 
 #[test]
@@ -157,8 +171,8 @@ fn a_joined_seat_is_waited_for_and_its_value_changes_the_deck() {
         value,
         arrival: Arrival::InTime,
     };
-    assert_eq!(dealt_deck(&m), shuffle(&SEED, &[mine]));
-    assert_ne!(dealt_deck(&m), shuffle(&SEED, &[]));
+    assert_eq!(dealt_deck(&m), shuffle(0, &SEED, &[mine]));
+    assert_ne!(dealt_deck(&m), shuffle(0, &SEED, &[]));
 }
 
 #[test]
@@ -178,7 +192,7 @@ fn after_the_deadline_a_value_is_late_and_out_of_the_deck_and_a_commitment_is_re
     let change = reveal(&mut m, 0, tokens[0], value).unwrap();
     assert!(change.news.is_empty());
     assert!(m.fair_late(0, Seat(0)));
-    assert_eq!(dealt_deck(&m), shuffle(&SEED, &[]));
+    assert_eq!(dealt_deck(&m), shuffle(0, &SEED, &[]));
 }
 
 #[test]
@@ -210,6 +224,7 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
     let stored = vec![StoredFair {
         deal_no: 0,
         seed: SEED,
+        placed: true,
         commits_closed: true,
         contributions: vec![
             (0, v0.commitment(Seat(0)), Some(v0), false),
@@ -235,6 +250,7 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
         first_dealer: Seat(0),
     };
     let mut back = Machine::restore(t, seats, &[], false, false).unwrap();
+    back.set_fair_table(TABLE);
     back.restore_fair(stored, &[]).unwrap();
     let after = back.fair_view(8).unwrap().window.unwrap();
     assert_eq!(after.seed_commitment, before.seed_commitment);
@@ -254,14 +270,23 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
             arrival: Arrival::InTime,
         },
     ];
-    assert_eq!(dealt_deck(&back), shuffle(&SEED, &both));
+    assert_eq!(dealt_deck(&back), shuffle(0, &SEED, &both));
 }
 
 /// A table restored with `n` finished deals, each shuffled from its own seed with no
 /// contribution, and the fairness of each.
 fn finished_deals(n: u8, reveal: bool) -> Machine {
+    finished_deals_under(n, reveal, true)
+}
+
+/// [`finished_deals`], stored under `pref-fair/2` if `placed`, else under `pref-fair/1`.
+fn finished_deals_under(n: u8, reveal: bool, placed: bool) -> Machine {
     let seeds: Vec<Seed> = (0..n).map(|i| Seed::from_bytes([i; 32])).collect();
-    let decks: Vec<_> = seeds.iter().map(|s| shuffle(s, &[])).collect();
+    let scheme = |deal: u32| if placed { at(deal) } else { Scheme::V1 };
+    let decks: Vec<_> = (0..)
+        .zip(&seeds)
+        .map(|(deal, s)| pref_core::fair::shuffle(&scheme(deal), s, &[]))
+        .collect();
     let profile = Profile::from_json(&serde_json::json!({
         "preset": "sochi",
         "reveal_after_deal": reveal,
@@ -271,12 +296,14 @@ fn finished_deals(n: u8, reveal: bool) -> Machine {
     let deals = super::deal_record_tests::played_with(&profile, &with_end);
     let mut m = super::deal_record_tests::table(reveal, &deals, false);
     assert_eq!(m.deals_finished(), u32::from(n), "every deal is finished");
+    m.set_fair_table(TABLE);
     let stored = seeds
         .iter()
         .zip(0..)
         .map(|(&seed, deal_no)| StoredFair {
             deal_no,
             seed,
+            placed,
             commits_closed: true,
             contributions: Vec::new(),
         })
@@ -327,7 +354,39 @@ fn a_snapshot_lists_the_last_hidden_deals_only() {
     );
     for d in &view.dealt {
         let seed = Seed::from_bytes([d.deal_no as u8; 32]);
-        assert_eq!(d.seed_commitment, seed.commitment().to_string());
+        assert_eq!(
+            d.seed_commitment,
+            seed.commitment(&at(d.deal_no)).to_string()
+        );
     }
     assert_eq!(m.fair_view(0), None, "a cap of 0 lists nothing");
+}
+
+#[test]
+fn deals_open_at_their_place_and_deals_stored_under_the_first_scheme_restore_under_it() {
+    // A new deal: its seed row says pref-fair/2, and its published seed commitment names
+    // the table and the deal.
+    let (mut m, host, _) = lobby(&[]);
+    let change = open(&mut m, host);
+    assert!(matches!(
+        change.writes[0],
+        Write::Fair(FairWrite::Seed { deal_no: 0, scheme, .. }) if scheme == at(0)
+    ));
+    let Some(News::Public(Public::FairSeed {
+        seed_commitment, ..
+    })) = change.news.first()
+    else {
+        panic!("the seed commitment comes first");
+    };
+    assert_eq!(*seed_commitment, SEED.commitment(&at(0)).to_string());
+    assert_ne!(*seed_commitment, SEED.commitment(&Scheme::V1).to_string());
+    // Deals stored before pref-fair/2 come back under pref-fair/1, and the record says so.
+    let m = finished_deals_under(3, true, false);
+    let record = pref_core::Record::from_json_str(&m.record(&[]).unwrap()).unwrap();
+    for deal in 0..3 {
+        assert_eq!(record.fairness(deal).map(|f| f.scheme()), Some(Scheme::V1));
+    }
+    let m = finished_deals(3, true);
+    let record = pref_core::Record::from_json_str(&m.record(&[]).unwrap()).unwrap();
+    assert_eq!(record.fairness(2).map(|f| f.scheme()), Some(at(2)));
 }

@@ -14,6 +14,8 @@ pub struct FairRow {
     pub deal_no: u32,
     /// The server seed, 64 hex digits.
     pub seed: String,
+    /// The scheme's version: 2 (`pref-fair/2`), or 1 for a deal stored before it.
+    pub scheme: u8,
     /// Whether the list of commitments was published.
     pub commits_closed: bool,
     /// The contributions, by seat.
@@ -34,17 +36,25 @@ pub struct ContributionRow {
 }
 
 impl Store {
-    /// Stores deal `deal_no`'s seed; a second seed for the same deal is refused, so that a
-    /// deal's commitment never changes. Every deal writes one, so it goes with the decks and
-    /// actions through the group commit.
+    /// Stores deal `deal_no`'s seed and its scheme's version (`scheme`, 2 for
+    /// `pref-fair/2`); a second seed for the same deal is refused, so that a deal's
+    /// commitment never changes. Every deal writes one, so it goes with the decks and actions
+    /// through the group commit.
     ///
     /// # Errors
     /// [`StoreError::Group`] (also for a second seed), or [`StoreError::NotOwner`].
-    pub async fn put_fair_seed(&self, no: i64, deal_no: u32, seed: &str) -> Result<(), StoreError> {
+    pub async fn put_fair_seed(
+        &self,
+        no: i64,
+        deal_no: u32,
+        seed: &str,
+        scheme: u8,
+    ) -> Result<(), StoreError> {
         self.commit(super::group::Hot::Seed {
             no,
             deal_no,
             seed: seed.to_owned(),
+            scheme,
         })
         .await
     }
@@ -130,7 +140,7 @@ impl Store {
     pub async fn fair_rows(&self, no: i64) -> Result<Vec<FairRow>, StoreError> {
         with_pool!(self.pool(), pool => {
             let seeds = sqlx::query(
-                "SELECT deal_no, seed, commits_closed FROM fair_seeds WHERE table_no = $1
+                "SELECT deal_no, seed, commits_closed, scheme FROM fair_seeds WHERE table_no = $1
                  ORDER BY deal_no",
             )
             .bind(no)
@@ -151,6 +161,7 @@ impl Store {
                         deal_no: deal_no as u32,
                         seed: s.get(1),
                         commits_closed: s.get::<i64, _>(2) != 0,
+                        scheme: u8::try_from(s.get::<i64, _>(3)).unwrap_or(0),
                         contributions: all
                             .iter()
                             .filter(|c| c.get::<i64, _>(0) == deal_no)

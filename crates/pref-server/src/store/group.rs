@@ -22,7 +22,12 @@ const GROUP: usize = 1024;
 #[derive(Debug)]
 pub(super) enum Hot {
     /// A deal's fairness seed (`docs/fairness.md`), written before its commitment is told.
-    Seed { no: i64, deal_no: u32, seed: String },
+    Seed {
+        no: i64,
+        deal_no: u32,
+        seed: String,
+        scheme: u8,
+    },
     /// A deal's deck.
     Deal {
         no: i64,
@@ -138,7 +143,12 @@ where
     &'a str: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
 {
     let seed_rows = rows.iter().filter_map(|q| match &q.row {
-        Hot::Seed { no, deal_no, seed } if !skip.contains(no) => Some((*no, *deal_no, seed)),
+        Hot::Seed {
+            no,
+            deal_no,
+            seed,
+            scheme,
+        } if !skip.contains(no) => Some((*no, *deal_no, seed, *scheme)),
         Hot::Seed { .. } | Hot::Deal { .. } | Hot::Action { .. } => None,
     });
     let deal_rows = rows.iter().filter_map(|q| match &q.row {
@@ -166,10 +176,11 @@ where
     let has_actions = action_rows.clone().next().is_some();
     if has_seeds {
         to.seeds
-            .push_values(seed_rows, |mut b, (no, deal_no, seed)| {
+            .push_values(seed_rows, |mut b, (no, deal_no, seed, scheme)| {
                 b.push_bind(no)
                     .push_bind(i64::from(deal_no))
-                    .push_bind(seed.as_str());
+                    .push_bind(seed.as_str())
+                    .push_bind(i64::from(scheme));
             });
     }
     if has_deals {
@@ -198,7 +209,7 @@ where
     (has_seeds, has_deals, has_actions)
 }
 
-const INSERT_SEEDS: &str = "INSERT INTO fair_seeds (table_no, deal_no, seed) ";
+const INSERT_SEEDS: &str = "INSERT INTO fair_seeds (table_no, deal_no, seed, scheme) ";
 const INSERT_DEALS: &str = "INSERT INTO deals (table_no, deal_no, deck, at_ms) ";
 const INSERT_ACTIONS: &str =
     "INSERT INTO actions (table_no, deal_no, seq, player, action, at_ms, auto) ";

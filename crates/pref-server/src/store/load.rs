@@ -38,6 +38,10 @@ pub struct TableRow {
     pub fair: Vec<super::FairRow>,
     /// The clock (`ClockInfo` as JSON), at a table with one.
     pub clock: Option<serde_json::Value>,
+    /// Until when the table was last served (`store/served.rs`), if that was marked.
+    pub served_ms: Option<u64>,
+    /// The turns its clock moved after outages.
+    pub outages: Vec<super::Outage>,
 }
 
 /// An occupied seat as stored.
@@ -120,6 +124,8 @@ impl Store {
         let mut row = self.load_row(no, over).await?;
         if let Some(r) = &mut row {
             r.fair = self.fair_rows(no).await?;
+            r.served_ms = self.served_until(no).await?;
+            r.outages = self.outages(no).await?;
         }
         Ok(row)
     }
@@ -228,6 +234,8 @@ impl Store {
                 deals,
                 fair: Vec::new(),
                 clock,
+                served_ms: None,
+                outages: Vec::new(),
             }))
         })
     }

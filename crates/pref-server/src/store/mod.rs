@@ -176,9 +176,11 @@ mod fair;
 mod group;
 mod hashed;
 mod load;
+mod served;
 
 pub use fair::{ContributionRow, FairRow};
 pub use load::{DealRow, SeatRow, TableRow};
+pub use served::{LOCAL, MARK_EVERY, Outage, keep_marking};
 
 /// Brings an SQLite database made before migrations existed up to date: the first
 /// migration's `IF NOT EXISTS` takes its tables as they are, and a database made before

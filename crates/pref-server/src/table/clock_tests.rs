@@ -477,3 +477,100 @@ async fn no_timer_moves_a_finished_table() {
 
 #[path = "clock_seat_tests.rs"]
 mod seats;
+
+/// Anna's turn and the runtime's instant it began at, with the clock's mapping of that
+/// instant to Unix milliseconds (`now_ms` of the turn's clock).
+async fn annas_turn(g: &mut Game) -> (pref_protocol::clock::ClockView, tokio::time::Instant) {
+    loop {
+        let b = next_batch(&mut g.rx).await;
+        if b.turn.to_act == Some(Seat(0)) {
+            return (*b.turn.clock.unwrap(), tokio::time::Instant::now());
+        }
+    }
+}
+
+/// Marks that the node serves at `at_ms`, then reads the table's row as a restore would.
+async fn marked_row(g: &Game, at_ms: u64) -> crate::store::TableRow {
+    g.store
+        .mark_served(crate::store::LOCAL, at_ms)
+        .await
+        .unwrap();
+    g.store.table(g.no).await.unwrap().unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restore_after_an_outage_gives_the_player_her_remaining_time() {
+    watchdog(120);
+    let _hold = hold_time();
+    let mut g = game("outage").await;
+    let (clock, at) = annas_turn(&mut g).await;
+    let turn_ms = clock.now_ms.unwrap();
+    let origin = Some((at, turn_ms));
+    // The node serves 4 s of her turn and marks it, then dies: nobody serves the table for
+    // 50 s, longer than the 36 s she had left.
+    advance(4_000).await;
+    let row = marked_row(&g, turn_ms + 4_000).await;
+    assert_eq!(row.served_ms, Some(turn_ms + 4_000));
+    advance(50_000).await;
+    let now = turn_ms + 54_000;
+    let restored = Table::restore_from(row, g.store.clone(), g.limits.clone(), origin).unwrap();
+    assert_eq!(restored.now_ms(), now);
+    let view = restored.snapshot(Viewer::Spectator).turn.clock.unwrap();
+    assert_eq!(view.seat, Seat(0));
+    assert_eq!(
+        view.deadline - now,
+        clock.deadline - (turn_ms + 4_000),
+        "she has the 36 s she had when the node went down"
+    );
+    assert_eq!(view.deadline, clock.deadline + 50_000);
+    assert_eq!(
+        restored.wake_at(),
+        Some(view.deadline),
+        "no autopilot move at once"
+    );
+    assert!(!restored.clock.as_ref().unwrap().due(Seat(0), now));
+    // The credit is stored, and a later restart (the node marking meanwhile) replays it.
+    let outage = restored.outage.expect("the outage's credit, to store");
+    assert_eq!(
+        (outage.seq, outage.ms),
+        (2, 50_000),
+        "after the two bots' calls"
+    );
+    g.store.put_outage(g.no, outage).await.unwrap();
+    advance(1_000).await;
+    let row = marked_row(&g, now + 1_000).await;
+    let again = Table::restore_from(row, g.store.clone(), g.limits.clone(), origin).unwrap();
+    assert_eq!(
+        again
+            .snapshot(Viewer::Spectator)
+            .turn
+            .clock
+            .unwrap()
+            .deadline,
+        view.deadline,
+        "the outage is credited once"
+    );
+    assert!(again.outage.is_none());
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_autopilot_s_moves_are_on_every_clock_of_the_deal_and_in_a_snapshot() {
+    watchdog(120);
+    let _hold = hold_time();
+    let mut g = game("piloted").await;
+    let first = next_batch(&mut g.rx).await;
+    let mut b = first;
+    while b.turn.to_act != Some(Seat(0)) {
+        b = next_batch(&mut g.rx).await;
+    }
+    let before = b.turn.clock.as_ref().unwrap().piloted.clone();
+    assert!(before.is_empty(), "nobody was piloted yet");
+    let (_, next) = times_out(&mut g, &b).await;
+    // The next turn's clock (the bots' or hers) says so, and so does the snapshot of a page
+    // that opens the table afterwards (here a restored table's, which replays the mark).
+    assert_eq!(next.turn.clock.as_ref().unwrap().piloted, vec![Seat(0)]);
+    let row = g.store.table(g.no).await.unwrap().unwrap();
+    let restored = Table::restore(row, g.store.clone(), g.limits.clone()).unwrap();
+    let snap = restored.snapshot(Viewer::Seat(Seat(0)));
+    assert_eq!(snap.turn.clock.unwrap().piloted, vec![Seat(0)]);
+}

@@ -2,7 +2,7 @@
 //! draws each deal's seed from the OS, keeps the contribution window's deadline (the
 //! machine has no clock), writes the fairness rows, and brings them back on a restore.
 
-use pref_core::fair::{Contribution, Digest, Seed};
+use pref_core::fair::{Contribution, Digest, Scheme, Seed};
 use rand::RngCore as _;
 use rand::rngs::OsRng;
 use tokio::time::{Duration, Instant};
@@ -40,9 +40,15 @@ pub(super) fn stored(rows: Vec<FairRow>) -> Result<Vec<StoredFair>, String> {
             };
             contributions.push((c.seat, commitment, value, c.late));
         }
+        let placed = match r.scheme {
+            1 => false,
+            2 => true,
+            other => return Err(bad(r.deal_no, &format!("unknown scheme {other}"))),
+        };
         out.push(StoredFair {
             deal_no: r.deal_no,
             seed,
+            placed,
             commits_closed: r.commits_closed,
             contributions,
         });
@@ -99,6 +105,12 @@ impl Table {
         }
     }
 
+    /// Names the table its deals are dealt at (`pref-fair/2`): the tag of its id `id`.
+    pub(crate) fn name_fair_table(&mut self, id: &crate::ids::Secret) {
+        self.machine
+            .set_fair_table(pref_core::fair::TableTag::of(&id.expose()));
+    }
+
     /// Keeps the deadline in step with the window: a new step starts a new wait.
     pub(super) fn arm_fair(&mut self) {
         let step = self.machine.fair_step();
@@ -128,9 +140,17 @@ impl Table {
     pub(super) async fn write_fair(&self, w: &FairWrite) -> Result<(), StoreError> {
         let no = self.no;
         match w {
-            FairWrite::Seed { deal_no, seed } => {
+            FairWrite::Seed {
+                deal_no,
+                seed,
+                scheme,
+            } => {
+                let version = match scheme {
+                    Scheme::V1 => 1,
+                    Scheme::V2(_) => 2,
+                };
                 self.store
-                    .put_fair_seed(no, *deal_no, &seed.to_string())
+                    .put_fair_seed(no, *deal_no, &seed.to_string(), version)
                     .await
             }
             FairWrite::Commit {

@@ -9,7 +9,7 @@ use crate::config::Limits;
 use crate::ids::{Secret, TokenHash};
 use crate::machine::clock::Clock;
 use crate::machine::{Machine, NewTable, Stage, StoredSeat};
-use crate::store::{Store, Stored, TableRow};
+use crate::store::{Outage, Store, Stored, TableRow};
 
 impl Table {
     /// Rebuilds a stored table by replaying its decks and actions through the core.
@@ -17,6 +17,21 @@ impl Table {
     /// # Errors
     /// A message if the stored profile or a stored action no longer replays.
     pub fn restore(row: TableRow, store: Store, limits: Limits) -> Result<Table, String> {
+        Table::restore_from(row, store, limits, None)
+    }
+
+    /// [`Table::restore`], with the clock's mapping of the runtime's clock to Unix
+    /// milliseconds given (`origin`, for the tests: a table restored on the timeline of the
+    /// one it replaces) or taken now (`None`).
+    ///
+    /// # Errors
+    /// As [`Table::restore`].
+    pub(super) fn restore_from(
+        row: TableRow,
+        store: Store,
+        limits: Limits,
+        origin: Option<(tokio::time::Instant, u64)>,
+    ) -> Result<Table, String> {
         let profile = stored_profile(&row.profile).map_err(|e| e.to_string())?;
         let mut seats = Vec::with_capacity(row.seats.len());
         let mut bot_keys = [None, None, None, None];
@@ -41,7 +56,7 @@ impl Table {
             });
         }
         let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();
-        let timed: Vec<_> = row
+        let mut timed: Vec<_> = row
             .deals
             .iter()
             .map(|d| {
@@ -69,22 +84,39 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
+        machine.set_fair_table(pref_core::fair::TableTag::of(&row.id.expose()));
         machine.restore_fair(fair::stored(row.fair)?, &decks)?;
         let mut table = Table::with(row.no, machine, store, limits);
+        if let Some(origin) = origin {
+            table.origin = origin;
+        }
         table.bot_keys = bot_keys;
         if let Some(clock) = row.clock {
             let info: pref_protocol::clock::ClockInfo =
                 serde_json::from_value(clock).map_err(|e| format!("stored clock: {e}"))?;
             let playing = matches!(table.machine.stage(), Stage::Playing { .. });
             let now = table.now_ms();
+            let outages: Vec<_> = row
+                .outages
+                .iter()
+                .map(|o| (o.deal_no, o.seq, o.ms))
+                .collect();
+            crate::machine::clock::credit_outages(&mut timed, &outages);
             table.times = clock::times(&timed);
-            table.clock = Some(Clock::replay(
-                info.control,
-                info.paused,
-                &timed,
-                playing,
-                now,
-            ));
+            let mut replayed = Clock::replay(info.control, info.paused, &timed, playing, now);
+            // Nobody served the table from its last mark until now: the running turn is
+            // moved by that time, and the move is stored when the table runs.
+            if let (Some(served), Some((_, last))) = (row.served_ms, timed.last()) {
+                let ms = replayed.resume(served, now);
+                if ms > 0 {
+                    table.outage = Some(Outage {
+                        deal_no: (timed.len() - 1) as u32,
+                        seq: last.len() as u32,
+                        ms,
+                    });
+                }
+            }
+            table.clock = Some(replayed);
         }
         table.arm_fair();
         Ok(table)

@@ -49,7 +49,7 @@ impl Machine {
     pub fn fair_view(&self, keep: usize) -> Option<FairView> {
         let window = self.fair.window.as_ref().map(|w| FairWindow {
             deal_no: w.deal_no,
-            seed_commitment: w.seed.commitment().to_string(),
+            seed_commitment: w.seed.commitment(&w.scheme).to_string(),
             seats: w.seats.clone(),
             commitments: w
                 .commitments
@@ -110,8 +110,11 @@ impl Machine {
                 .iter()
                 .map(|&(seat, c, _, _)| (seat, c))
                 .collect();
+            let scheme = self
+                .scheme(s.deal_no, s.placed)
+                .map_err(|e| e.to_string())?;
             if let Some(deck) = decks.get(s.deal_no as usize) {
-                let mut shuffle = Shuffle::new(s.seed);
+                let mut shuffle = Shuffle::new(scheme, s.seed);
                 for &(seat, _, value, late) in &s.contributions {
                     if let Some(v) = value {
                         let arrival = if late { Arrival::Late } else { Arrival::InTime };
@@ -144,6 +147,7 @@ impl Machine {
                     .collect();
                 self.fair.window = Some(Window {
                     deal_no: s.deal_no,
+                    scheme,
                     seed: s.seed,
                     seats: (0..self.players())
                         .filter(|&p| self.occupant(p).is_some_and(|o| o.bot.is_none()))
