@@ -358,7 +358,9 @@ mod tests {
             "{why}"
         );
         // Requests on sheets and profiles are budgets apart, and so is every other address.
-        let requests: Vec<_> = (0..4).map(|_| b.sheet_requests.spend(one).is_ok()).collect();
+        let requests: Vec<_> = (0..4)
+            .map(|_| b.sheet_requests.spend(one).is_ok())
+            .collect();
         assert_eq!(requests, [true, true, true, false]);
         assert_eq!(
             (0..2)

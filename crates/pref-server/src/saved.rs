@@ -14,10 +14,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use pref_core::{Profile, ProfileError};
 use pref_protocol::{SaveProfile, SavedProfile};
 use serde_json::{Map, Value};
@@ -220,8 +220,7 @@ pub(crate) async fn create(
     let req: SaveProfile = crate::edge::body(&bytes)?;
     let name = check_name(&req.name)?;
     let (_, _, request) = canonical(&req.profile)?;
-    s.budgets
-        .profiles.spend(client)?;
+    s.budgets.profiles.spend(client)?;
     let max = i64::try_from(s.config.limits.max_profiles).unwrap_or(i64::MAX);
     if s.store.profile_count().await? >= max {
         return Err(ApiError::Full);

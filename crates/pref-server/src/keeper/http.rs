@@ -104,8 +104,7 @@ async fn create(
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateKeeper = body(&bytes)?;
-    s.budgets
-        .sheets.spend(client)?;
+    s.budgets.sheets.spend(client)?;
     let request = req.profile.unwrap_or_else(|| Value::from("sochi"));
     let profile = Profile::from_json(&request)?;
     let players = profile.players();
@@ -142,8 +141,7 @@ async fn import(
     client: Client,
     text: String,
 ) -> Result<Response, ApiError> {
-    s.budgets
-        .sheets.spend(client)?;
+    s.budgets.sheets.spend(client)?;
     let (record, _) = Record::read(&text).map_err(|e| ApiError::BadDeal(refusal(&e)))?;
     if let Some(i) = record
         .deals()
@@ -181,8 +179,7 @@ async fn view(
     client: Client,
     Path(id): Path<String>,
 ) -> Result<Json<KeeperView>, ApiError> {
-    s.budgets
-        .sheet_requests.spend(client)?;
+    s.budgets.sheet_requests.spend(client)?;
     let (view, _) = s.keepers.watch(&sheet_id(&id)?).await?;
     Ok(Json((*view).clone()))
 }
@@ -192,8 +189,7 @@ async fn record(
     client: Client,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    s.budgets
-        .sheet_requests.spend(client)?;
+    s.budgets.sheet_requests.spend(client)?;
     let text = s.keepers.record(&sheet_id(&id)?).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
@@ -211,8 +207,7 @@ async fn choices(
     Path(id): Path<String>,
     Query(q): Query<ChoicesQuery>,
 ) -> Result<Json<KeeperNext>, ApiError> {
-    s.budgets
-        .sheet_requests.spend(client)?;
+    s.budgets.sheet_requests.spend(client)?;
     Ok(Json(s.keepers.choices(&sheet_id(&id)?, q.deal).await?))
 }
 
@@ -222,8 +217,7 @@ async fn check(
     Path(id): Path<String>,
     bytes: axum::body::Bytes,
 ) -> Result<Json<KeeperChecked>, ApiError> {
-    s.budgets
-        .sheet_requests.spend(client)?;
+    s.budgets.sheet_requests.spend(client)?;
     let req: KeeperCheck = body(&bytes)?;
     let deal = s
         .keepers
@@ -238,8 +232,7 @@ async fn change(
     headers: &HeaderMap,
     op: KeeperOp,
 ) -> Result<Json<KeeperView>, ApiError> {
-    s.budgets
-        .sheet_requests.spend(client)?;
+    s.budgets.sheet_requests.spend(client)?;
     let id = sheet_id(id)?;
     let token = bearer(headers)?;
     let view = s.keepers.change(&id, &token, op).await?;
