@@ -43,6 +43,8 @@ async fn quick_plan(tag: &str, plan: Plan) -> pref_load::Report {
             tables_per_ip_per_minute: 10_000,
             table_burst_per_ip: 10_000,
             max_conns_per_ip: 100_000,
+            sockets_per_ip_per_second: 100_000,
+            socket_burst_per_ip: 100_000,
             // The old browser's snapshot after every turn is a resync per seat at the
             // run's pace (about 3 a second), above a seat's budget for people.
             seat_heavy_per_second: 1000,

@@ -9,7 +9,9 @@
 //! - **What one client may do**, each a [`ClientBudget`] keyed by the client as the node
 //!   computes it ([`ClientKey`], `client.rs`): opening tables
 //!   (`limits.tables_per_ip_per_minute`, `limits.table_burst_per_ip`), so that a stranger
-//!   cannot fill the node's table cap; analysing uploaded deals (`limits.analysis_burst`,
+//!   cannot fill the node's table cap; opening WebSockets
+//!   (`limits.sockets_per_ip_per_second`, `limits.socket_burst_per_ip`), since each costs
+//!   its table a snapshot; analysing uploaded deals (`limits.analysis_burst`,
 //!   `limits.analysis_every_ms`) and table deals not analysed yet
 //!   (`limits.deal_analyses_per_minute`, `limits.deal_analysis_burst`), so that one client
 //!   cannot take the solver from the others; opening or importing scorekeeping sheets
@@ -117,6 +119,8 @@ pub struct Budgets {
     pages: Keyed<(Secret, Spender)>,
     /// Tables opened (new ones and rematches), per client.
     pub tables: ClientBudget,
+    /// WebSockets opened, per client.
+    pub sockets: ClientBudget,
     /// Deals of uploaded records analysed, per client.
     pub uploads: ClientBudget,
     /// Table deals analysed (not yet in the cache), per client.
@@ -167,6 +171,11 @@ impl Budgets {
                 "tables opened",
                 limits.tables_per_ip_per_minute,
                 limits.table_burst_per_ip,
+            ),
+            sockets: ClientBudget::new(
+                "sockets opened",
+                Duration::from_secs(1) / limits.sockets_per_ip_per_second.max(1),
+                limits.socket_burst_per_ip,
             ),
             uploads: ClientBudget::new(
                 "records analysed",

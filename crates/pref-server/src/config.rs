@@ -191,6 +191,12 @@ pub struct Limits {
     pub tables_per_ip_per_minute: u32,
     /// Tables one client address may open at once above that rate.
     pub table_burst_per_ip: u32,
+    /// WebSockets one client address may open per second, sustained: each costs its
+    /// table's task a snapshot, so a script opening and closing sockets in a loop slows the
+    /// table for its players.
+    pub sockets_per_ip_per_second: u32,
+    /// WebSockets one client address may open at once above that rate.
+    pub socket_burst_per_ip: u32,
     /// Chat lines, `resync`s and binary frames per second of one seat, all its sockets
     /// together.
     pub seat_heavy_per_second: u32,
@@ -294,6 +300,8 @@ impl Default for Limits {
             max_conns_per_token: 8,
             tables_per_ip_per_minute: 30,
             table_burst_per_ip: 10,
+            sockets_per_ip_per_second: 10,
+            socket_burst_per_ip: 60,
             seat_heavy_per_second: 2,
             seat_heavy_burst: 10,
             spectators_heavy_per_second: 5,
@@ -573,6 +581,11 @@ impl Config {
                 &mut l.tables_per_ip_per_minute,
             ),
             ("PREF_TABLE_BURST_PER_IP", &mut l.table_burst_per_ip),
+            (
+                "PREF_SOCKETS_PER_IP_PER_SECOND",
+                &mut l.sockets_per_ip_per_second,
+            ),
+            ("PREF_SOCKET_BURST_PER_IP", &mut l.socket_burst_per_ip),
             ("PREF_SEAT_HEAVY_PER_SECOND", &mut l.seat_heavy_per_second),
             ("PREF_SEAT_HEAVY_BURST", &mut l.seat_heavy_burst),
             (

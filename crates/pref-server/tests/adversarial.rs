@@ -529,6 +529,56 @@ async fn upgrade_refused(url: &str, token: Option<&str>) -> (u16, Value) {
     }
 }
 
+/// A script that opens and closes sockets in a loop costs every table it opens a snapshot
+/// each time: one address opens `socket_burst_per_ip` at once, then
+/// `sockets_per_ip_per_second`, refused before the upgrade and before the table is asked.
+#[tokio::test]
+async fn sockets_opened_from_one_address_have_a_budget() {
+    let b = Binary::start(
+        "socket-budget",
+        &[
+            ("PREF_SOCKETS_PER_IP_PER_SECOND", "1"),
+            ("PREF_SOCKET_BURST_PER_IP", "3"),
+        ],
+    );
+    let addr = &b.addr;
+    let (id, _) = lobby(addr, json!("sochi")).await;
+    let url = format!("ws://{addr}/api/tables/{id}/ws");
+    // Opened and closed at once: the closing gives no budget back.
+    for _ in 0..3 {
+        let mut ws = connect(addr, &id, None, "").await;
+        ws.close(None).await.unwrap();
+    }
+    let (status, body) = upgrade_refused(&url, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (429, Some("rate_limited")),
+        "{body}"
+    );
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("too many sockets opened from this address; try again in"),
+        "{message}"
+    );
+    // The budget comes back at its rate.
+    let began = Instant::now();
+    let mut again = loop {
+        match tokio_tungstenite::connect_async(ws_request(&url, None)).await {
+            Ok((ws, _)) => break ws,
+            Err(_) if began.elapsed() < Duration::from_secs(5) => {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(e) => panic!("the budget did not come back: {e}"),
+        }
+    };
+    assert!(
+        began.elapsed() >= Duration::from_millis(500),
+        "{:?}",
+        began.elapsed()
+    );
+    until(&mut again, |m| m["type"] == "snapshot").await;
+}
+
 #[tokio::test]
 async fn connection_caps_refuse_the_socket_over_each_cap() {
     let b = Binary::start(

@@ -63,6 +63,8 @@ pub(super) async fn websocket(
         ));
     }
     let table = table_id(&id)?;
+    // Before the table is asked anything: a socket costs its task a snapshot.
+    s.budgets.sockets.spend(Client(client))?;
     let handle = s.tables.open(&table).await?;
     let token = socket_token(&headers)?;
     let limits = s.config.limits.clone();
