@@ -129,16 +129,9 @@ impl AcceptedClaim {
         let (_, Action::Answer(Answer::Accept)) = actions.last()? else {
             return None;
         };
-        actions.iter().rev().find_map(|&(seat, a)| match a {
-            Action::Claim(claim) => Some(AcceptedClaim { seat, claim }),
-            Action::Bid(_)
-            | Action::Discard(_)
-            | Action::Declare(_)
-            | Action::Whist(_)
-            | Action::Defence(_)
-            | Action::Play(_)
-            | Action::Surrender
-            | Action::Answer(_) => None,
+        actions.iter().rev().find_map(|&(seat, a)| {
+            let Action::Claim(claim) = a else { return None };
+            Some(AcceptedClaim { seat, claim })
         })
     }
 }

@@ -89,47 +89,42 @@ impl ScoreEntry {
 
 #[cfg(test)]
 mod tests {
-    use pref_core::{Defence, Outcome, OutcomeKind, Seat, WhistCall};
+    use pref_core::Record;
 
     use super::*;
 
+    /// The outcomes of a record in outcome form, as the wire writes them.
+    fn views(deals: &str) -> Vec<String> {
+        let record = format!(
+            r#"{{"format": "pref-record/1", "profile": {{"preset": "sochi"}},
+                "players": ["A", "B", "C"], "first_dealer": 2, "deals": [{deals}]}}"#
+        );
+        let (_, game) = Record::read(&record).unwrap();
+        game.history()
+            .iter()
+            .map(|d| serde_json::to_string(&OutcomeView::of(d).unwrap()).unwrap())
+            .collect()
+    }
+
     #[test]
     fn r8_2_the_wire_says_whether_the_contract_was_made_and_by_how_much_it_failed() {
-        let outcome = Outcome {
-            players: 3,
-            dealer: Seat(2),
-            kind: OutcomeKind::Game {
-                declarer: Seat(0),
-                contract: "8H".parse().unwrap(),
-                whist: [None, Some(WhistCall::Whist), Some(WhistCall::Pass), None],
-                defence: Some(Defence::Open),
-                talon_units: None,
-            },
-            tricks: Some([5, 4, 1, 0]),
-        };
-        let entry = DealEntry::Scored {
-            dealer: Seat(2),
-            outcome,
-        };
-        let view = OutcomeView::of(&entry).unwrap();
-        assert_eq!(
-            serde_json::to_string(&view).unwrap(),
-            r#"{"kind":"game","declarer":0,"contract":"8H","whist":[null,"whist","pass"],"defence":"open","tricks":[5,4,1],"made":false,"undertricks":3}"#
+        let failed = r#"{"kind": "game", "declarer": 0, "contract": "8H",
+            "whist": [null, "whist", "pass"], "defence": "open", "tricks": [5, 4, 1]}"#;
+        let raspasy = r#"{"kind": "raspasy", "tricks": [2, 4, 4]}"#;
+        let conceded = r#"{"kind": "game", "declarer": 1, "contract": "6S",
+            "whist": ["pass", null, "pass"]}"#;
+        let all = format!(
+            r#"{{"outcome": {failed}}}, {{"outcome": {raspasy}}}, {{"outcome": {conceded}}}"#
         );
-        let back: OutcomeView =
-            serde_json::from_str(&serde_json::to_string(&view).unwrap()).unwrap();
-        assert_eq!(back, view);
-        let raspasy = DealEntry::Scored {
-            dealer: Seat(2),
-            outcome: Outcome {
-                kind: OutcomeKind::Raspasy,
-                tricks: Some([2, 4, 4, 0]),
-                ..outcome
-            },
-        };
         assert_eq!(
-            serde_json::to_string(&OutcomeView::of(&raspasy).unwrap()).unwrap(),
-            r#"{"kind":"raspasy","tricks":[2,4,4]}"#
+            views(&all),
+            [
+                r#"{"kind":"game","declarer":0,"contract":"8H","whist":[null,"whist","pass"],"defence":"open","tricks":[5,4,1],"made":false,"undertricks":3}"#,
+                r#"{"kind":"raspasy","tricks":[2,4,4]}"#,
+                r#"{"kind":"game","declarer":1,"contract":"6S","whist":["pass",null,"pass"],"made":true}"#,
+            ]
         );
+        let back: OutcomeView = serde_json::from_str(&views(&all)[0]).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), views(&all)[0]);
     }
 }
