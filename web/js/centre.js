@@ -46,26 +46,29 @@ function talonBonus(d) {
   return h('span', { class: 'talon-bonus', id: 'talon-bonus' }, text);
 }
 
-/** The result line of a finished deal, from the view's contract and tricks. */
+/** The finished deal's outcome as the server's score log says it was (`null` until its
+ * `deal_finished` arrives). */
+function outcomeOf(state) {
+  const entry = (state.scoreLog || []).find((x) => x.deal_no === state.snap.deal_no);
+  return entry ? entry.outcome : null;
+}
+
+/** The result line of a finished deal: the server's outcome (made, undertricks), not worked
+ * out here. */
 function result(state) {
-  const d = state.snap.deal;
-  const tr = d.tricks_taken;
-  if (d.kind === 'raspasy') return t('result.raspasy');
-  if (d.surrendered) {
+  const o = outcomeOf(state);
+  if (!o) return null;
+  if (o.kind === 'raspasy') return t('result.raspasy');
+  const name = nameOf(state, o.declarer);
+  if (o.kind === 'surrender') {
     // R4.5: no card was played; the down count is the table's agreement.
     const n = state.table.profile && state.table.profile.surrender;
-    return n ? t('result.surrendered_down', { name: nameOf(state, d.declarer), n }) : t('result.surrendered', { name: nameOf(state, d.declarer) });
+    return n ? t('result.surrendered_down', { name, n }) : t('result.surrendered', { name });
   }
-  if (d.kind === 'misere') {
-    const n = tr[d.declarer];
-    return n === 0 ? t('result.misere_made', { name: nameOf(state, d.declarer) }) : t('result.misere_failed', { name: nameOf(state, d.declarer), n });
-  }
-  const level = Number.parseInt(d.contract, 10);
-  const played = tr.some((x) => x > 0);
-  if (!played) return t('result.conceded', { name: nameOf(state, d.declarer) });
-  const took = tr[d.declarer];
-  return took >= level ? t('result.made', { name: nameOf(state, d.declarer), n: took })
-    : t('result.failed', { name: nameOf(state, d.declarer), n: took, u: level - took });
+  const took = o.tricks ? o.tricks[o.declarer] : 0;
+  if (o.kind === 'misere') return o.made ? t('result.misere_made', { name }) : t('result.misere_failed', { name, n: took });
+  if (!o.tricks) return t('result.conceded', { name });
+  return o.made ? t('result.made', { name, n: took }) : t('result.failed', { name, n: took, u: o.undertricks });
 }
 
 function summary(state) {

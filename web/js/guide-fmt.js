@@ -42,7 +42,7 @@ export function describe(o, names = SEATS) {
   const tricks = o.tricks ? t('g.o.tricks', { tricks: dash(o.tricks) }) : t('g.o.unplayed');
   if (o.kind === 'raspasy') return `${t('g.o.raspasy')} · ${tricks}`;
   if (o.kind === 'misere') return `${names[o.declarer]}: ${t('call.misere')} · ${tricks}`;
-  const calls = o.whist.map((w, s) => (w ? `${names[s]} ${t(`g.w.${w}`)}` : null)).filter(Boolean).join(', ');
+  const calls = (o.whist || []).map((w, s) => (w ? `${names[s]} ${t(`g.w.${w}`)}` : null)).filter(Boolean).join(', ');
   const defence = o.defence ? ` (${t(`g.w.${o.defence}`)})` : '';
   return `${names[o.declarer]}: ${bidText(o.contract)} · ${calls}${defence} · ${tricks}`;
 }

@@ -4,7 +4,7 @@
 //! that cost it those tricks (or was a gift from the other side).
 
 use pref_bot::{Position, Solver};
-use pref_core::{Action, Answer, Card, Claim, Outcome, Seat};
+use pref_core::{AcceptedClaim, Card, Claim, Outcome, Seat};
 
 use crate::line::value;
 
@@ -17,7 +17,8 @@ pub enum Side {
     Defence,
 }
 
-/// An accepted claim against open-hand play from its trick boundary.
+/// An accepted claim (the core's [`AcceptedClaim`]: `seat` and `claim`) against open-hand
+/// play from its trick boundary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClaimAnalysis {
     /// The claimer.
@@ -37,23 +38,12 @@ pub struct ClaimAnalysis {
     pub fewer: Option<(Side, u8)>,
 }
 
-/// The claim that ended a deal whose `actions` end with its last acceptance, or `None`.
-pub(crate) fn accepted(actions: &[(Seat, Action)]) -> Option<(Seat, Claim)> {
-    if actions.last().map(|&(_, a)| a) != Some(Action::Answer(Answer::Accept)) {
-        return None;
-    }
-    actions.iter().rev().find_map(|&(seat, a)| {
-        let Action::Claim(claim) = a else { return None };
-        Some((seat, claim))
-    })
-}
-
-/// Weighs the claim (`seat`, `claim`) that ended a deal whose play as the solver sees it
+/// Weighs the claim `accepted` that ended a deal whose play as the solver sees it
 /// is `start` and the cards `line` (whole tricks: a claim is made at a trick boundary);
 /// `active` maps the solver's players to seats, `outcome` is the deal's.
 pub(crate) fn analyse(
     solver: &mut Solver,
-    (seat, claim): (Seat, Claim),
+    accepted: AcceptedClaim,
     start: &Position,
     line: &[Card],
     active: &[Seat],
@@ -78,8 +68,8 @@ pub(crate) fn analyse(
         std::cmp::Ordering::Equal => None,
     };
     Some(ClaimAnalysis {
-        seat,
-        claim,
+        seat: accepted.seat,
+        claim: accepted.claim,
         trick: pos.tricks_done,
         declarer,
         claimed,

@@ -3,8 +3,8 @@
 
 use pref_bot::{Goal, Position, Solver};
 use pref_core::{
-    Action, Call, Card, CardSet, Deal, DealEntry, Game, Outcome, Profile, RaspasyTalon, Record,
-    Seat, Stage,
+    AcceptedClaim, Action, Call, Card, CardSet, Deal, DealEntry, Game, Outcome, Profile,
+    RaspasyTalon, Record, Seat, Stage,
 };
 
 use crate::auction::{SeatBest, best_contracts};
@@ -335,7 +335,7 @@ impl Analyser {
         let mut cards = Vec::new();
         let outcome = deal.outcome().expect("a recorded deal is finished");
         let par = parts.play.then(|| self.par(&start, &active));
-        let claim = claim::accepted(p.actions)
+        let claim = AcceptedClaim::of(p.actions)
             .filter(|_| parts.play)
             .and_then(|c| claim::analyse(&mut self.solver, c, &start, &line, &active, &outcome));
         if parts.play {

@@ -2,8 +2,8 @@
 //! `pref analyze --json` prints and what a server sends. Cards, contracts and bids are in
 //! the record's notation (`KS`, `7H`, `misere`).
 
-use pref_core::{Card, CardSet, OutcomeKind};
-use serde_json::{Value, json};
+use pref_core::{AcceptedClaim, Card, CardSet, Outcome, OutcomeKind};
+use serde_json::{Map, Value, json};
 
 use crate::auction::SeatBest;
 use crate::claim::{ClaimAnalysis, Side};
@@ -31,62 +31,54 @@ pub fn not_analysable(e: &NotAnalysable) -> Value {
     json!({ "deal": e.deal(), "analysable": false, "reason": e.reason() })
 }
 
-/// One analysed deal.
+/// One analysed deal: its outcome (see [`outcome`]) and the analysis beside it.
 #[must_use]
 pub fn deal(a: &DealAnalysis) -> Value {
     let o = &a.outcome;
-    let mut v = json!({
+    let mut fields = outcome(o);
+    let analysis = json!({
         "deal": a.index,
         "analysable": true,
         "dealer": o.dealer.0,
-        "tricks": o.tricks.map(|t| t[..usize::from(o.players)].to_vec()),
         "par": a.par.map(|p| par(p, usize::from(o.players))),
         "mistakes": a.cards.iter().filter(|c| c.cost > 0).count(),
         "cards": a.cards.iter().map(card).collect::<Vec<_>>(),
         "auction": a.auction.iter().map(seat_best).collect::<Vec<_>>(),
     });
-    let fields = v.as_object_mut().expect("an object");
+    if let Value::Object(m) = analysis {
+        fields.extend(m);
+    }
     if let Some(c) = &a.claim {
         fields.insert("claim".into(), claim(c));
     }
-    match o.kind {
-        OutcomeKind::Game {
-            declarer,
-            contract,
-            whist,
-            defence,
-            ..
-        } => {
-            fields.insert("kind".into(), json!("game"));
-            fields.insert("declarer".into(), json!(declarer.0));
-            fields.insert("contract".into(), json!(contract.to_string()));
-            let whist = &whist[..usize::from(o.players)];
-            let name = |x: Option<String>| x.map_or(Value::Null, Value::String);
-            let calls = whist.iter().map(|w| name(w.map(|w| w.to_string())));
-            fields.insert("whist".into(), calls.collect());
-            fields.insert("defence".into(), name(defence.map(|d| d.to_string())));
-        }
-        OutcomeKind::Misere { declarer } => {
-            fields.insert("kind".into(), json!("misere"));
-            fields.insert("declarer".into(), json!(declarer.0));
-        }
-        OutcomeKind::Surrender { declarer, bid } => {
-            fields.insert("kind".into(), json!("surrender"));
-            fields.insert("declarer".into(), json!(declarer.0));
-            fields.insert("bid".into(), json!(bid.to_string()));
-        }
-        OutcomeKind::Raspasy => {
-            fields.insert("kind".into(), json!("raspasy"));
-        }
-    }
-    v
+    Value::Object(fields)
 }
 
-/// An accepted claim against open-hand play (present only for a deal that ended by one).
+/// The deal's outcome in its one form (the core's [`pref_core::OutcomeForm`], as a record
+/// writes it), with the keys `pref-analysis/1` always has (`docs/analysis.md`) `null` where
+/// the form leaves them out: `tricks`, and on a game each seat's `whist` and the `defence`.
+fn outcome(o: &Outcome) -> Map<String, Value> {
+    let mut fields = match json!(o.form()) {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    fields.entry("tricks").or_insert(Value::Null);
+    if let OutcomeKind::Game { .. } = o.kind {
+        let nobody = vec![Value::Null; usize::from(o.players)];
+        fields.entry("whist").or_insert(Value::Array(nobody));
+        fields.entry("defence").or_insert(Value::Null);
+    }
+    fields
+}
+
+/// An accepted claim in its form (the core's [`AcceptedClaim`]) and against open-hand play
+/// (present only for a deal that ended by one).
 fn claim(c: &ClaimAnalysis) -> Value {
-    json!({
-        "seat": c.seat.0,
-        "claim": c.claim.entries(),
+    let accepted = AcceptedClaim {
+        seat: c.seat,
+        claim: c.claim,
+    };
+    let mut v = json!({
         "trick": c.trick,
         "declarer": c.declarer.0,
         "claimed": c.claimed,
@@ -98,7 +90,11 @@ fn claim(c: &ClaimAnalysis) -> Value {
             },
             "tricks": tricks,
         })),
-    })
+    });
+    if let (Value::Object(m), Value::Object(form)) = (&mut v, json!(accepted)) {
+        m.extend(form);
+    }
+    v
 }
 
 fn cards(set: CardSet) -> Vec<String> {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use num_rational::Ratio;
-use pref_core::{Action, Answer, Claim, DealEntry, Outcome, Record, Seat, Sheet};
+use pref_core::{AcceptedClaim, Outcome, Record, Sheet};
 
 /// One replayed deal: its outcome and the sheet as it stands after it.
 pub(crate) struct Step {
@@ -13,7 +13,7 @@ pub(crate) struct Step {
     /// The sheet after the deal was scored.
     pub(crate) sheet: Sheet,
     /// The claim all accepted that ended the deal (R6.7), with its claimer.
-    pub(crate) claim: Option<(Seat, Claim)>,
+    pub(crate) claim: Option<AcceptedClaim>,
 }
 
 /// A record replayed to its end.
@@ -43,28 +43,6 @@ pub(crate) fn read_text(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "record: not valid UTF-8".to_owned())
 }
 
-/// The claim that ended a played deal: its last action is an acceptance, so every player
-/// of the deal accepted the last claim (R6.7).
-fn accepted_claim(entry: &DealEntry) -> Option<(Seat, Claim)> {
-    let DealEntry::Played { actions, .. } = entry else {
-        return None;
-    };
-    let (_, Action::Answer(Answer::Accept)) = actions.last()? else {
-        return None;
-    };
-    actions.iter().rev().find_map(|&(seat, a)| match a {
-        Action::Claim(c) => Some((seat, c)),
-        Action::Bid(_)
-        | Action::Discard(_)
-        | Action::Declare(_)
-        | Action::Whist(_)
-        | Action::Defence(_)
-        | Action::Play(_)
-        | Action::Surrender
-        | Action::Answer(_) => None,
-    })
-}
-
 /// Reads and replays a record.
 fn replay(text: &str) -> Result<Replayed, pref_core::RecordError> {
     let (record, _) = Record::read(text)?;
@@ -76,7 +54,7 @@ fn replay(text: &str) -> Result<Replayed, pref_core::RecordError> {
             steps.push(Step {
                 outcome: *outcome,
                 sheet: game.sheet().clone(),
-                claim: accepted_claim(entry),
+                claim: entry.accepted_claim(),
             });
         }
     })?;

@@ -2,7 +2,8 @@
 //! keys in the spec's order, one deal per line, settlement entries as exact strings.
 
 use pref_core::json::Out;
-use pref_core::{Outcome, OutcomeKind};
+use pref_core::{Outcome, OutcomeForm};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::replay::Replayed;
@@ -41,41 +42,28 @@ fn line(v: Out) -> Out {
     Out::Line(Box::new(v))
 }
 
-/// One deal: a game `{kind, declarer, contract, tricks, made}` (no `tricks` when nothing was
-/// played), a misère `{kind, declarer, tricks, made}`, raspasy `{kind, tricks}`, a surrender
-/// `{kind, declarer, bid, made}` (R4.5).
+/// One deal as the record's outcome form writes it (the core's [`OutcomeForm`]) cut to what
+/// a replay's reader wants, and whether the declarer made it: a game `{kind, declarer,
+/// contract, tricks, made}` (no `tricks` when nothing was played), a misère `{kind,
+/// declarer, tricks, made}`, raspasy `{kind, tricks}`, a surrender `{kind, declarer, bid,
+/// made}` (R4.5). The whist decisions, the defence and the talon's units stay in the record.
+#[derive(Serialize)]
+struct DealLine {
+    #[serde(flatten)]
+    form: OutcomeForm,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    made: Option<bool>,
+}
+
 fn deal(o: &Outcome) -> Out {
-    let seats = usize::from(o.players);
-    let mut fields: Vec<(&str, Value)> = Vec::new();
-    match o.kind {
-        OutcomeKind::Game {
-            declarer, contract, ..
-        } => {
-            fields.push(("kind", json!("game")));
-            fields.push(("declarer", json!(declarer.0)));
-            fields.push(("contract", json!(contract.to_string())));
-        }
-        OutcomeKind::Misere { declarer } => {
-            fields.push(("kind", json!("misere")));
-            fields.push(("declarer", json!(declarer.0)));
-        }
-        OutcomeKind::Surrender { declarer, bid } => {
-            fields.push(("kind", json!("surrender")));
-            fields.push(("declarer", json!(declarer.0)));
-            fields.push(("bid", json!(bid.to_string())));
-        }
-        OutcomeKind::Raspasy => fields.push(("kind", json!("raspasy"))),
-    }
-    if let Some(t) = o.tricks {
-        fields.push(("tricks", json!(t[..seats])));
-    }
-    if let Some(made) = o.made() {
-        fields.push(("made", json!(made)));
-    }
-    line(Out::Object(
-        fields
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), Out::value(v)))
-            .collect(),
-    ))
+    let form = OutcomeForm {
+        whist: None,
+        defence: None,
+        talon_units: None,
+        ..o.form()
+    };
+    line(Out::of(&DealLine {
+        form,
+        made: o.made(),
+    }))
 }

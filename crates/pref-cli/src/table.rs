@@ -22,12 +22,12 @@ pub(crate) fn render(r: &Replayed) -> String {
     );
     for (i, step) in r.steps.iter().enumerate() {
         let o = &step.outcome;
-        let claim = step.claim.map_or_else(String::new, |(seat, c)| {
-            let counts: Vec<String> = c.entries().iter().map(ToString::to_string).collect();
+        let claim = step.claim.map_or_else(String::new, |a| {
+            let counts: Vec<String> = a.claim.entries().iter().map(ToString::to_string).collect();
             format!(
                 " {} claimed the last {} tricks as {}; all accepted.",
-                names[seat.index()],
-                c.total(),
+                names[a.seat.index()],
+                a.claim.total(),
                 counts.join("–")
             )
         });

@@ -15,7 +15,7 @@ use crate::deal::{Deal, Events};
 use crate::error::{DealError, RuleError};
 use crate::event::Event;
 use crate::line::Line;
-use crate::outcome::{Outcome, OutcomeKind};
+use crate::outcome::{AcceptedClaim, Outcome, OutcomeKind};
 use crate::profile::{Profile, RaspasySeries};
 use crate::sheet::Sheet;
 
@@ -59,6 +59,21 @@ impl DealEntry {
         match self {
             DealEntry::Played { outcome, .. } => outcome.as_ref(),
             DealEntry::Scored { outcome, .. } => Some(outcome),
+        }
+    }
+
+    /// The claim every player accepted that ended this deal (R6.7), once it is over;
+    /// `None` for a deal in progress, one that ended otherwise and one scored from its
+    /// outcome alone.
+    #[must_use]
+    pub fn accepted_claim(&self) -> Option<AcceptedClaim> {
+        match self {
+            DealEntry::Played {
+                actions,
+                outcome: Some(_),
+                ..
+            } => AcceptedClaim::of(actions),
+            DealEntry::Played { outcome: None, .. } | DealEntry::Scored { .. } => None,
         }
     }
 }

@@ -126,6 +126,18 @@ impl Out {
         }
     }
 
+    /// A serde value as written, its objects' keys in the order it serializes them (where
+    /// [`Out::value`] goes through a [`Map`], which sorts them): the way a type's own serde
+    /// form, such as [`crate::outcome::OutcomeForm`], reaches the layout writer.
+    ///
+    /// # Panics
+    /// If `v`'s `Serialize` fails, which only a map with keys other than strings does.
+    #[must_use]
+    pub fn of<T: serde::Serialize>(v: &T) -> Out {
+        let text = serde_json::to_string(v).expect("a serde form with string keys serializes");
+        serde_json::from_str::<Out>(&text).expect("serde_json reads what it wrote")
+    }
+
     /// Writes the value with `indent` spaces before nested lines: anything that fits on one
     /// line of [`WIDTH`] characters stays on one line, larger lists and objects get a line
     /// per item ([`Out::Lines`] and [`Out::Line`] say otherwise).
@@ -197,6 +209,68 @@ impl Out {
     }
 }
 
+/// Reads JSON text into an [`Out`] that keeps each object's keys in the text's order (for
+/// [`Out::of`]).
+impl<'de> Deserialize<'de> for Out {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Out, D::Error> {
+        d.deserialize_any(OutVisitor)
+    }
+}
+
+struct OutVisitor;
+
+impl<'de> Visitor<'de> for OutVisitor {
+    type Value = Out;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Out, E> {
+        Ok(Out::Raw(v.to_string()))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Out, E> {
+        Ok(Out::Raw(v.to_string()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Out, E> {
+        Ok(Out::Raw(v.to_string()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Out, E> {
+        Ok(Out::Raw(Value::from(v).to_string()))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Out, E> {
+        Ok(Out::str(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Out, E> {
+        Ok(Out::Raw("null".to_owned()))
+    }
+
+    fn visit_none<E>(self) -> Result<Out, E> {
+        Ok(Out::Raw("null".to_owned()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Out, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element::<Out>()? {
+            out.push(v);
+        }
+        Ok(Out::List(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Out, A::Error> {
+        let mut out = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            out.push((key, map.next_value::<Out>()?));
+        }
+        Ok(Out::Object(out))
+    }
+}
+
 /// The line width the writer keeps to where it can.
 pub const WIDTH: usize = 100;
 
@@ -215,6 +289,29 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000);
         assert!(parse_strict(&deep).is_err());
+    }
+
+    #[test]
+    fn of_keeps_the_order_a_type_serializes_its_fields_in() {
+        #[derive(serde::Serialize)]
+        struct Form {
+            kind: &'static str,
+            declarer: u8,
+            made: Option<bool>,
+            tricks: Vec<u8>,
+        }
+        let form = Form {
+            kind: "game",
+            declarer: 1,
+            made: None,
+            tricks: vec![6, 4],
+        };
+        let mut s = String::new();
+        Out::of(&form).write(0, &mut s);
+        assert_eq!(
+            s,
+            r#"{"kind": "game", "declarer": 1, "made": null, "tricks": [6, 4]}"#
+        );
     }
 
     #[test]

@@ -20,7 +20,9 @@
 //! - [`fair`]: provably fair deals: the commitments and the shuffle of the server's seed and
 //!   the players' contributions, which records keep so that anyone can recompute the deck.
 //! - [`view`]: the only place that decides which cards a viewer may see.
-//! - [`outcome`]: what a finished deal leaves for the score sheet.
+//! - [`outcome`]: what a finished deal leaves for the score sheet, the claim that ended it,
+//!   and (`outcome/form.rs`) the outcome's one serde form, [`OutcomeForm`], that every
+//!   writer of an outcome uses.
 //! - [`profile`] (with `profile/field.rs`): house profiles, one table of options driving
 //!   their validation, and the presets of the crate's `profiles/`.
 //! - [`Sheet`] (`sheet.rs`, with `scoring.rs` for R8 and `settlement.rs` for R10): the score
@@ -69,7 +71,9 @@ pub use event::Event;
 pub use game::{DealEntry, DealScore, Game, GameError};
 pub use legal::{ActionIter, ActionList};
 pub use line::{Column, Consoler, Converted, Line, Why};
-pub use outcome::{Outcome, OutcomeKind, PlayedTrick, talon_units};
+pub use outcome::{
+    AcceptedClaim, FormKind, Outcome, OutcomeForm, OutcomeKind, PlayedTrick, talon_units,
+};
 pub use profile::{
     DealerWhistConsolation, OptionInfo, PRESETS, Profile, ProfileError, RaspasySeries,
     RaspasyTalon, Responsibility, WhistSplit, ZeroBonus,

@@ -1,10 +1,17 @@
-//! What a finished deal leaves behind for the score sheet and the game record.
+//! What a finished deal leaves behind for the score sheet and the game record: its
+//! [`Outcome`], the [`AcceptedClaim`] that ended it if one did, and (in `form.rs`) the
+//! outcome's one serde form, [`OutcomeForm`], that every writer of an outcome uses.
+
+mod form;
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Defence, WhistCall};
+use crate::action::{Action, Defence, WhistCall};
 use crate::bid::{Contract, Seat};
 use crate::card::{Card, Rank};
+use crate::claim::{Answer, Claim};
+
+pub use form::{FormKind, OutcomeForm};
 
 /// The kind of a finished deal and the decisions that score it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,6 +81,59 @@ impl Outcome {
             OutcomeKind::Raspasy => None,
         }
     }
+
+    /// The tricks a played trick contract fell short of its level by (R8.2): `Some(0)` when
+    /// it was made, `None` when no trick contract was played (conceded, a standing
+    /// half-whist, a surrender, misère, raspasy).
+    #[must_use]
+    pub fn undertricks(&self) -> Option<u8> {
+        match (self.kind, self.tricks) {
+            (
+                OutcomeKind::Game {
+                    declarer, contract, ..
+                },
+                Some(t),
+            ) => Some(contract.level().saturating_sub(t[declarer.index()])),
+            (OutcomeKind::Game { .. }, None)
+            | (OutcomeKind::Surrender { .. } | OutcomeKind::Misere { .. }, _)
+            | (OutcomeKind::Raspasy, _) => None,
+        }
+    }
+
+    /// The outcome in its serde form.
+    #[must_use]
+    pub fn form(&self) -> OutcomeForm {
+        OutcomeForm::of(self)
+    }
+}
+
+/// A claim that ended a deal (R6.7): the claimer and the remaining tricks per seat as
+/// claimed. On the wire and in the analysis: `{"seat": 0, "claim": [6, 1, 1]}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptedClaim {
+    /// The claimer.
+    pub seat: Seat,
+    /// The remaining tricks per seat as claimed.
+    pub claim: Claim,
+}
+
+impl AcceptedClaim {
+    /// The claim that ended a finished deal whose actions are `actions`: its last action is
+    /// an acceptance, so every player of the deal accepted the last claim (R6.7). `None`
+    /// when the deal did not end by a claim. (Of a deal in progress, ask
+    /// [`crate::DealEntry::accepted_claim`]: there the last acceptance may not be the last
+    /// answer.)
+    #[must_use]
+    pub fn of(actions: &[(Seat, Action)]) -> Option<AcceptedClaim> {
+        let (_, Action::Answer(Answer::Accept)) = actions.last()? else {
+            return None;
+        };
+        actions.iter().rev().find_map(|&(seat, a)| {
+            let Action::Claim(claim) = a else { return None };
+            Some(AcceptedClaim { seat, claim })
+        })
+    }
 }
 
 /// The talon's units for the four-player dealer's talon bonus (R11.6): 3 for two aces, 2
@@ -126,5 +186,68 @@ impl PlayedTrick {
     #[must_use]
     pub fn cards(&self) -> &[(Seat, Card)] {
         &self.cards[..self.len as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bid::Call;
+
+    fn game(tricks: Option<[u8; 4]>) -> Outcome {
+        Outcome {
+            players: 3,
+            dealer: Seat(2),
+            kind: OutcomeKind::Game {
+                declarer: Seat(0),
+                contract: "8H".parse().unwrap(),
+                whist: [None, Some(WhistCall::Whist), Some(WhistCall::Pass), None],
+                defence: Some(Defence::Closed),
+                talon_units: None,
+            },
+            tricks,
+        }
+    }
+
+    #[test]
+    fn r8_2_undertricks_of_a_played_contract_only() {
+        assert_eq!(game(Some([5, 4, 1, 0])).undertricks(), Some(3));
+        assert_eq!(game(Some([5, 4, 1, 0])).made(), Some(false));
+        assert_eq!(game(Some([9, 1, 0, 0])).undertricks(), Some(0));
+        assert_eq!(game(Some([9, 1, 0, 0])).made(), Some(true));
+        // R8.5: conceded without play.
+        assert_eq!(game(None).undertricks(), None);
+        assert_eq!(game(None).made(), Some(true));
+        let misere = Outcome {
+            kind: OutcomeKind::Misere { declarer: Seat(0) },
+            ..game(Some([2, 4, 4, 0]))
+        };
+        assert_eq!(misere.undertricks(), None);
+        assert_eq!(misere.made(), Some(false));
+    }
+
+    #[test]
+    fn r6_7_the_accepted_claim_is_the_last_claim_before_the_last_acceptance() {
+        let first = Claim::new(&[5, 0, 0]).unwrap();
+        let second = Claim::new(&[4, 1, 0]).unwrap();
+        let mut actions = vec![
+            (Seat(0), Action::Bid(Call::Pass)),
+            (Seat(0), Action::Claim(first)),
+            (Seat(1), Action::Answer(Answer::Reject)),
+            (Seat(0), Action::Claim(second)),
+            (Seat(1), Action::Answer(Answer::Accept)),
+        ];
+        // One of two defenders accepted: the deal goes on, but the actions end like a
+        // finished deal's, which is why `DealEntry::accepted_claim` asks for the outcome.
+        assert_eq!(
+            AcceptedClaim::of(&actions),
+            Some(AcceptedClaim {
+                seat: Seat(0),
+                claim: second
+            })
+        );
+        actions.push((Seat(0), Action::Play(Card::from_index(0))));
+        assert_eq!(AcceptedClaim::of(&actions), None);
+        assert_eq!(AcceptedClaim::of(&[]), None);
     }
 }

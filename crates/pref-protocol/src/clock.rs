@@ -5,7 +5,7 @@
 use pref_core::Seat;
 use serde::{Deserialize, Serialize};
 
-use crate::table::BotLevel;
+use crate::bot::BotLevel;
 
 /// A table's time control: per move an allowance, then a bank that is refilled a little each
 /// deal. All values in whole seconds.

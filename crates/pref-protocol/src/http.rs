@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::table::{BotLevel, Summary};
+use crate::bot::BotLevel;
+use crate::table::Summary;
 
 /// `POST /api/tables`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

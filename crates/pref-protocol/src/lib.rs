@@ -3,12 +3,14 @@
 //! server, the bots' driver, the load generator and the tests read and write the same types
 //! instead of decoding JSON by hand.
 //!
-//! - [`table`]: what everybody may see of a table: [`Phase`], [`Summary`], [`SheetView`],
-//!   [`Settlement`], [`BotLevel`].
+//! - [`bot`]: a bot's level, [`BotLevel`].
+//! - [`table`]: what everybody may see of a table: [`Phase`], [`Summary`], [`SheetView`]
+//!   and its lines ([`LineView`]), [`Settlement`].
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
 //!   [`TurnView`] with its [`DealStatus`], [`Reason`], [`ErrorCode`].
 //! - [`auction`]: the auction's history, [`AuctionCall`]: every call, *here* named.
-//! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why, and a
+//! - [`score`]: the score log, [`ScoreEntry`]: what each deal wrote and why, with the deal
+//!   in short ([`OutcomeView`], built on the core's [`pref_core::OutcomeForm`]), and a
 //!   [`ScorePage`] of it.
 //! - [`client`]: the client's [`ClientMessage`].
 //! - [`clock`]: the table's time control and the clock every turn carries.
@@ -18,10 +20,15 @@
 //! - [`strict`]: reading a request or message as an object only ([`read`]).
 //! - [`subprotocol`]: the WebSocket's seat token, offered as a subprotocol, not in the URL.
 //!
+//! Imports go one way: `bot` imports no other module; `clock` imports `bot`; `table` imports
+//! `bot` and `clock`; `score` imports `table`; the messages (`server`, `http`, `keeper`)
+//! import those below them. `scripts/import-cycles crates/pref-protocol` finds no circle.
+//!
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
 
 pub mod auction;
+pub mod bot;
 pub mod client;
 pub mod clock;
 pub mod fair;
@@ -34,6 +41,7 @@ pub mod subprotocol;
 pub mod table;
 
 pub use auction::AuctionCall;
+pub use bot::BotLevel;
 pub use client::ClientMessage;
 pub use fair::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow};
 pub use http::{
@@ -43,9 +51,9 @@ pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
-pub use score::{AcceptedClaim, DealKind, LineView, OutcomeView, ScoreEntry, ScorePage};
+pub use score::{OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
     DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView,
 };
 pub use strict::{ReadError, read};
-pub use table::{BotLevel, Phase, SeatInfo, Settlement, SheetView, Summary};
+pub use table::{LineView, Phase, SeatInfo, Settlement, SheetView, Summary};

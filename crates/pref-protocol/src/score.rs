@@ -3,168 +3,47 @@
 //! (the core's [`pref_core::Game::scores`]); it holds no card, so every viewer gets the same
 //! log, in a snapshot and, one entry at a time, in `deal_finished`.
 
-use pref_core::{
-    Action, Answer, Claim, Contract, DealEntry, Defence, Game, Line, Outcome, OutcomeKind,
-    WhistCall,
-};
+use pref_core::{AcceptedClaim, DealEntry, Game, OutcomeForm};
 use serde::{Deserialize, Serialize};
 
-use crate::table::SheetView;
+use crate::table::{LineView, SheetView};
 
-/// One line a deal wrote, with its rule id: the core's [`Line`] (seat, column, amount,
-/// reason and its numbers, flattened) and `rule`.
+/// A finished deal in short, as the wire sends it (no card): the outcome's one form, the
+/// record's ([`OutcomeForm`], flattened: `kind`, `declarer`, `contract` or `bid`, `whist`,
+/// `defence`, `talon_units`, `tricks`), and beside it what the core says the outcome was,
+/// so that no client works it out again: whether the declarer made it, by how many tricks
+/// a played trick contract failed, and the claim all accepted that ended it. The record
+/// has no such keys: a record is replayed, and its reader works them out itself.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LineView {
-    /// The line.
-    #[serde(flatten)]
-    pub line: Line,
-    /// The rule that wrote it (`"R8.3"`), an anchor of the guide.
-    pub rule: String,
-}
-
-impl LineView {
-    /// The lines as sent.
-    #[must_use]
-    pub fn all(lines: &[Line]) -> Vec<LineView> {
-        lines
-            .iter()
-            .map(|&line| LineView {
-                line,
-                rule: line.rule().to_owned(),
-            })
-            .collect()
-    }
-}
-
-/// The kind of a finished deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DealKind {
-    /// A trick contract: played, conceded, or ended by a standing half-whist.
-    Game,
-    /// The declarer surrendered (R4.5).
-    Surrender,
-    /// Misère.
-    Misere,
-    /// All passed.
-    Raspasy,
-}
-
-/// A finished deal in short, as the record's outcome form writes it (no card).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct OutcomeView {
-    /// The kind of deal.
-    pub kind: DealKind,
-    /// The declarer (not on raspasy).
+    /// The outcome as the record writes it.
+    #[serde(flatten)]
+    pub form: OutcomeForm,
+    /// Whether the declarer made his contract (misère: took no trick; a surrender: never),
+    /// from [`pref_core::Outcome::made`]; absent on raspasy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub declarer: Option<u8>,
-    /// The named contract of a trick contract.
+    pub made: Option<bool>,
+    /// The tricks a played trick contract fell short of its level by (0 when made), from
+    /// [`pref_core::Outcome::undertricks`]; absent when no trick contract was played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contract: Option<Contract>,
-    /// The surrendered winning bid.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bid: Option<Contract>,
-    /// Each seat's final whist decision (`null` for the declarer, a dealer who stayed out,
-    /// everybody on an unwhisted ten).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub whist: Option<Vec<Option<WhistCall>>>,
-    /// Open or closed, when one whister played.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub defence: Option<Defence>,
-    /// Tricks per seat, when the deal was played.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tricks: Option<Vec<u8>>,
+    pub undertricks: Option<u8>,
     /// The claim every player of the deal accepted, when the deal ended by one (R6.7):
     /// `tricks` then counts the claimed tricks as taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub claim: Option<AcceptedClaim>,
 }
 
-/// A claim that ended a deal (R6.7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AcceptedClaim {
-    /// The claimer.
-    pub seat: u8,
-    /// The remaining tricks per seat as claimed.
-    pub claim: Claim,
-}
-
-impl AcceptedClaim {
-    /// The claim that ended `deal`, if its last action accepted one.
-    #[must_use]
-    pub fn of(deal: &DealEntry) -> Option<AcceptedClaim> {
-        let DealEntry::Played {
-            actions,
-            outcome: Some(_),
-            ..
-        } = deal
-        else {
-            return None;
-        };
-        let (_, last) = actions.last()?;
-        if *last != Action::Answer(Answer::Accept) {
-            return None;
-        }
-        actions.iter().rev().find_map(|&(seat, a)| match a {
-            Action::Claim(claim) => Some(AcceptedClaim {
-                seat: seat.0,
-                claim,
-            }),
-            Action::Bid(_)
-            | Action::Discard(_)
-            | Action::Declare(_)
-            | Action::Whist(_)
-            | Action::Defence(_)
-            | Action::Surrender
-            | Action::Play(_)
-            | Action::Answer(_) => None,
-        })
-    }
-}
-
 impl OutcomeView {
-    /// The outcome in short.
+    /// The finished deal `entry` in short; `None` while it is in progress.
     #[must_use]
-    pub fn of(o: &Outcome) -> OutcomeView {
-        let seats = usize::from(o.players);
-        let mut v = OutcomeView {
-            kind: DealKind::Raspasy,
-            declarer: None,
-            contract: None,
-            bid: None,
-            whist: None,
-            defence: None,
-            tricks: o.tricks.map(|t| t[..seats].to_vec()),
-            claim: None,
-        };
-        match o.kind {
-            OutcomeKind::Game {
-                declarer,
-                contract,
-                whist,
-                defence,
-                ..
-            } => {
-                v.kind = DealKind::Game;
-                v.declarer = Some(declarer.0);
-                v.contract = Some(contract);
-                v.whist = Some(whist[..seats].to_vec());
-                v.defence = defence;
-            }
-            OutcomeKind::Surrender { declarer, bid } => {
-                v.kind = DealKind::Surrender;
-                v.declarer = Some(declarer.0);
-                v.bid = Some(bid);
-            }
-            OutcomeKind::Misere { declarer } => {
-                v.kind = DealKind::Misere;
-                v.declarer = Some(declarer.0);
-            }
-            OutcomeKind::Raspasy => {}
-        }
-        v
+    pub fn of(entry: &DealEntry) -> Option<OutcomeView> {
+        let o = entry.outcome()?;
+        Some(OutcomeView {
+            form: o.form(),
+            made: o.made(),
+            undertricks: o.undertricks(),
+            claim: entry.accepted_claim(),
+        })
     }
 }
 
@@ -229,12 +108,51 @@ impl ScoreEntry {
         Some(ScoreEntry {
             deal_no: u32::try_from(deal_no).ok()?,
             dealer: deal.dealer().0,
-            outcome: OutcomeView {
-                claim: AcceptedClaim::of(deal),
-                ..OutcomeView::of(deal.outcome()?)
-            },
+            outcome: OutcomeView::of(deal)?,
             lines: LineView::all(&score.lines),
             sheet: SheetView::of(&score.sheet),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pref_core::Record;
+
+    use super::*;
+
+    /// The outcomes of a record in outcome form, as the wire writes them.
+    fn views(deals: &str) -> Vec<String> {
+        let record = format!(
+            r#"{{"format": "pref-record/1", "profile": {{"preset": "sochi"}},
+                "players": ["A", "B", "C"], "first_dealer": 2, "deals": [{deals}]}}"#
+        );
+        let (_, game) = Record::read(&record).unwrap();
+        game.history()
+            .iter()
+            .map(|d| serde_json::to_string(&OutcomeView::of(d).unwrap()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn r8_2_the_wire_says_whether_the_contract_was_made_and_by_how_much_it_failed() {
+        let failed = r#"{"kind": "game", "declarer": 0, "contract": "8H",
+            "whist": [null, "whist", "pass"], "defence": "open", "tricks": [5, 4, 1]}"#;
+        let raspasy = r#"{"kind": "raspasy", "tricks": [2, 4, 4]}"#;
+        let conceded = r#"{"kind": "game", "declarer": 1, "contract": "6S",
+            "whist": ["pass", null, "pass"]}"#;
+        let all = format!(
+            r#"{{"outcome": {failed}}}, {{"outcome": {raspasy}}}, {{"outcome": {conceded}}}"#
+        );
+        assert_eq!(
+            views(&all),
+            [
+                r#"{"kind":"game","declarer":0,"contract":"8H","whist":[null,"whist","pass"],"defence":"open","tricks":[5,4,1],"made":false,"undertricks":3}"#,
+                r#"{"kind":"raspasy","tricks":[2,4,4]}"#,
+                r#"{"kind":"game","declarer":1,"contract":"6S","whist":["pass",null,"pass"],"made":true}"#,
+            ]
+        );
+        let back: OutcomeView = serde_json::from_str(&views(&all)[0]).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), views(&all)[0]);
     }
 }

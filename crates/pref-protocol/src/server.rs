@@ -8,8 +8,9 @@ use pref_core::{
 use serde::{Deserialize, Serialize};
 
 use crate::auction::AuctionCall;
+use crate::bot::BotLevel;
 use crate::score::{ScoreEntry, ScorePage};
-use crate::table::{BotLevel, Settlement, SheetView, Summary};
+use crate::table::{Settlement, SheetView, Summary};
 
 /// Whose turn it is, and for the player to act the legal actions.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,9 +1,11 @@
-//! What everybody at a table may see of it: its phase, seats, sheet and settlement.
+//! What everybody at a table may see of it: its phase, seats, sheet, the sheet's lines and
+//! settlement.
 
-use pref_core::Sheet;
+use pref_core::{Line, Sheet};
 use serde::{Deserialize, Serialize};
 
-use crate::score::LineView;
+use crate::bot::BotLevel;
+use crate::clock::ClockInfo;
 
 /// Where a table stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,39 +19,6 @@ pub enum Phase {
     BetweenDeals,
     /// The game is over.
     Over,
-}
-
-/// A bot's level as the protocol and the database spell it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BotLevel {
-    /// Rules of thumb, no search.
-    Easy,
-    /// Sampling over a few layouts.
-    Normal,
-    /// Sampling over many layouts.
-    Strong,
-}
-
-impl BotLevel {
-    /// Every level, weakest first.
-    pub const ALL: [BotLevel; 3] = [BotLevel::Easy, BotLevel::Normal, BotLevel::Strong];
-
-    /// The stored and wire name.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BotLevel::Easy => "easy",
-            BotLevel::Normal => "normal",
-            BotLevel::Strong => "strong",
-        }
-    }
-
-    /// Reads a stored name.
-    #[must_use]
-    pub fn parse(name: &str) -> Option<BotLevel> {
-        BotLevel::ALL.into_iter().find(|l| l.as_str() == name)
-    }
 }
 
 /// One seat as everybody sees it.
@@ -103,7 +72,7 @@ pub struct Summary {
     pub rematch: Option<String>,
     /// The time control and the clock's state, at a table with a clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<crate::clock::ClockInfo>,
+    pub clock: Option<ClockInfo>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -146,4 +115,29 @@ pub struct Settlement {
     /// the balance counts and the sheet does not show (absent when nothing is charged).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stop: Vec<LineView>,
+}
+
+/// One line a deal wrote, with its rule id: the core's [`Line`] (seat, column, amount,
+/// reason and its numbers, flattened) and `rule`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineView {
+    /// The line.
+    #[serde(flatten)]
+    pub line: Line,
+    /// The rule that wrote it (`"R8.3"`), an anchor of the guide.
+    pub rule: String,
+}
+
+impl LineView {
+    /// The lines as sent.
+    #[must_use]
+    pub fn all(lines: &[Line]) -> Vec<LineView> {
+        lines
+            .iter()
+            .map(|&line| LineView {
+                line,
+                rule: line.rule().to_owned(),
+            })
+            .collect()
+    }
 }

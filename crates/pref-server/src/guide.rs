@@ -91,30 +91,16 @@ fn scored(profile: &Profile, before: &Sheet, outcome: &Outcome) -> Value {
     sheet_json(&s)
 }
 
+/// An outcome as the guide shows it: its one form (the core's, as a record writes it) and,
+/// for a trick contract, the contract's `value` and the defence's `quota` (R8), which the
+/// guide's words quote.
 fn outcome_json(o: &Outcome) -> Value {
-    let tricks = o.tricks.map(|t| t[..o.players as usize].to_vec());
-    let seats =
-        |w: [Option<WhistCall>; 4]| -> Vec<Option<WhistCall>> { w[..o.players as usize].to_vec() };
-    match o.kind {
-        OutcomeKind::Game {
-            declarer,
-            contract,
-            whist,
-            defence,
-            ..
-        } => json!({
-            "kind": "game", "declarer": declarer.0, "contract": contract,
-            "whist": seats(whist), "defence": defence, "tricks": tricks,
-            "value": contract.value(), "quota": contract.quota(),
-        }),
-        OutcomeKind::Misere { declarer } => {
-            json!({ "kind": "misere", "declarer": declarer.0, "tricks": tricks })
-        }
-        OutcomeKind::Surrender { declarer, bid } => {
-            json!({ "kind": "surrender", "declarer": declarer.0, "bid": bid })
-        }
-        OutcomeKind::Raspasy => json!({ "kind": "raspasy", "tricks": tricks }),
+    let mut v = json!(o.form());
+    if let (OutcomeKind::Game { contract, .. }, Value::Object(m)) = (o.kind, &mut v) {
+        m.insert("value".to_owned(), json!(contract.value()));
+        m.insert("quota".to_owned(), json!(contract.quota()));
     }
+    v
 }
 
 /// One step of the worked deal's diagram: what just happened and the whole picture after it.

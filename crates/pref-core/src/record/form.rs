@@ -1,6 +1,6 @@
 //! How a record writes one action and one outcome, both ways: the verbs of the played form
-//! and the kinds of the outcome form (`docs/game-record.md`), read strictly and written in
-//! the same words.
+//! and the kinds of the outcome form (`docs/game-record.md`), read strictly here and written
+//! through the outcome's one serde form ([`crate::outcome::OutcomeForm`]).
 
 use serde_json::Value;
 
@@ -266,51 +266,9 @@ pub(super) fn action_out(seat: Seat, action: Action) -> Out {
     ])
 }
 
+/// The outcome as the record writes it: its one serde form, in the layout of `json.rs`.
 pub(super) fn outcome_out(o: &Outcome) -> Out {
-    let seats = usize::from(o.players);
-    let mut fields = Vec::new();
-    let seat = |s: Seat| Out::Raw(s.0.to_string());
-    match o.kind {
-        OutcomeKind::Game {
-            declarer,
-            contract,
-            whist,
-            defence,
-            talon_units,
-        } => {
-            fields.push(("kind".to_owned(), Out::str("game")));
-            fields.push(("declarer".to_owned(), seat(declarer)));
-            fields.push(("contract".to_owned(), Out::str(contract.to_string())));
-            if whist.iter().any(Option::is_some) {
-                let calls = whist[..seats]
-                    .iter()
-                    .map(|w| w.map_or(Out::Raw("null".to_owned()), |w| Out::str(w.to_string())))
-                    .collect();
-                fields.push(("whist".to_owned(), Out::List(calls)));
-            }
-            if let Some(d) = defence {
-                fields.push(("defence".to_owned(), Out::str(d.to_string())));
-            }
-            if let Some(u) = talon_units {
-                fields.push(("talon_units".to_owned(), Out::Raw(u.to_string())));
-            }
-        }
-        OutcomeKind::Surrender { declarer, bid } => {
-            fields.push(("kind".to_owned(), Out::str("surrender")));
-            fields.push(("declarer".to_owned(), seat(declarer)));
-            fields.push(("bid".to_owned(), Out::str(bid.to_string())));
-        }
-        OutcomeKind::Misere { declarer } => {
-            fields.push(("kind".to_owned(), Out::str("misere")));
-            fields.push(("declarer".to_owned(), seat(declarer)));
-        }
-        OutcomeKind::Raspasy => fields.push(("kind".to_owned(), Out::str("raspasy"))),
-    }
-    if let Some(t) = o.tricks {
-        let counts = t[..seats].iter().map(|n| Out::Raw(n.to_string())).collect();
-        fields.push(("tricks".to_owned(), Out::List(counts)));
-    }
-    Out::Object(fields)
+    Out::of(&o.form())
 }
 
 /// A contract as records write it (`"7H"`); `verb` names it in the error.
