@@ -55,8 +55,6 @@ pub struct KeeperState {
     pub limits: Limits,
 }
 
-/// The client's address as the routes get it (absent in router tests).
-
 /// The scorekeeper's routes, merged into the server's router (whose state `S` holds a
 /// [`KeeperState`]).
 pub fn routes<S>(import_limit: usize) -> Router<S>
