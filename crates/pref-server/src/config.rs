@@ -31,7 +31,7 @@ pub struct Config {
     /// Who may open a socket (`docs/security.md`).
     pub security: Security,
     /// How long unused tables stay (`lifecycle.rs`).
-    pub lifecycle: crate::lifecycle::Lifecycle,
+    pub lifecycle: crate::table::lifecycle::Lifecycle,
     /// The cores' share of bots and analyses (`thinking.rs`).
     pub bots: crate::thinking::Thinking,
 }
@@ -49,7 +49,7 @@ pub struct Security {
     pub allowed_origins: Vec<String>,
     /// The proxies whose `X-Forwarded-For` is believed: addresses or blocks
     /// (`172.28.0.10`, `10.0.0.0/8`); none by default (`client.rs`).
-    pub trusted_proxies: Vec<crate::client::Proxy>,
+    pub trusted_proxies: Vec<crate::edge::client::Proxy>,
 }
 
 impl Default for Security {
@@ -247,7 +247,7 @@ impl Default for Config {
             limits: Limits::default(),
             cluster: Cluster::default(),
             security: Security::default(),
-            lifecycle: crate::lifecycle::Lifecycle::default(),
+            lifecycle: crate::table::lifecycle::Lifecycle::default(),
             bots: crate::thinking::Thinking::default(),
         }
     }
@@ -733,7 +733,7 @@ mod tests {
     fn the_lifecycle_bots_and_cluster_guards_ship_at_their_defaults_and_env_wins() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/server.toml");
         let mut c: Config = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        assert_eq!(c.lifecycle, crate::lifecycle::Lifecycle::default());
+        assert_eq!(c.lifecycle, crate::table::lifecycle::Lifecycle::default());
         assert_eq!(c.bots, crate::thinking::Thinking::default());
         let d = Cluster::default();
         assert_eq!(

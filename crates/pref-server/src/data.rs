@@ -4,11 +4,11 @@
 //! fails as soon as the two differ.
 
 /// `docs/protocol.md`, served as the protocol's reference.
-pub const PROTOCOL_MD: &str = include_str!("../data/protocol.md");
+pub(crate) const PROTOCOL_MD: &str = include_str!("../data/protocol.md");
 
 /// `tests/records/worked-deal.json`: the worked deal of `docs/worked-example.md` as a game
 /// record.
-pub const WORKED_DEAL_JSON: &str = include_str!("../data/worked-deal.json");
+pub(crate) const WORKED_DEAL_JSON: &str = include_str!("../data/worked-deal.json");
 
 #[cfg(test)]
 mod tests {

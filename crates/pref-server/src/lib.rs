@@ -1,76 +1,44 @@
 //! The Preferans table server: tables by link, seats, spectators, hidden cards, durable state.
 //!
-//! - [`config`]: `config/server.toml` and `PREF_*` overrides.
-//! - [`data`]: the texts the crate carries (the protocol document, the worked deal), kept
-//!   equal to their repository files by a test.
-//! - [`ids`]: table ids and tokens (128 random bits, constant-time comparison, redacted);
-//!   tokens are kept only as their SHA-256, and a table's invite key is made from the host
-//!   token (only its hash is stored).
-//! - [`store`]: SQLite or PostgreSQL: tables, seats, decks, accepted actions; the source of
+//! One folder per layer, one per feature (`docs/architecture.md` draws them):
+//!
+//! - `edge`: everything that speaks HTTP or WebSocket — the accept loop, the router and
+//!   its handlers, the socket loop, the client's key (trusted proxies, IPv6 /64), the
+//!   connection caps and budgets every stranger's request passes, the API's error, the
+//!   graceful stop. Only the edge turns the machine's errors into HTTP answers or
+//!   `rejected` messages.
+//! - `table`: a table — its rules as a pure state machine (`table::machine`), the task
+//!   that serves it (inbox, write-then-tell, history, broadcast, clock, fair deals), its
+//!   bots, the registry of tables and their lifecycle.
+//! - [`cluster`]: several nodes on one PostgreSQL database — table leases, takeover of a
+//!   dead node's tables, forwarding to the node serving a table, cheap misses.
+//! - [`store`]: SQLite or PostgreSQL — tables, seats, decks, accepted actions; the source of
 //!   restores.
-//! - [`lease`], [`cluster`], [`proxy`]: several nodes on one PostgreSQL database: table
-//!   leases, takeover of a dead node's tables, forwarding to the node serving a table;
-//!   [`lookups`]: cheap misses for ids this node does not serve.
-//! - [`machine`]: the table as a pure state machine (lobby, seats, host rules, the game's
-//!   phases): `apply(op)` refuses with a typed error or says what to store and broadcast.
-//! - [`table`]: one task per table around its machine: inbox, write-then-tell, history,
-//!   broadcast, bots; [`command`]: what the task is asked and what a socket subscribes to.
-//! - [`registry`]: table id → inbox, and the supervisor that rebuilds a panicked table;
-//!   [`lifecycle`]: idle lobbies expire, unused finished games leave memory, only live
-//!   tables count toward `max_tables`.
-//! - [`wire`]: the items a table broadcasts inside the server and their projection to the
-//!   `pref-protocol` messages; [`socket`]: one WebSocket, projecting every item for its
-//!   viewer; [`http`]: the routes. Only these edges turn the machine's errors into HTTP
-//!   answers or `rejected` messages.
-//! - [`shutdown`]: the flag that stops a node gracefully (SIGTERM/SIGINT): sockets close
-//!   with 1001, tables finish what they hold, leases are let go.
-//! - [`serve`]: the accept loop: hyper's HTTP/1.1 server per connection with the node's
-//!   header-read timeout, the client's address, upgrades and the graceful shutdown.
-//! - [`edge`]: what every answer goes through: security headers, the WebSocket Origin
-//!   policy, errors in the documented JSON shape, the deadline of a request's body.
-//! - [`thinking`]: the share of the cores bots and analyses may take.
-//! - [`conns`], [`budget`]: sockets counted per address, table and seat token with their
-//!   caps; the `governor` budgets shared across connections (chat and `resync` per seat and
-//!   per table's spectators, table openings per address).
-//! - [`metrics`], [`error`]: counters for `/metrics`, the API's one error type.
-//! - [`keeper`]: scorekeeping sheets for games played with real cards: the keeper enters
-//!   each deal's outcome, the core scores the sheet, watchers follow it live.
-//! - [`guide`]: the rules guide's data (`/api/guide`): the worked deal replayed, the scoring
-//!   examples and the settlement, all computed by the rules core.
+//! - Features, a folder each: `keeper` (scorekeeping sheets for games played with real
+//!   cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
+//!   by the rules core), `analysis` (deal analyses in their own bounded lane).
+//! - Shared below them all: [`config`] (`config/server.toml` and `PREF_*` overrides),
+//!   [`ids`] (table ids and tokens: random, compared in constant time, redacted, kept only
+//!   as their SHA-256), `metrics`, `data` (the texts the crate carries, kept equal to
+//!   their repository files by a test), `thinking` (the share of the cores bots and
+//!   analyses may take).
 //!
 //! [`start`] opens the database, binds, restores every unfinished table by replaying it (on
 //! PostgreSQL: every table whose lease has expired) and serves; the binary (`src/main.rs`) only reads the settings and calls it.
 
-pub mod analysis;
-pub mod bots;
-pub mod budget;
-pub mod client;
+pub(crate) mod analysis;
 pub mod cluster;
-pub mod command;
 pub mod config;
-pub mod conns;
-pub mod data;
-pub mod edge;
-pub mod error;
+pub(crate) mod data;
+pub(crate) mod edge;
 pub mod guide;
-pub mod http;
 pub mod ids;
-pub mod keeper;
-pub mod lease;
-pub mod lifecycle;
-pub mod lookups;
-pub mod machine;
-pub mod metrics;
-pub mod proxy;
-pub mod registry;
-pub mod saved;
-pub mod serve;
-pub mod shutdown;
-pub mod socket;
+pub(crate) mod keeper;
+pub(crate) mod metrics;
+pub(crate) mod saved;
 pub mod store;
-pub mod table;
-pub mod thinking;
-pub mod wire;
+pub(crate) mod table;
+pub(crate) mod thinking;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -82,10 +50,10 @@ use tokio::task::JoinHandle;
 
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::registry::Registry;
-use crate::shutdown::{Shutdown, going_away};
+use crate::edge::shutdown::{Shutdown, going_away};
 use crate::store::{Database, Store, StoreError};
 use crate::table::Table;
+use crate::table::registry::Registry;
 
 /// A running server.
 #[derive(Debug)]
@@ -226,8 +194,8 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let keepers = Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone()));
     keeper::Keepers::sweeper(&keepers);
     saved::expiry(store.clone(), &config);
-    let state = http::AppState {
-        budgets: Arc::new(budget::Budgets::new(&config.limits)),
+    let state = edge::http::AppState {
+        budgets: Arc::new(edge::budgets::Budgets::new(&config.limits)),
         conns: Arc::default(),
         keepers,
         tables: Arc::clone(&tables),
@@ -238,12 +206,12 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         analyses: Arc::new(analysis::Analyses::new(&config.limits)),
         config: Arc::new(config),
     };
-    let serving = serve::Serving {
+    let serving = edge::serve::Serving {
         header_read_timeout: state.config.limits.header_read_timeout(),
     };
-    let app = http::router(state);
+    let app = edge::http::router(state);
     let mut going = stop.watch();
-    let task = tokio::spawn(serve::serve(listener, app, serving, async move {
+    let task = tokio::spawn(edge::serve::serve(listener, app, serving, async move {
         going_away(&mut going).await
     }));
     Ok(Running {

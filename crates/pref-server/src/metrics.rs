@@ -10,7 +10,7 @@ use prometheus_client::registry::Registry;
 
 /// The server's counters and gauges, and the registry that names them.
 #[derive(Debug)]
-pub struct Metrics {
+pub(crate) struct Metrics {
     /// Tables whose task is running.
     tables: Gauge,
     /// Tables created since start.
@@ -30,7 +30,7 @@ pub struct Metrics {
 }
 
 /// The process-wide metrics.
-pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+pub(crate) static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
 
 impl Metrics {
     fn new() -> Metrics {
@@ -66,37 +66,37 @@ impl Metrics {
     }
 
     /// A table task started (`+1`) or ended (`-1`).
-    pub fn tables(&self, delta: i64) {
+    pub(crate) fn tables(&self, delta: i64) {
         self.tables.inc_by(delta);
     }
     /// A table was created.
-    pub fn table_created(&self) {
+    pub(crate) fn table_created(&self) {
         self.tables_created.inc();
     }
     /// A socket opened (`+1`) or closed (`-1`).
-    pub fn connections(&self, delta: i64) {
+    pub(crate) fn connections(&self, delta: i64) {
         self.connections.inc_by(delta);
     }
     /// An action was accepted.
-    pub fn action(&self) {
+    pub(crate) fn action(&self) {
         self.actions.inc();
     }
     /// An action was refused.
-    pub fn rejection(&self) {
+    pub(crate) fn rejection(&self) {
         self.rejections.inc();
     }
     /// An error was answered.
-    pub fn error(&self) {
+    pub(crate) fn error(&self) {
         self.errors.inc();
     }
     /// A table task panicked.
-    pub fn panic(&self) {
+    pub(crate) fn panic(&self) {
         self.panics.inc();
     }
 
     /// The OpenMetrics text exposition (served as [`CONTENT_TYPE`]).
     #[must_use]
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         // Writing into a String cannot fail.
         let _ = encode(&mut out, &self.registry);
@@ -105,7 +105,7 @@ impl Metrics {
 }
 
 /// The content type of [`Metrics::render`]'s text.
-pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+pub(crate) const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 #[cfg(test)]
 mod tests {

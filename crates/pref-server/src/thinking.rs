@@ -51,19 +51,19 @@ fn cores() -> usize {
 
 /// Sets the share from the settings; the first call (or the first [`thinkers`]) wins, so a
 /// node's share is fixed for its life. Returns the permits in force.
-pub fn configure(settings: &Thinking) -> usize {
+pub(crate) fn configure(settings: &Thinking) -> usize {
     let permits = *SHARE.get_or_init(|| settings.permits(cores()));
     THINKERS.get_or_init(|| Semaphore::new(permits));
     permits
 }
 
 /// The permits every bot decision and every autopilot move holds while it runs.
-pub fn thinkers() -> &'static Semaphore {
+pub(crate) fn thinkers() -> &'static Semaphore {
     THINKERS.get_or_init(|| Semaphore::new(permits()))
 }
 
 /// How many permits [`thinkers`] has: those configured, or the default share.
-pub fn permits() -> usize {
+pub(crate) fn permits() -> usize {
     *SHARE.get_or_init(|| Thinking::default().permits(cores()))
 }
 

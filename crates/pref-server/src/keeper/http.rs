@@ -27,14 +27,14 @@ use tokio::sync::broadcast;
 
 use super::sheet::{Deals, Header, refusal};
 use super::{Keepers, Opened};
-use crate::budget::Budgets;
-use crate::client::Client;
 use crate::config::Limits;
-use crate::conns::{Conns, Refused};
+use crate::edge::budgets::Budgets;
+use crate::edge::client::Client;
+use crate::edge::conns::{Conns, Refused};
+use crate::edge::error::ApiError;
 use crate::edge::{bearer, body};
-use crate::error::ApiError;
 use crate::ids::Secret;
-use crate::machine::check_name;
+use crate::table::machine::check_name;
 
 /// How often a watcher's stream looks for changes made on another node (PostgreSQL).
 const RECHECK: Duration = Duration::from_secs(15);
@@ -42,7 +42,7 @@ const RECHECK: Duration = Duration::from_secs(15);
 /// What the scorekeeper's routes need of the server's state (taken from it by `FromRef`,
 /// so that this module does not depend on the router's).
 #[derive(Clone, Debug)]
-pub struct KeeperState {
+pub(crate) struct KeeperState {
     /// The open scorekeeping sheets.
     pub keepers: Arc<Keepers>,
     /// `http://host:port`, for the sheet's links.
@@ -57,7 +57,7 @@ pub struct KeeperState {
 
 /// The scorekeeper's routes, merged into the server's router (whose state `S` holds a
 /// [`KeeperState`]).
-pub fn routes<S>(import_limit: usize) -> Router<S>
+pub(crate) fn routes<S>(import_limit: usize) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     KeeperState: FromRef<S>,
@@ -346,7 +346,7 @@ async fn events(
 struct Watching {
     keepers: Arc<Keepers>,
     id: Secret,
-    _place: crate::conns::ConnGuard,
+    _place: crate::edge::conns::ConnGuard,
 }
 
 /// The next view for a watcher; `None` when the sheet is gone.

@@ -22,7 +22,7 @@
 //! lock, so a request that held it asks again for the sheet rather than change a copy that
 //! is no longer served.
 
-pub mod http;
+pub(crate) mod http;
 mod sheet;
 mod store;
 #[cfg(test)]
@@ -37,7 +37,7 @@ use tokio::sync::{OwnedMutexGuard, broadcast};
 use tokio::time::Instant;
 
 use crate::config::Limits;
-use crate::error::ApiError;
+use crate::edge::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 #[cfg(test)]
 use crate::store::{Pool, with_pool};
@@ -61,7 +61,7 @@ const EXPIRE_BATCH: i64 = 1000;
 
 /// The open sheets of this node.
 #[derive(Debug)]
-pub struct Keepers {
+pub(crate) struct Keepers {
     store: Store,
     limits: Limits,
     open: Mutex<HashMap<Secret, Arc<Entry>>>,
@@ -69,7 +69,7 @@ pub struct Keepers {
 
 /// One open sheet.
 #[derive(Debug)]
-pub struct Entry {
+pub(crate) struct Entry {
     state: Arc<tokio::sync::Mutex<State>>,
     watchers: broadcast::Sender<Arc<KeeperView>>,
     used: Mutex<Used>,
@@ -104,7 +104,7 @@ impl Entry {
 
 /// What a sweep of the sheets in memory did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Swept {
+pub(crate) struct Swept {
     /// Sheets that left memory.
     pub left: usize,
     /// Sheets still in memory.
@@ -234,7 +234,7 @@ fn placeholder_view() -> KeeperView {
 
 /// A new sheet's id, keeper token and first view.
 #[derive(Debug)]
-pub struct Opened {
+pub(crate) struct Opened {
     /// The sheet's id.
     pub id: Secret,
     /// The keeper's token.
@@ -246,7 +246,7 @@ pub struct Opened {
 impl Keepers {
     /// No sheet open yet; they are read from `store` when first asked for.
     #[must_use]
-    pub fn new(store: Store, limits: Limits) -> Keepers {
+    pub(crate) fn new(store: Store, limits: Limits) -> Keepers {
         Keepers {
             store,
             limits,
@@ -389,16 +389,17 @@ impl Keepers {
         self.lock().contains_key(id)
     }
 
-    /// How many sheets are in memory.
+    /// How many sheets are in memory (for the tests).
+    #[cfg(test)]
     #[must_use]
-    pub fn in_memory(&self) -> usize {
+    pub(crate) fn in_memory(&self) -> usize {
         self.lock().len()
     }
 
     /// Takes out of memory every sheet nobody used or watched for `keeper_idle_secs` by
     /// `now`, and writes down the use of the sheets that stay when it is an hour newer
     /// than the database's.
-    pub async fn sweep(&self, now: Instant) -> Swept {
+    pub(crate) async fn sweep(&self, now: Instant) -> Swept {
         let (swept, written) = self.take_idle(now);
         for (no, at) in written {
             if let Err(e) = store::touch(&self.store, no, at).await {
@@ -441,7 +442,7 @@ impl Keepers {
     ///
     /// # Errors
     /// Store errors.
-    pub async fn expire(&self, now: i64) -> Result<usize, ApiError> {
+    pub(crate) async fn expire(&self, now: i64) -> Result<usize, ApiError> {
         let cutoff = now.saturating_sub(self.limits.keeper_expire_secs());
         let mut deleted = 0;
         loop {
@@ -468,7 +469,7 @@ impl Keepers {
     /// Sweeps the sheets in memory every quarter of `keeper_idle_secs` (at most every
     /// minute), and expires unused sheets at once and then every hour, until the node's
     /// `Keepers` is dropped.
-    pub fn sweeper(keepers: &Arc<Keepers>) -> tokio::task::JoinHandle<()> {
+    pub(crate) fn sweeper(keepers: &Arc<Keepers>) -> tokio::task::JoinHandle<()> {
         let weak: Weak<Keepers> = Arc::downgrade(keepers);
         let every = (keepers.limits.keeper_idle() / 4)
             .clamp(Duration::from_secs(1), Duration::from_secs(60));
@@ -510,7 +511,7 @@ impl Keepers {
     ///
     /// # Errors
     /// [`ApiError::NoTable`] for an unknown id; store errors.
-    pub async fn watch(
+    pub(crate) async fn watch(
         &self,
         id: &Secret,
     ) -> Result<(Arc<KeeperView>, broadcast::Receiver<Arc<KeeperView>>), ApiError> {
@@ -528,7 +529,7 @@ impl Keepers {
     /// [`ApiError::Forbidden`] for a wrong token; [`ApiError::BadDeal`] with the rule's
     /// words for a deal the rules refuse; [`ApiError::Conflict`] when another change was
     /// stored first, or the change does not fit the stop; nothing changes on any error.
-    pub async fn change(
+    pub(crate) async fn change(
         &self,
         id: &Secret,
         token: &Secret,
@@ -589,7 +590,7 @@ impl Keepers {
     ///
     /// # Errors
     /// As [`Keepers::change`] for the deal; no token is needed.
-    pub async fn check(
+    pub(crate) async fn check(
         &self,
         id: &Secret,
         index: Option<usize>,
@@ -615,7 +616,7 @@ impl Keepers {
     ///
     /// # Errors
     /// [`ApiError::NoTable`]; [`ApiError::BadRequest`] for a deal that is not on the sheet.
-    pub async fn choices(
+    pub(crate) async fn choices(
         &self,
         id: &Secret,
         index: Option<usize>,
@@ -638,7 +639,7 @@ impl Keepers {
     ///
     /// # Errors
     /// [`ApiError::NoTable`]; store errors.
-    pub async fn record(&self, id: &Secret) -> Result<String, ApiError> {
+    pub(crate) async fn record(&self, id: &Secret) -> Result<String, ApiError> {
         let (_entry, mut state) = self.locked(id).await?;
         self.refresh(&mut state).await?;
         // The record read back from the sheet carries the agreed stop itself.

@@ -1,0 +1,81 @@
+//! The analysis routes: a finished deal of a table, and a deal of an uploaded record.
+
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::edge::client::Client;
+use crate::edge::error::ApiError;
+use crate::edge::http::{AppState, table_id};
+use crate::table::command::Command;
+
+/// The analysis of a finished deal, once its cards may be seen by every viewer (the same
+/// for a seat and a spectator, so no token is asked for).
+pub(crate) async fn deal_analysis(
+    State(s): State<AppState>,
+    Path((id, deal)): Path<(String, String)>,
+    client: Client,
+) -> Result<Response, ApiError> {
+    let id = table_id(&id)?;
+    let deal = deal_number(Some(&deal))?;
+    let handle = s.tables.open(&id).await?;
+    let record = handle
+        .ask(|reply| Command::DealRecord { deal, reply })
+        .await??;
+    // A deal analysed lately costs nothing; a new one is the client's to spend.
+    let text = match s.analyses.cached(id, deal).await {
+        Some(text) => text,
+        None => {
+            s.budgets.deal_analyses.spend(client)?;
+            s.analyses.table_deal(id, deal, *record).await?
+        }
+    };
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        text.to_string(),
+    )
+        .into_response())
+}
+
+/// A deal's number from the path or the query, from 0 (the first when absent).
+fn deal_number(text: Option<&str>) -> Result<usize, ApiError> {
+    text.map_or(Ok(0), |t| {
+        t.parse()
+            .map_err(|_| ApiError::BadRequest(format!("the deal number {t:?} is not a number")))
+    })
+}
+
+/// The analysis of one deal of an uploaded `pref-record/1`.
+pub(crate) async fn record_analysis(
+    State(s): State<AppState>,
+    RawQuery(query): RawQuery,
+    client: Client,
+    bytes: Result<axum::body::Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let bytes = bytes.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(format!(
+            "a record is read up to {} KiB",
+            s.config.limits.analysis_max_record_bytes / 1024
+        )),
+        _ => ApiError::BadRequest(e.body_text()),
+    })?;
+    let mut deal = None;
+    for pair in query.as_deref().unwrap_or_default().split('&') {
+        match pair.split_once('=') {
+            Some(("deal", n)) => deal = Some(n),
+            _ if pair.is_empty() => {}
+            _ => {
+                return Err(ApiError::BadRequest(format!(
+                    "unknown query parameter {pair:?}; only deal=N is read"
+                )));
+            }
+        }
+    }
+    let deal = deal_number(deal)?;
+    let text = String::from_utf8(bytes.to_vec())
+        .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
+    s.budgets.uploads.spend(client)?;
+    let doc = s.analyses.upload(text, deal).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], doc).into_response())
+}

@@ -1,0 +1,172 @@
+//! The one error type of the HTTP API. Users get a plain code and message; internal details
+//! go to the log (without secrets) and the answer says only "internal error".
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use pref_protocol::ApiErrorBody;
+
+use crate::metrics::METRICS;
+use crate::store::StoreError;
+use crate::table::machine::{DealHidden, RecordError, TableError};
+use pref_core::ProfileError;
+
+/// Everything an HTTP request can be refused for.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No table has this id (or it is over and gone).
+    #[error("no such table")]
+    NoTable,
+    /// No saved profile has this id.
+    #[error("no such saved profile")]
+    NoProfile,
+    /// The request body or a parameter is wrong.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The profile request names an unknown preset, key or value.
+    #[error("{0}")]
+    Profile(#[from] ProfileError),
+    /// A token is missing or wrong; the reason says which.
+    #[error("{0}")]
+    Forbidden(&'static str),
+    /// A seat claimed in the lobby without the invite key (from the watch link).
+    #[error("taking a seat needs the invite link; the watch link only watches")]
+    InviteRequired,
+    /// A scorekeeper's deal the rules refuse: the record's words, naming the deal, what
+    /// to fix and the rule.
+    #[error("{0}")]
+    BadDeal(String),
+    /// The table is not in a state that allows this.
+    #[error("{0}")]
+    Conflict(String),
+    /// The request body is larger than the route takes.
+    #[error("{0}")]
+    TooLarge(String),
+    /// Too many requests of this kind; the message says when to try again.
+    #[error("{0}")]
+    RateLimited(String),
+    /// The server is at its table limit.
+    #[error("the server is full; try again later")]
+    Full,
+    /// A bounded queue of work is full (the analyses'): the message says which.
+    #[error("{0}")]
+    Busy(String),
+    /// The table's task stopped (it is being restored).
+    #[error("the table is restarting; try again")]
+    Unavailable,
+    /// Something broke inside; details are logged.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+/// The table's refusals as HTTP answers: the edge alone decides what a domain error is
+/// over HTTP.
+impl From<TableError> for ApiError {
+    fn from(e: TableError) -> ApiError {
+        match e {
+            TableError::BadName | TableError::NoSuchSeat(_) => ApiError::BadRequest(e.to_string()),
+            TableError::NotHost => ApiError::Forbidden("the host token is not valid at this table"),
+            TableError::InviteRequired => ApiError::InviteRequired,
+            TableError::HostSeats => {
+                ApiError::Forbidden("the game has started: only the host can seat a player")
+            }
+            TableError::NotSeated | TableError::SeatLost => ApiError::Forbidden(
+                "the seat token is not valid at this table (the seat may have been freed)",
+            ),
+            TableError::Internal(detail) => ApiError::Internal(detail),
+            TableError::SeatTaken(_)
+            | TableError::SeatFree(_)
+            | TableError::Full
+            | TableError::Started
+            | TableError::ProfileFrozen
+            | TableError::NoClock
+            | TableError::SeatBeyond
+            | TableError::SeatsFree
+            | TableError::DealInProgress
+            | TableError::NoDeal
+            | TableError::NotStarted
+            | TableError::Over
+            | TableError::Stale { .. }
+            | TableError::FutureVersion { .. }
+            | TableError::NotYourTurn(_)
+            | TableError::Rule { .. }
+            | TableError::ChatForbidden
+            | TableError::NotOver
+            | TableError::Rematched
+            | TableError::NoRematch
+            | TableError::SeatReserved(..)
+            | TableError::NotKept(_)
+            | TableError::Fair(_)
+            | TableError::FairLate => ApiError::Conflict(e.to_string()),
+        }
+    }
+}
+
+impl From<RecordError> for ApiError {
+    fn from(e: RecordError) -> ApiError {
+        match e {
+            RecordError::NotStarted | RecordError::Hidden => ApiError::Conflict(e.to_string()),
+            RecordError::Internal(detail) => ApiError::Internal(detail),
+        }
+    }
+}
+
+/// A deal whose cards are not yet seen by all: a conflict (it will be analysable later),
+/// whose message names no card.
+impl From<DealHidden> for ApiError {
+    fn from(e: DealHidden) -> ApiError {
+        match e {
+            DealHidden::NotStarted | DealHidden::NotFinished { .. } | DealHidden::Hidden => {
+                ApiError::Conflict(e.to_string())
+            }
+            DealHidden::Internal(detail) => ApiError::Internal(detail),
+        }
+    }
+}
+
+impl ApiError {
+    /// The status code and the short code clients switch on.
+    #[must_use]
+    pub fn code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::NoTable => (StatusCode::NOT_FOUND, "no_table"),
+            ApiError::NoProfile => (StatusCode::NOT_FOUND, "no_profile"),
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            ApiError::Profile(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_profile"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::InviteRequired => (StatusCode::FORBIDDEN, "invite_required"),
+            ApiError::BadDeal(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_deal"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            ApiError::Full => (StatusCode::SERVICE_UNAVAILABLE, "full"),
+            ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        METRICS.error();
+        if let ApiError::Internal(detail) = &self {
+            tracing::error!(%detail, "internal error");
+        }
+        let (status, code) = self.code();
+        (
+            status,
+            Json(ApiErrorBody {
+                error: code.to_owned(),
+                message: self.to_string(),
+            }),
+        )
+            .into_response()
+    }
+}

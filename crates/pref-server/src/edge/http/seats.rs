@@ -1,0 +1,56 @@
+//! Taking a seat and leaving it.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use pref_protocol::{Claim, Claimed, Left};
+use serde_json::{Value, json};
+
+use super::{AppState, bearer, body, table_id};
+use crate::edge::error::ApiError;
+use crate::ids::Secret;
+use crate::table::command::Command;
+
+pub(super) async fn claim_seat(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let handle = s.tables.open(&table_id(&id)?).await?;
+    let req: Claim = body(&bytes)?;
+    let host = headers
+        .contains_key(header::AUTHORIZATION)
+        .then(|| bearer(&headers))
+        .transpose()?;
+    let invite = req
+        .invite
+        .map(|k| Secret::parse(&k).ok_or(ApiError::InviteRequired))
+        .transpose()?;
+    let (seat, token) = handle
+        .ask(|reply| Command::Claim {
+            name: req.name,
+            seat: req.seat,
+            host,
+            invite,
+            reply,
+        })
+        .await??;
+    Ok(Json(json!(Claimed {
+        seat,
+        token: token.expose(),
+    })))
+}
+
+pub(super) async fn leave(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let handle = s.tables.open(&table_id(&id)?).await?;
+    let token = bearer(&headers)?;
+    handle
+        .ask(|reply| Command::Leave { token, reply })
+        .await??;
+    Ok(Json(json!(Left { left: true })))
+}

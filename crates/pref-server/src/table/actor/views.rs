@@ -1,0 +1,121 @@
+//! What a viewer is given: a snapshot of the table as that viewer may see it, the session a
+//! socket starts with (the missed items or a snapshot), and the checks of a connecting socket.
+
+use pref_core::{Seat, Viewer};
+use pref_protocol::{ScoreEntry, ScorePage, Snapshot, TurnView};
+use tokio::sync::watch;
+
+use super::Table;
+use crate::ids::Secret;
+use crate::table::command::{Session, Start};
+use crate::table::machine::TableError;
+
+impl Table {
+    pub(super) fn snapshot(&self, viewer: Viewer) -> Snapshot {
+        let (deal_no, deal) = self.machine.shown_view(viewer).unzip();
+        Snapshot {
+            version: self.machine.version(),
+            epoch: self.epoch.clone(),
+            you: viewer,
+            table: self.summary(),
+            deal_no,
+            deal,
+            // The snapshot's `deal` holds the public state the turn of an event carries.
+            turn: TurnView {
+                deal: None,
+                clock: self.clock_view().map(Box::new),
+                ..self.machine.turn().view(viewer)
+            },
+            // The last deals only, whatever the game's length: the rest come by `score_page`.
+            score_log: self.machine.game().map_or_else(Vec::new, |g| {
+                ScoreEntry::last(g, self.limits.score_snapshot_deals as usize)
+            }),
+            score_total: self.score_total(),
+            auction: self.machine.auction_log(),
+            fair: self
+                .machine
+                .fair_view(self.limits.fair_snapshot_deals as usize),
+        }
+    }
+
+    /// Finished deals in the score log.
+    fn score_total(&self) -> u32 {
+        self.machine
+            .game()
+            .map_or(0, |g| u32::try_from(g.scores().len()).unwrap_or(u32::MAX))
+    }
+
+    /// The score log's finished deals just before `before`, at most
+    /// `limits.score_page_deals` of them (the last ones), first to last.
+    pub(super) fn score_page(&self, before: u32) -> ScorePage {
+        let total = self.score_total();
+        let before = before.min(total);
+        let from = before.saturating_sub(self.limits.score_page_deals.max(1));
+        ScorePage {
+            before,
+            entries: self.machine.game().map_or_else(Vec::new, |g| {
+                ScoreEntry::range(g, from as usize, before as usize)
+            }),
+            total,
+        }
+    }
+
+    pub(super) fn session(&self, viewer: Viewer, resume: Option<(u64, String)>) -> Session {
+        let version = self.machine.version();
+        let missed = resume.and_then(|(since, epoch)| {
+            if epoch != self.epoch || since > version {
+                return None;
+            }
+            let oldest = self.history.front().map_or(version + 1, |s| s.version);
+            (since + 1 >= oldest).then(|| {
+                self.history
+                    .iter()
+                    .filter(|s| s.version > since)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+        });
+        Session {
+            viewer,
+            start: match missed {
+                Some(m) => Start::Missed(m),
+                None => Start::Snapshot(Box::new(self.snapshot(viewer))),
+            },
+            rx: self.tx.subscribe(),
+            players: self.machine.players(),
+            from_deal: match viewer {
+                Viewer::Seat(seat) => self.machine.occupant(seat.0).map_or(0, |o| o.from_deal),
+                Viewer::Spectator => 0,
+            },
+            spectator_chat: self.machine.spectator_chat(),
+            token: None,
+            tenure: None,
+        }
+    }
+
+    pub(super) fn connect(
+        &mut self,
+        token: Option<Secret>,
+        resume: Option<(u64, String)>,
+    ) -> Result<Session, TableError> {
+        let viewer = match token {
+            None => Viewer::Spectator,
+            Some(t) => Viewer::Seat(Seat(self.machine.seat_of(&t).ok_or(TableError::NotSeated)?)),
+        };
+        // A seat's occupant resumes only from his own tenure: anything older is a snapshot.
+        let resume = resume.filter(|(since, _)| match viewer {
+            Viewer::Seat(seat) => self
+                .machine
+                .occupant(seat.0)
+                .is_some_and(|o| *since >= o.since),
+            Viewer::Spectator => true,
+        });
+        let mut session = self.session(viewer, resume);
+        session.token = token;
+        if let Viewer::Seat(seat) = viewer {
+            let tenure = self.tenures[seat.index()].get_or_insert_with(|| watch::Sender::new(None));
+            session.tenure = Some(tenure.subscribe());
+        }
+        Ok(session)
+    }
+}

@@ -1,0 +1,159 @@
+//! What everybody may see of the table, read off the machine: phase, summary, the deal
+//! shown, and whose turn it is.
+
+use pref_core::{Deal, DealEntry, DealView, Seat, Viewer};
+use pref_protocol::{AuctionCall, DealStatus, Phase, SeatInfo, SheetView, Summary};
+
+use super::{Machine, Stage};
+use crate::table::wire::Turn;
+
+impl Machine {
+    /// The deal to show and its number: the one in progress, or the last one finished.
+    #[must_use]
+    pub(crate) fn shown_deal(&self) -> Option<(u32, &Deal)> {
+        match &self.stage {
+            Stage::Lobby => None,
+            Stage::Playing { game, deal_no, .. } => game.deal().map(|d| (*deal_no, d)),
+            Stage::BetweenDeals { last, deals, .. } | Stage::Over { last, deals, .. } => {
+                last.as_deref().map(|d| (deals.saturating_sub(1), d))
+            }
+        }
+    }
+
+    /// The shown deal as `viewer` may see it, built by the core's projection: a seat whose
+    /// occupant sat after the deal was dealt sees it as a spectator does.
+    #[must_use]
+    pub(crate) fn shown_view(&self, viewer: Viewer) -> Option<(u32, DealView)> {
+        self.shown_deal()
+            .map(|(n, d)| (n, d.view(self.deal_viewer(viewer, n))))
+    }
+
+    /// Whom deal `deal_no` is projected for when `viewer` looks at it: the seat itself while
+    /// its occupant has held it since before that deal was dealt, otherwise (a newcomer
+    /// looking at the deal his predecessor played, or an empty seat) a spectator.
+    #[must_use]
+    pub(crate) fn deal_viewer(&self, viewer: Viewer, deal_no: u32) -> Viewer {
+        match viewer {
+            Viewer::Spectator => Viewer::Spectator,
+            Viewer::Seat(seat) => match self.occupant(seat.0) {
+                Some(o) if o.from_deal <= deal_no => viewer,
+                Some(_) | None => Viewer::Spectator,
+            },
+        }
+    }
+
+    /// Deals dealt so far, the one in progress included: the first deal a person seated
+    /// now would hold his seat for.
+    #[must_use]
+    pub(crate) fn deals_dealt(&self) -> u32 {
+        match &self.stage {
+            Stage::Lobby => 0,
+            Stage::Playing { deal_no, .. } => deal_no + 1,
+            Stage::BetweenDeals { deals, .. } | Stage::Over { deals, .. } => *deals,
+        }
+    }
+
+    /// The shown deal's auction, every call in order, from the game's history of the deal
+    /// (the deal's own state keeps only each seat's last call).
+    #[must_use]
+    pub(crate) fn auction_log(&self) -> Vec<AuctionCall> {
+        let shown = match &self.stage {
+            Stage::Playing { .. } => true,
+            Stage::BetweenDeals { last, .. } | Stage::Over { last, .. } => last.is_some(),
+            Stage::Lobby => false,
+        };
+        match self.game().and_then(|g| g.history().last()) {
+            Some(DealEntry::Played { actions, .. }) if shown => AuctionCall::log(actions),
+            Some(DealEntry::Played { .. } | DealEntry::Scored { .. }) | None => Vec::new(),
+        }
+    }
+
+    /// The protocol's name of the phase.
+    #[must_use]
+    pub(crate) fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Lobby => Phase::Lobby,
+            Stage::Playing { .. } => Phase::Playing,
+            Stage::BetweenDeals { .. } => Phase::BetweenDeals,
+            Stage::Over { .. } => Phase::Over,
+        }
+    }
+
+    /// Deals finished so far.
+    #[must_use]
+    pub(crate) fn deals_finished(&self) -> u32 {
+        match &self.stage {
+            Stage::Lobby => 0,
+            Stage::Playing { deal_no, .. } => *deal_no,
+            Stage::BetweenDeals { deals, .. } | Stage::Over { deals, .. } => *deals,
+        }
+    }
+
+    /// The public summary.
+    #[must_use]
+    pub(crate) fn summary(&self) -> Summary {
+        Summary {
+            phase: self.phase(),
+            players: self.players(),
+            profile: self.profile.to_json(),
+            seats: (0..self.players())
+                .map(|s| {
+                    let o = self.occupant(s);
+                    SeatInfo {
+                        seat: s,
+                        name: o.map(|o| o.name.clone()),
+                        connected: o.is_some_and(|o| o.sockets > 0 || o.bot.is_some()),
+                        bot: o.and_then(|o| o.bot),
+                        reserved: self.reserved(s).map(str::to_owned),
+                    }
+                })
+                .collect(),
+            deals_finished: self.deals_finished(),
+            spectator_chat: self.spectator_chat,
+            version: self.version,
+            sheet: self.game().map(|g| SheetView::of(g.sheet())),
+            settlement: match &self.stage {
+                Stage::Over { settlement, .. } => Some(settlement.clone()),
+                Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => None,
+            },
+            preset: self.preset_name(),
+            // The count as the viewers were last told it, so that a snapshot and the
+            // items before it agree at every version.
+            spectators: self.spectators_told,
+            rematch: self.rematch.clone(),
+            clock: None,
+        }
+    }
+
+    /// Whose turn it is, that player's legal actions, and the shown deal's public state.
+    #[must_use]
+    pub(crate) fn turn(&self) -> Turn {
+        let deal = self
+            .shown_deal()
+            .map(|(_, d)| DealStatus::of(&d.view(Viewer::Spectator)));
+        Turn {
+            deal,
+            ..self.to_act()
+        }
+    }
+
+    fn to_act(&self) -> Turn {
+        match &self.stage {
+            Stage::Playing { game, .. } => match game.deal() {
+                Some(deal) => {
+                    let to_act = deal.to_act();
+                    Turn {
+                        to_act,
+                        legal: to_act
+                            .map(|p| deal.legal_actions_for(p).into_iter().collect())
+                            .unwrap_or_default(),
+                        claims: [0, 1, 2, 3].map(|s| deal.claim_room(Seat(s))),
+                        ..Turn::default()
+                    }
+                }
+                None => Turn::default(),
+            },
+            Stage::Lobby | Stage::BetweenDeals { .. } | Stage::Over { .. } => Turn::default(),
+        }
+    }
+}
