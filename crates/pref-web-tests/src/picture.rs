@@ -12,9 +12,10 @@ const PICTURE: &str = "return window.prefPicture()";
 
 /// A snapshot for the page's own viewer over a second socket: the seat token the page keeps,
 /// or none on a spectator's page. It is not the page's socket, so the page does not count it.
-/// A spectator's probe is itself news (the spectator count its arrival makes, which every
-/// page follows): it stays open until the next probe, and its snapshot is given with that
-/// count and version, so that the page can be caught at the same version.
+/// A spectator's probe changes the spectator count, which every page is told at most once
+/// a second: a snapshot carries the count as last told, so it matches the page at its
+/// version, and the probe stays open until the next one so that the count it made is told
+/// once rather than again at every probe.
 const FRESH: &str = "const id = location.pathname.split('/').pop();
   const watch = new URLSearchParams(location.search).has('watch');
   const mine = watch ? null : JSON.parse(localStorage.getItem(`pref:${id}:seat`) || 'null');
@@ -23,29 +24,26 @@ const FRESH: &str = "const id = location.pathname.split('/').pop();
   const out = (m) => JSON.stringify({ version: m.version, table: m.table, deal_no: m.deal_no, deal: m.deal, turn: m.turn });
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://${location.host}/api/tables/${id}/ws`, protocols);
-    let snap = null;
     ws.onmessage = (e) => {
       const m = JSON.parse(e.data);
-      if (m.type === 'snapshot') {
-        snap = m;
-        if (mine) { ws.close(); resolve(out(m)); }
-        return;
-      }
-      if (snap && !mine && m.type === 'event' && m.event && m.event.kind === 'spectators') {
-        snap.version = m.version;
-        snap.table.version = m.version;
-        snap.table.spectators = m.event.count;
-        window.prefProbe = ws;
-        resolve(out(snap));
-      }
+      if (m.type !== 'snapshot') return;
+      if (mine) { ws.close(); } else { window.prefProbe = ws; }
+      resolve(out(m));
     };
     ws.onerror = () => reject(new Error('the second socket failed'));
   });";
 
+/// The picture read back; a summary leaves out a spectator count of 0, which a page told
+/// "0 watching" holds as 0, so a missing count reads as 0 on both sides.
 fn parsed(v: &Value) -> Value {
-    v.as_str()
+    let mut picture = v
+        .as_str()
         .and_then(|s| serde_json::from_str(s).ok())
-        .unwrap_or(Value::Null)
+        .unwrap_or(Value::Null);
+    if let Some(table) = picture.get_mut("table").and_then(Value::as_object_mut) {
+        table.entry("spectators").or_insert(Value::from(0));
+    }
+    picture
 }
 
 /// The page's kept picture (`version`, `table`, `deal_no`, `deal`, `turn`); `null` before
