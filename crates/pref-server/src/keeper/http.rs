@@ -140,22 +140,11 @@ async fn import(
     text: String,
 ) -> Result<Response, ApiError> {
     s.budgets.sheets.spend(client)?;
-    let (record, _) = Record::read(&text).map_err(|e| ApiError::BadDeal(refusal(&e)))?;
-    if let Some(i) = record
-        .deals()
-        .iter()
-        .position(|d| matches!(d, RecordDeal::Played { .. }))
-    {
-        return Err(ApiError::BadRequest(format!(
-            "deal {}: a scorekeeping sheet holds deals in outcome form, not played card by card",
-            i + 1
-        )));
-    }
-    for name in record.players() {
-        check_name(name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    }
-    let doc: Value =
-        serde_json::from_str(&text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    // A long record takes milliseconds to replay: off the async workers, so that other
+    // clients' requests are not held behind it.
+    let (record, doc) = tokio::task::spawn_blocking(move || read_import(&text))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))??;
     let header = Header {
         profile: doc["profile"].clone(),
         names: record.players().to_vec(),
@@ -170,6 +159,29 @@ async fn import(
     };
     let opened = s.keepers.create(header, Some(deals)).await?;
     Ok(created(&s, opened))
+}
+
+/// An imported record, replayed and checked: outcome deals only, every name a seat name.
+///
+/// # Errors
+/// [`ApiError::BadDeal`] naming the deal and the rule, or [`ApiError::BadRequest`].
+fn read_import(text: &str) -> Result<(Record, Value), ApiError> {
+    let (record, _) = Record::read(text).map_err(|e| ApiError::BadDeal(refusal(&e)))?;
+    if let Some(i) = record
+        .deals()
+        .iter()
+        .position(|d| matches!(d, RecordDeal::Played { .. }))
+    {
+        return Err(ApiError::BadRequest(format!(
+            "deal {}: a scorekeeping sheet holds deals in outcome form, not played card by card",
+            i + 1
+        )));
+    }
+    for name in record.players() {
+        check_name(name).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    }
+    let doc: Value = serde_json::from_str(text).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok((record, doc))
 }
 
 async fn view(

@@ -277,7 +277,13 @@ impl Keepers {
                 op,
             });
         }
-        let scored = sheet::score(&header, &deals)?;
+        // Scoring a long import takes milliseconds: off the async workers.
+        let scored = {
+            let (header, deals) = (header.clone(), deals.clone());
+            tokio::task::spawn_blocking(move || sheet::score(&header, &deals))
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))??
+        };
         // Deals are stored as the core writes them, so that a record exported and imported
         // again reads the same.
         if !history.is_empty() {
