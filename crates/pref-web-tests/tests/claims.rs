@@ -309,9 +309,11 @@ async fn a_rejected_and_an_accepted_claim_in_the_browser() {
         }
         std::cmp::Ordering::Equal => "The claim gave exactly what best play gives.".to_owned(),
     };
+    // English's plural forms: one trick, any other count tricks.
+    let tricks = if claimed == 1 { "trick" } else { "tricks" };
     let want = format!(
         "After trick 1 Anna claimed how the rest fall ({want}), and all accepted. Anna takes {claimed} \
-         tricks by the claim, {open} with best play from there with every hand open. {verdict}"
+         {tricks} by the claim, {open} with best play from there with every hand open. {verdict}"
     );
     for (c, size) in [(&host, "desktop"), (&watcher, "phone")] {
         c.goto(&format!("{base}/t/{id}/analysis/0"))
