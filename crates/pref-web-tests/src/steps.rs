@@ -59,13 +59,23 @@ pub async fn watch(c: &Client, link: &str) {
 /// # Panics
 /// If the panel or the bot does not come in time.
 pub async fn seat_bot(c: &Client, seat: u8, level: &str) {
-    c.find(Locator::Css("#bot-level"))
-        .await
-        .expect("the level picker")
-        .select_by_value(level)
-        .await
-        .expect("a level");
-    click(c, &format!("button[data-bot='{seat}']")).await;
+    // The level and the click in one script: an item that redraws the panel between a
+    // WebDriver lookup and its use would leave a stale element or reset the level.
+    let level = serde_json::to_string(level).expect("a string");
+    until(
+        c,
+        "the bot panel",
+        &format!(
+            "const picker = document.querySelector('#bot-level');
+             const button = document.querySelector(\"button[data-bot='{seat}']:not([disabled])\");
+             if (!picker || !button) return false;
+             picker.value = {level};
+             picker.dispatchEvent(new Event('change', {{ bubbles: true }}));
+             button.click();
+             return true;"
+        ),
+    )
+    .await;
     until(
         c,
         "the bot in its seat",
