@@ -17,7 +17,11 @@ pub(crate) fn parse_strict(text: &str) -> Result<Value, serde_json::Error> {
     serde_json::from_str::<Strict>(text).map(|s| s.0)
 }
 
-struct Strict(Value);
+/// A JSON value read strictly: deserializing it (`serde_json::from_slice::<Strict>`)
+/// refuses an object that gives a key twice, at any depth. The records' reader and the
+/// protocol's reading of every request and message both use it.
+#[derive(Debug)]
+pub struct Strict(pub Value);
 
 impl<'de> Deserialize<'de> for Strict {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {

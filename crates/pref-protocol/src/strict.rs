@@ -8,10 +8,8 @@
 //! is refused too: serde would keep the last, and two readers of one message (a proxy that
 //! keeps the first, the server the last) would then read different things.
 
-use std::fmt;
-
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use pref_core::json::Strict;
+use serde::de::DeserializeOwned;
 
 /// Why a request or message was not read.
 #[derive(Debug, thiserror::Error)]
@@ -32,7 +30,8 @@ pub enum ReadError {
 /// # Errors
 /// [`ReadError`] when `bytes` is not JSON, not an object, or not a `T`.
 pub fn read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ReadError> {
-    let Unique(value) = serde_json::from_slice(bytes).map_err(ReadError::Json)?;
+    // The core's strict reading: a key given twice in one object is refused at any depth.
+    let Strict(value) = serde_json::from_slice(bytes).map_err(ReadError::Json)?;
     let kind = match &value {
         serde_json::Value::Object(_) => None,
         serde_json::Value::Array(_) => Some("an array"),
@@ -47,77 +46,11 @@ pub fn read<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ReadError> {
     serde_json::from_value(value).map_err(ReadError::Shape)
 }
 
-/// A JSON value in which no object names a key twice.
-struct Unique(Value);
-
-impl<'de> de::Deserialize<'de> for Unique {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Unique, D::Error> {
-        d.deserialize_any(UniqueVisitor).map(Unique)
-    }
-}
-
-struct UniqueVisitor;
-
-impl<'de> Visitor<'de> for UniqueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(Unique(v)) = seq.next_element()? {
-            items.push(v);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut object = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if object.contains_key(&key) {
-                return Err(de::Error::custom(format!("the key {key:?} is given twice")));
-            }
-            let Unique(v) = map.next_value()?;
-            object.insert(key, v);
-        }
-        Ok(Value::Object(object))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Claim, ClientMessage, CreateTable, SeatBot};
+    use serde_json::Value;
 
     #[test]
     fn positional_arrays_are_refused_where_serde_alone_would_read_them() {
@@ -204,7 +137,7 @@ mod tests {
         ] {
             let err = read::<Value>(text.as_bytes()).unwrap_err();
             assert!(
-                matches!(&err, ReadError::Json(e) if e.to_string().contains("is given twice")),
+                matches!(&err, ReadError::Json(e) if e.to_string().contains(r#"given twice"#)),
                 "{text}: {err}"
             );
         }
