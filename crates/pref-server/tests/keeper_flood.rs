@@ -16,36 +16,16 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{http, temp_dir};
+use common::{http, spawn_binary_at, temp_dir};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
-/// The binary under test: `PREF_FLOOD_BIN`, or this crate's.
+/// The server under test, or the build named by `PREF_FLOOD_BIN` (to measure another).
 fn spawn(dir: &std::path::Path) -> (std::process::Child, String) {
-    use std::io::BufRead;
     let bin = std::env::var("PREF_FLOOD_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_pref-server").to_owned());
-    let mut child = std::process::Command::new(bin)
-        .env("PREF_CONFIG", dir.join("no-such-config.toml"))
-        .env("PREF_BIND", "127.0.0.1:0")
-        .env("PREF_DATA_DIR", dir)
-        .env("PREF_LOG", "warn")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .trim()
-        .trim_end_matches('/');
-    (child, addr.to_owned())
+    spawn_binary_at(std::path::Path::new(&bin), dir, &[])
 }
 
 fn rss_mib(pid: u32) -> u64 {

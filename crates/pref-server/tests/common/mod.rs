@@ -58,9 +58,18 @@ pub async fn quick_server(tag: &str) -> String {
 /// test settings (port 0, no config file, warnings only); returns the child and the address
 /// it printed.
 pub fn spawn_binary(dir: &Path, env: &[(&str, &str)]) -> (std::process::Child, String) {
+    spawn_binary_at(Path::new(env!("CARGO_BIN_EXE_pref-server")), dir, env)
+}
+
+/// [`spawn_binary`] with another build of the server (a measurement's "before" binary).
+pub fn spawn_binary_at(
+    bin: &Path,
+    dir: &Path,
+    env: &[(&str, &str)],
+) -> (std::process::Child, String) {
     use std::io::BufRead;
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pref-server"));
+    let mut command = std::process::Command::new(bin);
     command
         .env("PREF_CONFIG", dir.join("no-such-config.toml"))
         .env("PREF_BIND", "127.0.0.1:0")
