@@ -79,6 +79,44 @@ pub struct Left {
     pub left: bool,
 }
 
+/// The answer to `GET /api/tables/{id}/invite`: the host's invite link again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Invite {
+    /// The table's page with the invite key in its fragment (`/t/{id}#invite=KEY`).
+    pub invite: String,
+}
+
+/// The answer to `POST /api/tables/{id}/rematch/seat`: the seat a rematch kept for its
+/// player, taken at the new table. (The fields are in alphabetical order, the order the
+/// answer has always had on the wire.)
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RematchSeated {
+    /// The seat at the new table.
+    pub seat: u8,
+    /// The new table's id.
+    pub table: String,
+    /// Proves the seat there.
+    pub token: String,
+}
+
+/// The answer to `GET /health`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Health {
+    /// Always `"ok"`.
+    pub status: String,
+    /// The tables this node holds in memory.
+    pub tables: usize,
+}
+
+/// The answer to `GET /api/presets`: every preset's profile (`pref_core::Profile`'s JSON
+/// form) by its name, the names in alphabetical order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Presets(pub std::collections::BTreeMap<String, serde_json::Value>);
+
 /// `POST /api/tables/{id}/seats/{seat}/bot`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -45,7 +45,8 @@ pub use bot::BotLevel;
 pub use client::ClientMessage;
 pub use fair::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow};
 pub use http::{
-    ApiErrorBody, Claim, Claimed, CreateTable, Created, Left, SaveProfile, SavedProfile, SeatBot,
+    ApiErrorBody, Claim, Claimed, CreateTable, Created, Health, Invite, Left, Presets,
+    RematchSeated, SaveProfile, SavedProfile, SeatBot,
 };
 pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,

@@ -1,32 +1,37 @@
 //! The Preferans table server: tables by link, seats, spectators, hidden cards, durable state.
 //!
-//! One folder per layer, one per feature (`docs/architecture.md` draws them):
+//! One folder per layer, one per feature, each importing only the layers below it
+//! (`docs/architecture.md` draws them; `scripts/import-cycles` checks that no two modules
+//! import each other):
 //!
-//! - `edge`: everything that speaks HTTP or WebSocket — the accept loop, the router and
-//!   its handlers, the socket loop, the client's key (trusted proxies, IPv6 /64), the
-//!   connection caps and budgets every stranger's request passes, the API's error, the
-//!   graceful stop. Only the edge turns the machine's errors into HTTP answers or
-//!   `rejected` messages.
+//! - `edge`: everything that speaks HTTP or WebSocket — the accept loop, the router, its
+//!   state and its handlers, the socket loop, the graceful stop. It is the top: it
+//!   assembles the tables, the cluster and the features into one router.
+//! - Features, a folder each: `keeper` (scorekeeping sheets for games played with real
+//!   cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
+//!   by the rules core), `analysis` (deal analyses in their own bounded lane). Each
+//!   feature's routes take their own slice of the router's state.
+//! - [`cluster`]: several nodes on one PostgreSQL database — takeover of a dead node's
+//!   tables, forwarding to the node serving a table, cheap misses.
 //! - `table`: a table — its rules as a pure state machine (`table::machine`), the task
 //!   that serves it (inbox, write-then-tell, history, broadcast, clock, fair deals), its
 //!   bots, the registry of tables and their lifecycle.
-//! - [`cluster`]: several nodes on one PostgreSQL database — table leases, takeover of a
-//!   dead node's tables, forwarding to the node serving a table, cheap misses.
-//! - [`store`]: SQLite or PostgreSQL — tables, seats, decks, accepted actions; the source of
-//!   restores.
-//! - Features, a folder each: `keeper` (scorekeeping sheets for games played with real
-//!   cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
-//!   by the rules core), `analysis` (deal analyses in their own bounded lane).
-//! - Shared below them all: [`config`] (`config/server.toml` and `PREF_*` overrides),
-//!   [`ids`] (table ids and tokens: random, compared in constant time, redacted, kept only
-//!   as their SHA-256), `metrics`, `data` (the texts the crate carries, kept equal to
-//!   their repository files by a test), `thinking` (the share of the cores bots and
-//!   analyses may take).
+//! - `api`: what every route shares — the API's error in its documented shape, the
+//!   client's key (trusted proxies, IPv6 /64), the connection caps and budgets every
+//!   stranger's request passes, the readers of ids, tokens and bodies.
+//! - [`config`]: `config/server.toml` and `PREF_*` overrides, a file per section.
+//! - [`store`]: SQLite or PostgreSQL — tables, seats, decks, accepted actions, the table
+//!   leases every write checks; the source of restores.
+//! - Shared below them all: [`ids`] (table ids and tokens: random, compared in constant
+//!   time, redacted, kept only as their SHA-256), `metrics`, `data` (the texts the crate
+//!   carries, kept equal to their repository files by a test), `thinking` (the share of
+//!   the cores bots and analyses may take).
 //!
 //! [`start`] opens the database, binds, restores every unfinished table by replaying it (on
 //! PostgreSQL: every table whose lease has expired) and serves; the binary (`src/main.rs`) only reads the settings and calls it.
 
 pub(crate) mod analysis;
+pub(crate) mod api;
 pub mod cluster;
 pub mod config;
 pub(crate) mod data;
@@ -195,7 +200,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     keeper::Keepers::sweeper(&keepers);
     saved::expiry(store.clone(), &config);
     let state = edge::http::AppState {
-        budgets: Arc::new(edge::budgets::Budgets::new(&config.limits)),
+        budgets: Arc::new(api::budgets::Budgets::new(&config.limits)),
         conns: Arc::default(),
         keepers,
         tables: Arc::clone(&tables),

@@ -10,8 +10,8 @@ use std::time::Duration;
 use common::*;
 use futures_util::future::join_all;
 use pref_core::{Action, Card, Seat};
-use pref_server::cluster::lease;
 use pref_server::ids::{Secret, TokenHash};
+use pref_server::store::lease;
 use pref_server::store::{Database, Store, StoreError, Stored};
 use serde_json::json;
 

@@ -5,15 +5,34 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::edge::client::Client;
-use crate::edge::error::ApiError;
-use crate::edge::http::{AppState, table_id};
+use std::sync::Arc;
+
+use crate::analysis::Analyses;
+use crate::api::budgets::Budgets;
+use crate::api::client::Client;
+use crate::api::error::ApiError;
+use crate::api::table_id;
 use crate::table::command::Command;
+use crate::table::registry::Registry;
+
+/// What the analysis routes need of the server's state (taken from it by `FromRef`, so
+/// that this module does not depend on the router's).
+#[derive(Clone, Debug)]
+pub(crate) struct AnalysisState {
+    /// The open tables, whose finished deals are analysed.
+    pub tables: Arc<Registry>,
+    /// The analyses' lane and cache.
+    pub analyses: Arc<Analyses>,
+    /// The budgets of each client.
+    pub budgets: Arc<Budgets>,
+    /// `limits.analysis_max_record_bytes`.
+    pub max_record_bytes: usize,
+}
 
 /// The analysis of a finished deal, once its cards may be seen by every viewer (the same
 /// for a seat and a spectator, so no token is asked for).
 pub(crate) async fn deal_analysis(
-    State(s): State<AppState>,
+    State(s): State<AnalysisState>,
     Path((id, deal)): Path<(String, String)>,
     client: Client,
 ) -> Result<Response, ApiError> {
@@ -48,7 +67,7 @@ fn deal_number(text: Option<&str>) -> Result<usize, ApiError> {
 
 /// The analysis of one deal of an uploaded `pref-record/1`.
 pub(crate) async fn record_analysis(
-    State(s): State<AppState>,
+    State(s): State<AnalysisState>,
     RawQuery(query): RawQuery,
     client: Client,
     bytes: Result<axum::body::Bytes, BytesRejection>,
@@ -56,7 +75,7 @@ pub(crate) async fn record_analysis(
     let bytes = bytes.map_err(|e| match e.status() {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(format!(
             "a record is read up to {} KiB",
-            s.config.limits.analysis_max_record_bytes / 1024
+            s.max_record_bytes / 1024
         )),
         _ => ApiError::BadRequest(e.body_text()),
     })?;

@@ -25,8 +25,8 @@ use pref_analysis::{Analyser, Parts, json};
 use pref_core::Record;
 use tokio::sync::Semaphore;
 
+use crate::api::error::ApiError;
 use crate::config::Limits;
-use crate::edge::error::ApiError;
 use crate::ids::Secret;
 
 /// The lane analyses run in: a few at once, a bounded queue behind them.

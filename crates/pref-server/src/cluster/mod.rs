@@ -10,12 +10,11 @@
 //! once instead of waiting for its taker, so reconnecting clients bring their table back.
 //!
 //! Nodes trust each other only with the cluster's shared secret (`cluster.secret`): a
-//! forwarded request carries it in [`proxy::FORWARDED`], and a request that claims to be
+//! forwarded request carries it in [`client::FORWARDED`], and a request that claims to be
 //! forwarded without it is refused. Lookups of tables this node does not serve are guarded
 //! (`lookups.rs`) so that random ids cannot load the database, and the heartbeat renews on a
 //! connection of its own ([`Store::heartbeat`]).
 
-pub mod lease;
 pub(crate) mod lookups;
 pub(crate) mod proxy;
 
@@ -27,15 +26,15 @@ use axum::response::{IntoResponse, Response};
 use sqlx::postgres::PgPool;
 use tokio::sync::Mutex;
 
+use crate::api::client::{self, ClientKey};
+use crate::api::error::ApiError;
 use crate::cluster::lookups::Lookups;
 use crate::config::{self, Limits};
-use crate::edge::client::ClientKey;
-use crate::edge::error::ApiError;
 use crate::ids::Secret;
+use crate::store::lease::{self, Leases};
 use crate::store::{Store, StoreError};
 use crate::table::Table;
 use crate::table::registry::Registry;
-use lease::Leases;
 
 /// Leases taken in one statement by the taker; it repeats until fewer come back.
 const TAKE_BATCH: i64 = 500;
@@ -279,12 +278,12 @@ impl Cluster {
     }
 
     /// Whether a request that says it was forwarded by a node carries the cluster's secret
-    /// (`value` of [`proxy::FORWARDED`]); with no secret set, any node is believed.
+    /// (`value` of [`client::FORWARDED`]); with no secret set, any node is believed.
     fn trusts(&self, value: &axum::http::HeaderValue) -> bool {
         self.settings
             .secret
             .as_ref()
-            .is_none_or(|secret| proxy::carries(secret, value))
+            .is_none_or(|secret| client::carries(secret, value))
     }
 
     /// Where table `id` is served; takes its lease if it has expired. An id found missing
@@ -295,7 +294,7 @@ impl Cluster {
             if self.registry.contains(id) {
                 return Ok(Place::Here);
             }
-            if self.lookups.missed(id) {
+            if self.lookups.missed(id).await {
                 return Err(ApiError::NoTable);
             }
             if !self.lookups.allow() {
@@ -346,21 +345,21 @@ pub struct Routing {
     /// The limits.
     pub limits: Limits,
     /// The node's open sockets: a forwarded one counts under its client here too.
-    pub conns: Arc<crate::edge::conns::Conns>,
+    pub conns: Arc<crate::api::conns::Conns>,
 }
 
 /// Middleware: a request for a table served by another node goes to that node. A request
 /// that was already forwarded is never forwarded again (a lease that moved in between
 /// answers `unavailable`, and the client retries).
 ///
-/// A request carrying [`proxy::FORWARDED`] without the cluster's secret is refused (`403`)
+/// A request carrying [`client::FORWARDED`] without the cluster's secret is refused (`403`)
 /// before anything else: only a node may say it forwards. A table found nowhere is
 /// remembered as missing (`lookups.rs`).
 pub async fn route(State(s): State<Routing>, req: Request, next: Next) -> Response {
     let Some(cluster) = s.cluster.as_ref() else {
         return next.run(req).await;
     };
-    let forwarded = req.headers().get(proxy::FORWARDED);
+    let forwarded = req.headers().get(client::FORWARDED);
     if forwarded.is_some_and(|v| !cluster.trusts(v)) {
         return ApiError::Forbidden("forwarded without the cluster's secret").into_response();
     }
@@ -374,7 +373,7 @@ pub async fn route(State(s): State<Routing>, req: Request, next: Next) -> Respon
             if answer.status() == axum::http::StatusCode::NOT_FOUND
                 && !cluster.registry.contains(&id)
             {
-                cluster.lookups.miss(id);
+                cluster.lookups.miss(id).await;
             }
             answer
         }

@@ -3,7 +3,7 @@
 //! both ways (browsers do not follow redirects on a WebSocket, so a redirect would not do).
 //!
 //! The owner sees the forwarded request with the [`FORWARDED`] header, which carries the
-//! cluster's shared secret, and never forwards it again; [`crate::edge::client::CLIENT`] names the
+//! cluster's shared secret, and never forwards it again; [`crate::api::client::CLIENT`] names the
 //! client this node computed, so that the owner's budgets count the client, not this node. The socket pump gives up on a side
 //! that does not take a message within the send timeout, or that says nothing (not even a
 //! pong) for the idle timeout, so a stalled client or owner cannot hold the pump for ever. When the owner goes away the client's socket is closed with `4001` (`table
@@ -24,13 +24,10 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame as TCloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{self as tung, Message as TMessage};
 
+use crate::api::client::{CLIENT, ClientKey, FORWARDED};
+use crate::api::conns::ConnGuard;
+use crate::api::error::ApiError;
 use crate::config::Limits;
-use crate::edge::client::{CLIENT, ClientKey};
-use crate::edge::conns::ConnGuard;
-use crate::edge::error::ApiError;
-
-/// Marks a request one node forwarded to another; its value is the cluster's secret.
-pub(crate) const FORWARDED: &str = "x-pref-forwarded";
 
 /// How one request is forwarded.
 #[derive(Debug)]
@@ -61,13 +58,6 @@ impl Forwarding<'_> {
         }
         Ok(())
     }
-}
-
-/// Whether `mark`, the value of [`FORWARDED`], is `secret` (compared in constant time).
-#[must_use]
-pub(crate) fn carries(secret: &str, mark: &HeaderValue) -> bool {
-    use subtle::ConstantTimeEq;
-    bool::from(secret.as_bytes().ct_eq(mark.as_bytes()))
 }
 
 /// Whether `req` asks for a WebSocket upgrade.

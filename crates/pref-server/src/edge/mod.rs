@@ -5,10 +5,6 @@
 //! not parse), which would otherwise go out as plain text or an empty body, and the deadline
 //! by which a request's body must have arrived.
 
-pub(crate) mod budgets;
-pub(crate) mod client;
-pub(crate) mod conns;
-pub(crate) mod error;
 pub(crate) mod http;
 pub(crate) mod serve;
 pub(crate) mod shutdown;
@@ -27,11 +23,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use pref_protocol::ApiErrorBody;
 
-use serde::de::DeserializeOwned;
-
+use crate::api::error::ApiError;
 use crate::config::Security;
-use crate::edge::error::ApiError;
-use crate::ids::Secret;
 
 /// The pages' Content-Security-Policy. The web client is same-origin ES modules and
 /// stylesheets with no inline script or style, so nothing else may load, and no other site
@@ -280,26 +273,6 @@ pub(crate) async fn api_not_found() -> Response {
         }),
     )
         .into_response()
-}
-
-/// The bearer token of a request.
-pub(crate) fn bearer(headers: &HeaderMap) -> Result<Secret, ApiError> {
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .ok_or(ApiError::Forbidden(
-            "an Authorization: Bearer token is required",
-        ))?;
-    let token = value.strip_prefix("Bearer ").ok_or(ApiError::Forbidden(
-        "an Authorization: Bearer token is required",
-    ))?;
-    Secret::parse(token.trim()).ok_or(ApiError::Forbidden("the token is malformed"))
-}
-
-/// Reads a request body: a JSON object only (`pref_protocol::read`), an empty body as `{}`.
-pub(crate) fn body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let bytes = if bytes.is_empty() { b"{}" } else { bytes };
-    pref_protocol::read(bytes).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
 }
 
 #[cfg(test)]

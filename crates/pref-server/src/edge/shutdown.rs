@@ -3,57 +3,62 @@
 //! so that clients reconnect, and lets go of its leases so that another node takes its
 //! tables at once instead of after the lease runs out.
 //!
-//! One flag, a `watch` channel, carries the signal: every socket holds a receiver of it and
-//! closes after the message it is handling, and the sender learns that every socket has
-//! gone when the last receiver is dropped.
+//! tokio-util carries the signal: one `CancellationToken` is the flag every socket (and the
+//! listener) watches, and a `TaskTracker` counts them, so that the node learns that every
+//! socket has gone once the last one's [`Going`] is dropped.
 
-use std::sync::Arc;
-
-use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tokio_util::task::task_tracker::TaskTrackerToken;
 
 /// The shutdown flag, shared by the server and its sockets; cheap to clone.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Shutdown {
-    flag: Arc<watch::Sender<bool>>,
+    /// Cancelled when the node begins to stop.
+    flag: CancellationToken,
+    /// One token per socket (or listener) still open.
+    open: TaskTracker,
 }
 
-impl Default for Shutdown {
-    fn default() -> Shutdown {
-        Shutdown::new()
-    }
+/// One socket's (or the listener's) view of the flag; while it lives,
+/// [`Shutdown::sockets_closed`] waits for it.
+#[derive(Debug)]
+pub(crate) struct Going {
+    flag: CancellationToken,
+    _open: TaskTrackerToken,
 }
 
 impl Shutdown {
     /// A flag not yet raised.
     #[must_use]
     pub(crate) fn new() -> Shutdown {
-        Shutdown {
-            flag: Arc::new(watch::Sender::new(false)),
-        }
+        Shutdown::default()
     }
 
-    /// A receiver for one socket (or the listener): [`going_away`] completes on it once the
-    /// flag is raised. While it lives, [`Shutdown::sockets_closed`] waits for it.
+    /// A view for one socket (or the listener): [`going_away`] completes on it once the
+    /// flag is raised.
     #[must_use]
-    pub(crate) fn watch(&self) -> watch::Receiver<bool> {
-        self.flag.subscribe()
+    pub(crate) fn watch(&self) -> Going {
+        Going {
+            flag: self.flag.clone(),
+            _open: self.open.token(),
+        }
     }
 
     /// Raises the flag.
     pub(crate) fn begin(&self) {
-        self.flag.send_replace(true);
+        self.flag.cancel();
     }
 
-    /// Completes once every receiver handed out by [`Shutdown::watch`] is gone.
+    /// Completes once every view handed out by [`Shutdown::watch`] is gone.
     pub(crate) async fn sockets_closed(&self) {
-        self.flag.closed().await;
+        self.open.close();
+        self.open.wait().await;
     }
 }
 
-/// Completes once the flag behind `rx` is raised (at once if it already is); never if the
-/// flag's owner is gone without raising it.
-pub(crate) async fn going_away(rx: &mut watch::Receiver<bool>) {
-    if rx.wait_for(|raised| *raised).await.is_err() {
-        std::future::pending::<()>().await;
-    }
+/// Completes once the flag behind `going` is raised (at once if it already is); never if
+/// the flag's owner is gone without raising it.
+pub(crate) async fn going_away(going: &mut Going) {
+    going.flag.cancelled().await;
 }

@@ -27,12 +27,12 @@ use tokio::sync::broadcast;
 
 use super::sheet::{Deals, Header, refusal};
 use super::{Keepers, Opened};
+use crate::api::budgets::Budgets;
+use crate::api::client::Client;
+use crate::api::conns::{Conns, Refused};
+use crate::api::error::ApiError;
+use crate::api::{bearer, body};
 use crate::config::Limits;
-use crate::edge::budgets::Budgets;
-use crate::edge::client::Client;
-use crate::edge::conns::{Conns, Refused};
-use crate::edge::error::ApiError;
-use crate::edge::{bearer, body};
 use crate::ids::Secret;
 use crate::table::machine::check_name;
 
@@ -358,7 +358,7 @@ async fn events(
 struct Watching {
     keepers: Arc<Keepers>,
     id: Secret,
-    _place: crate::edge::conns::ConnGuard,
+    _place: crate::api::conns::ConnGuard,
 }
 
 /// The next view for a watcher; `None` when the sheet is gone.

@@ -36,8 +36,8 @@ use pref_protocol::{KeeperChange, KeeperDeal, KeeperOp, KeeperView};
 use tokio::sync::{OwnedMutexGuard, broadcast};
 use tokio::time::Instant;
 
+use crate::api::error::ApiError;
 use crate::config::Limits;
-use crate::edge::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 #[cfg(test)]
 use crate::store::{Pool, with_pool};

@@ -23,10 +23,10 @@ use pref_protocol::{SaveProfile, SavedProfile};
 use serde_json::{Map, Value};
 use sqlx::Row;
 
+use crate::api::budgets::Budgets;
+use crate::api::client::Client;
+use crate::api::error::ApiError;
 use crate::config::Config;
-use crate::edge::budgets::Budgets;
-use crate::edge::client::Client;
-use crate::edge::error::ApiError;
 use crate::ids::Secret;
 use crate::store::{Pool, Store, StoreError, with_pool};
 
@@ -217,7 +217,7 @@ pub(crate) async fn create(
     client: Client,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    let req: SaveProfile = crate::edge::body(&bytes)?;
+    let req: SaveProfile = crate::api::body(&bytes)?;
     let name = check_name(&req.name)?;
     let (_, _, request) = canonical(&req.profile)?;
     s.budgets.profiles.spend(client)?;

@@ -9,7 +9,7 @@ use sqlx::{Postgres, QueryBuilder, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Pool, Stamp, Store, StoreError};
-use crate::cluster::lease::Leases;
+use crate::store::lease::Leases;
 
 /// Rows queued for the group commit at most; writers wait beyond it.
 pub(super) const QUEUE: usize = 8192;

@@ -32,8 +32,8 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::mpsc;
 
-use crate::cluster::lease::Leases;
 use crate::ids::{Secret, TokenHash};
+use crate::store::lease::Leases;
 use group::{QUEUE, Queued, group_commit};
 
 /// Which database to open, from the `database` setting or `PREF_DATABASE_URL`.
@@ -175,6 +175,7 @@ pub struct Store {
 mod fair;
 mod group;
 mod hashed;
+pub mod lease;
 mod load;
 mod served;
 
@@ -257,7 +258,7 @@ impl Store {
                     .connect(url)
                     .await?;
                 // The heartbeat starts now; `cluster.rs` adds the address and keeps it up.
-                crate::cluster::lease::register(&beat, &leases, "").await?;
+                crate::store::lease::register(&beat, &leases, "").await?;
                 let writer = PgPoolOptions::new()
                     .max_connections(2)
                     .acquire_timeout(Duration::from_secs(10))
@@ -343,7 +344,7 @@ impl Store {
                     .bind(invite.expose())
                     .fetch_one(&mut *tx)
                     .await?;
-                crate::cluster::lease::insert(&mut tx, leases, no).await?;
+                crate::store::lease::insert(&mut tx, leases, no).await?;
                 tx.commit().await?;
                 leases.hold(no, 1);
                 Ok(no)

@@ -24,13 +24,14 @@ use pref_core::Seat;
 use pref_protocol::BotLevel;
 use tokio::sync::{broadcast, mpsc, watch};
 
+use crate::config::Lifecycle;
 use crate::config::Limits;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::{Stamp, Store, Stored};
 use crate::table::bots::BotHandle;
 use crate::table::command::{Command, HostRequest};
-use crate::table::lifecycle::{Life, Lifecycle};
+use crate::table::lifecycle::Life;
 use crate::table::machine::clock::Clock;
 use crate::table::machine::{Change, HostOp, Machine, NewTable, Op, Opening, TableError, Write};
 use crate::table::wire::{News, Stamped};

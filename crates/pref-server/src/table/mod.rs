@@ -14,6 +14,7 @@
 //!   `pref-protocol` messages.
 
 pub(crate) mod actor;
+mod api_error;
 pub(crate) mod bots;
 pub(crate) mod command;
 pub(crate) mod lifecycle;

@@ -15,14 +15,15 @@ use std::sync::{Arc, RwLock};
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::api::error::ApiError;
+use crate::config::Lifecycle;
 use crate::config::Limits;
-use crate::edge::error::ApiError;
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::store::Store;
 use crate::table::Table;
 use crate::table::command::Command;
-use crate::table::lifecycle::{Lifecycle, Slots};
+use crate::table::lifecycle::Slots;
 
 /// Commands waiting in one table's inbox before senders wait.
 const INBOX: usize = 256;

@@ -5,11 +5,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use pref_core::Profile;
-use pref_protocol::SeatBot;
-use serde_json::{Value, json};
+use pref_protocol::{SeatBot, Summary};
+use serde_json::Value;
 
-use super::{AppState, bearer, body, table_id};
-use crate::edge::error::ApiError;
+use super::AppState;
+use crate::api::error::ApiError;
+use crate::api::{bearer, body, table_id};
 use crate::table::command::{Command, HostRequest};
 
 async fn host_op(
@@ -17,20 +18,20 @@ async fn host_op(
     id: &str,
     headers: &HeaderMap,
     op: HostRequest,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     let handle = s.tables.open(&table_id(id)?).await?;
     let token = bearer(headers)?;
     let summary = handle
         .ask(|reply| Command::Host { token, op, reply })
         .await??;
-    Ok(Json(json!(summary)))
+    Ok(Json(summary))
 }
 
 pub(super) async fn start(
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     host_op(&s, &id, &headers, HostRequest::Start).await
 }
 
@@ -39,7 +40,7 @@ pub(super) async fn set_profile(
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     // A profile request is a preset's name or an object, which the core reads itself.
     let request: Value = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))?;
@@ -51,7 +52,7 @@ pub(super) async fn remove(
     State(s): State<AppState>,
     Path((id, seat)): Path<(String, u8)>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     host_op(&s, &id, &headers, HostRequest::Remove(seat)).await
 }
 
@@ -60,7 +61,7 @@ pub(super) async fn seat_bot(
     Path((id, seat)): Path<(String, u8)>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     let req: SeatBot = body(&bytes)?;
     host_op(
         &s,
@@ -78,7 +79,7 @@ pub(super) async fn end(
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     host_op(&s, &id, &headers, HostRequest::End).await
 }
 
@@ -89,7 +90,7 @@ pub(super) async fn pause_clock(
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     let req: pref_protocol::clock::PauseClock = body(&bytes)?;
     let handle = s.tables.open(&table_id(&id)?).await?;
     let host = bearer(&headers)?;
@@ -101,5 +102,5 @@ pub(super) async fn pause_clock(
             reply,
         })
         .await??;
-    Ok(Json(json!(summary)))
+    Ok(Json(summary))
 }

@@ -16,20 +16,20 @@ use axum::response::IntoResponse;
 use axum::routing::{any, get, post, put};
 use axum::{Json, Router};
 use pref_core::{PRESETS, Profile};
-use serde_json::{Value, json};
+use pref_protocol::{Health, Presets};
+use serde_json::Value;
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::analysis::Analyses;
-use crate::analysis::http::{deal_analysis, record_analysis};
+use crate::analysis::http::{AnalysisState, deal_analysis, record_analysis};
+use crate::api::budgets::Budgets;
+use crate::api::conns::Conns;
+use crate::api::error::ApiError;
 use crate::cluster::{self, Cluster};
 use crate::config::Config;
 use crate::edge;
-use crate::edge::budgets::Budgets;
-use crate::edge::conns::Conns;
-use crate::edge::error::ApiError;
 use crate::edge::shutdown::Shutdown;
-use crate::edge::{bearer, body};
-use crate::ids::Secret;
+
 use crate::keeper::Keepers;
 use crate::keeper::http::KeeperState;
 use crate::metrics::METRICS;
@@ -75,6 +75,17 @@ impl FromRef<AppState> for KeeperState {
             budgets: Arc::clone(&s.budgets),
             conns: Arc::clone(&s.conns),
             limits: s.config.limits.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for AnalysisState {
+    fn from_ref(s: &AppState) -> AnalysisState {
+        AnalysisState {
+            tables: Arc::clone(&s.tables),
+            analyses: Arc::clone(&s.analyses),
+            budgets: Arc::clone(&s.budgets),
+            max_record_bytes: s.config.limits.analysis_max_record_bytes,
         }
     }
 }
@@ -150,11 +161,11 @@ pub(crate) fn router(state: AppState) -> Router {
         ))
         // Who the client is, before the request is forwarded or served.
         .layer(axum::middleware::from_fn_with_state(
-            crate::edge::client::Identify {
+            crate::api::client::Identify {
                 proxies: state.config.security.trusted_proxies.clone().into(),
                 secret: state.config.cluster.secret.clone(),
             },
-            crate::edge::client::identify,
+            crate::api::client::identify,
         ))
         // Outside the forwarding, so that they hold on every node a request passes.
         .layer(axum::middleware::from_fn_with_state(
@@ -170,8 +181,11 @@ pub(crate) fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn health(State(s): State<AppState>) -> Json<Value> {
-    Json(json!({ "status": "ok", "tables": s.tables.len() }))
+async fn health(State(s): State<AppState>) -> Json<Health> {
+    Json(Health {
+        status: "ok".to_owned(),
+        tables: s.tables.len(),
+    })
 }
 
 async fn metrics() -> impl IntoResponse {
@@ -188,12 +202,13 @@ async fn protocol_doc() -> impl IntoResponse {
     )
 }
 
-async fn presets() -> Json<Value> {
-    let all: serde_json::Map<String, Value> = PRESETS
-        .iter()
-        .filter_map(|&n| Profile::preset(n).map(|p| (n.to_owned(), p.to_json())))
-        .collect();
-    Json(Value::Object(all))
+async fn presets() -> Json<Presets> {
+    Json(Presets(
+        PRESETS
+            .iter()
+            .filter_map(|&n| Profile::preset(n).map(|p| (n.to_owned(), p.to_json())))
+            .collect(),
+    ))
 }
 
 /// The rules guide's data, computed by the rules core (`guide.rs`).
@@ -201,8 +216,4 @@ async fn guide() -> Result<Json<Value>, ApiError> {
     crate::guide::data()
         .map(|v| Json(v.clone()))
         .map_err(ApiError::Internal)
-}
-
-pub(crate) fn table_id(id: &str) -> Result<Secret, ApiError> {
-    Secret::parse(id).ok_or(ApiError::NoTable)
 }

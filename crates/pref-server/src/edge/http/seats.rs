@@ -4,10 +4,10 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use pref_protocol::{Claim, Claimed, Left};
-use serde_json::{Value, json};
 
-use super::{AppState, bearer, body, table_id};
-use crate::edge::error::ApiError;
+use super::AppState;
+use crate::api::error::ApiError;
+use crate::api::{bearer, body, table_id};
 use crate::ids::Secret;
 use crate::table::command::Command;
 
@@ -16,7 +16,7 @@ pub(super) async fn claim_seat(
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Claimed>, ApiError> {
     let handle = s.tables.open(&table_id(&id)?).await?;
     let req: Claim = body(&bytes)?;
     let host = headers
@@ -36,21 +36,21 @@ pub(super) async fn claim_seat(
             reply,
         })
         .await??;
-    Ok(Json(json!(Claimed {
+    Ok(Json(Claimed {
         seat,
         token: token.expose(),
-    })))
+    }))
 }
 
 pub(super) async fn leave(
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Left>, ApiError> {
     let handle = s.tables.open(&table_id(&id)?).await?;
     let token = bearer(&headers)?;
     handle
         .ask(|reply| Command::Leave { token, reply })
         .await??;
-    Ok(Json(json!(Left { left: true })))
+    Ok(Json(Left { left: true }))
 }

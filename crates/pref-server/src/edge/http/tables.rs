@@ -6,14 +6,15 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use pref_core::{Profile, Seat};
-use pref_protocol::{CreateTable, Created};
+use pref_protocol::{CreateTable, Created, Invite, RematchSeated, Summary};
 use rand::Rng;
 use rand::rngs::OsRng;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::{AppState, bearer, body, table_id};
-use crate::edge::client::Client;
-use crate::edge::error::ApiError;
+use super::AppState;
+use crate::api::client::Client;
+use crate::api::error::ApiError;
+use crate::api::{bearer, body, table_id};
 use crate::ids::{Secret, TokenHash};
 use crate::metrics::METRICS;
 use crate::table::Table;
@@ -101,7 +102,7 @@ pub(super) async fn invite(
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Invite>, ApiError> {
     let id = table_id(&id)?;
     let handle = s.tables.open(&id).await?;
     let host = bearer(&headers)?;
@@ -109,9 +110,9 @@ pub(super) async fn invite(
         .ask(|reply| Command::InviteKey { host, reply })
         .await??;
     let id = id.expose();
-    Ok(Json(json!({
-        "invite": format!("{}/t/{id}#invite={}", s.base_url, key.expose()),
-    })))
+    Ok(Json(Invite {
+        invite: format!("{}/t/{id}#invite={}", s.base_url, key.expose()),
+    }))
 }
 
 /// A player of a finished table takes the seat its rematch keeps for him: the bearer is his
@@ -121,7 +122,7 @@ pub(super) async fn rematch_seat(
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RematchSeated>, ApiError> {
     let old = s.tables.open(&table_id(&id)?).await?;
     let token = bearer(&headers)?;
     let (table, seat, name) = old
@@ -131,9 +132,11 @@ pub(super) async fn rematch_seat(
     let (seat, token) = new
         .ask(|reply| Command::Rejoin { seat, name, reply })
         .await??;
-    Ok(Json(
-        json!({ "table": table, "seat": seat, "token": token.expose() }),
-    ))
+    Ok(Json(RematchSeated {
+        seat,
+        table,
+        token: token.expose(),
+    }))
 }
 
 /// The host of a finished table opens its rematch: a new table with the same profile, the
@@ -186,10 +189,10 @@ pub(super) async fn rematch(
 pub(super) async fn summary(
     State(s): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Summary>, ApiError> {
     let handle = s.tables.open(&table_id(&id)?).await?;
     let summary = handle.ask(Command::Summary).await?;
-    Ok(Json(json!(summary)))
+    Ok(Json(summary))
 }
 
 pub(super) async fn record(

@@ -9,10 +9,11 @@ use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::{AppState, table_id};
-use crate::edge::budgets::Spender;
-use crate::edge::client::Client;
-use crate::edge::error::ApiError;
+use super::AppState;
+use crate::api::budgets::Spender;
+use crate::api::client::Client;
+use crate::api::error::ApiError;
+use crate::api::table_id;
 use crate::edge::socket;
 use crate::ids::{Secret, TokenHash};
 use crate::table::command::Command;

@@ -1,15 +1,15 @@
 //! The socket's budgets: its own for every message (a `governor` direct limiter, which
 //! replaced a hand-written token bucket of floats), the shared one of its seat or of the
 //! table's spectators for chat, `resync` and binary frames, and for `score_page`
-//! (`crate::edge::budgets`), and how many refused messages in a row close the socket.
+//! (`crate::api::budgets`), and how many refused messages in a row close the socket.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
+use crate::api::budgets::{Budgets, Spender};
 use crate::config::Limits;
-use crate::edge::budgets::{Budgets, Spender};
 use crate::ids::Secret;
 
 /// Rate-limit strikes after which the socket is closed.

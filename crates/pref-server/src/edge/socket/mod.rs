@@ -16,14 +16,14 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use pref_core::{Seat, Viewer};
 use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::watch;
+
 use tokio::time::{Instant, MissedTickBehavior, interval};
 
 pub(crate) use self::limits::Shared;
 use self::limits::{Bucket, MAX_STRIKES};
 
 use crate::config::Limits;
-use crate::edge::shutdown::going_away;
+use crate::edge::shutdown::{Going, going_away};
 use crate::ids::Secret;
 use crate::metrics::METRICS;
 use crate::table::command::{Caller, Command, Session, Start};
@@ -386,7 +386,7 @@ pub(crate) async fn run<S>(
     table: TableHandle,
     session: Session,
     (limits, shared): (Limits, Shared),
-    mut going: watch::Receiver<bool>,
+    mut going: Going,
 ) where
     S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
@@ -432,7 +432,7 @@ fn presence(seated: Option<(Seat, Secret)>, connected: bool) -> Command {
     }
 }
 
-async fn serve<S>(conn: &mut Conn<S>, limits: &Limits, going: &mut watch::Receiver<bool>) -> Stop
+async fn serve<S>(conn: &mut Conn<S>, limits: &Limits, going: &mut Going) -> Stop
 where
     S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
 {

@@ -10,7 +10,7 @@ use pref_core::Seat;
 use tokio::sync::{Semaphore, mpsc};
 
 use super::*;
-use crate::edge::budgets::{Budgets, Spender};
+use crate::api::budgets::{Budgets, Spender};
 use crate::edge::shutdown::Shutdown;
 use crate::ids::{Secret, TokenHash};
 use crate::store::Store;

@@ -2,9 +2,10 @@
 //! reads, which commands count as a use, and what happens when the table's time is up.
 
 use super::Table;
+use crate::config::Lifecycle;
 use crate::store::Stored;
 use crate::table::command::Command;
-use crate::table::lifecycle::{Due, Life, Lifecycle, Phase, Slot};
+use crate::table::lifecycle::{Due, Life, Phase, Slot};
 use crate::table::machine::Stage;
 
 impl Table {

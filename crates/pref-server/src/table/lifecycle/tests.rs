@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use super::*;
+use crate::api::error::ApiError;
 use crate::config::Limits;
-use crate::edge::error::ApiError;
 use crate::ids::Secret;
 use crate::store::Store;
 use crate::table::actor::test_table;

@@ -18,6 +18,7 @@ pub(crate) mod clock;
 #[cfg(test)]
 mod deal_record_tests;
 mod fair;
+mod fair_ops;
 #[cfg(test)]
 mod fair_tests;
 mod op;
@@ -31,7 +32,7 @@ mod seats;
 mod view;
 
 pub(crate) use audience::RematchPlan;
-pub(crate) use fair::{FairOp, FairWrite, Opening, StoredFair};
+pub(crate) use fair_ops::{FairOp, FairWrite, Opening, StoredFair};
 pub(crate) use op::disallowed_char;
 pub(crate) use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,

@@ -1,4 +1,6 @@
-//! Table leases on PostgreSQL: which node serves which table, and until when.
+//! Table leases on PostgreSQL: which node serves which table, and until when. They live
+//! in the store because every deck and action write checks them in its transaction; the
+//! cluster (`cluster/`) renews, takes over and routes by them.
 //!
 //! A lease row says that node `node` holds table `table_no` at `epoch`; it lasts as long as
 //! the node's heartbeat (`nodes.expires`), which the node renews every third of a lease.
@@ -9,7 +11,7 @@
 //! run `lease - margin`: the database set the expiry no earlier than that start, so the
 //! node stops before the database lets anybody else in, as long as its clock runs less than
 //! `margin / lease` slow (docs/scaling.md). Even a node that misjudges that cannot do harm:
-//! every deck and action it writes names the epoch it holds (`store.rs`), and a lease taken
+//! every deck and action it writes names the epoch it holds (`store/group.rs`), and a lease taken
 //! over has a new one.
 
 use std::collections::HashMap;

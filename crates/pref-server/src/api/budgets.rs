@@ -35,9 +35,9 @@ use governor::clock::{Clock, DefaultClock};
 use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter};
 
+use crate::api::client::{Client, ClientKey};
+use crate::api::error::ApiError;
 use crate::config::Limits;
-use crate::edge::client::{Client, ClientKey};
-use crate::edge::error::ApiError;
 use crate::ids::{Secret, TokenHash};
 
 /// A keyed token bucket.

@@ -8,7 +8,7 @@
 //! subscriber is given, so that a client cannot buy fresh budgets with the addresses of its
 //! own block; an IPv4-mapped IPv6 address is its IPv4 address. In a cluster the node that
 //! forwards a request passes the key it computed in [`CLIENT`], and the owner believes it
-//! only from a request that carries the cluster's secret ([`crate::cluster::proxy::FORWARDED`]), so
+//! only from a request that carries the cluster's secret ([`FORWARDED`]), so
 //! the owner's budgets count the real client, not the forwarding node.
 //!
 //! [`identify`] computes the key once per request, before the request is forwarded or
@@ -17,16 +17,16 @@
 use std::convert::Infallible;
 use std::fmt;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
-use std::str::FromStr;
+
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
-use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
-use ipnet::IpNet;
-use serde::Deserialize;
+
+use crate::config::Proxy;
 
 /// The header in which a forwarding node names the client it forwards for.
 pub(crate) const CLIENT: &str = "x-pref-client";
@@ -64,44 +64,14 @@ impl fmt::Display for ClientKey {
     }
 }
 
-/// One trusted proxy: an address (`172.28.0.10`) or a block of them (`10.0.0.0/8`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proxy(IpNet);
+/// Marks a request one node forwarded to another (`cluster/proxy.rs`); its value is the cluster's secret.
+pub(crate) const FORWARDED: &str = "x-pref-forwarded";
 
-impl Proxy {
-    /// Whether `ip` is this proxy, or in its block.
-    #[must_use]
-    pub fn holds(self, ip: IpAddr) -> bool {
-        let ip = match ip {
-            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-            IpAddr::V4(_) => ip,
-        };
-        self.0.contains(&ip)
-    }
-}
-
-/// A setting that is neither an address nor a block of addresses.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is neither an IP address nor a block such as 10.0.0.0/8")]
-pub struct BadProxy(pub String);
-
-impl FromStr for Proxy {
-    type Err = BadProxy;
-
-    fn from_str(s: &str) -> Result<Proxy, BadProxy> {
-        let s = s.trim();
-        s.parse::<IpNet>()
-            .or_else(|_| s.parse::<IpAddr>().map(IpNet::from))
-            .map(|net| Proxy(net.trunc()))
-            .map_err(|_| BadProxy(s.to_owned()))
-    }
-}
-
-impl<'de> Deserialize<'de> for Proxy {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Proxy, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
+/// Whether `mark`, the value of [`FORWARDED`], is `secret` (compared in constant time).
+#[must_use]
+pub(crate) fn carries(secret: &str, mark: &HeaderValue) -> bool {
+    use subtle::ConstantTimeEq;
+    bool::from(secret.as_bytes().ct_eq(mark.as_bytes()))
 }
 
 /// What [`identify`] needs: the trusted proxies and the cluster's secret.
@@ -130,8 +100,8 @@ impl Identify {
 
     /// Whether the request carries the cluster's secret (none set: never).
     fn sent_by_a_node(&self, headers: &HeaderMap) -> bool {
-        match (&self.secret, headers.get(crate::cluster::proxy::FORWARDED)) {
-            (Some(secret), Some(mark)) => crate::cluster::proxy::carries(secret, mark),
+        match (&self.secret, headers.get(FORWARDED)) {
+            (Some(secret), Some(mark)) => carries(secret, mark),
             _ => false,
         }
     }
@@ -208,6 +178,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::BadProxy;
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()

@@ -14,8 +14,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::api::client::ClientKey;
 use crate::config::Limits;
-use crate::edge::client::ClientKey;
 use crate::ids::{Secret, TokenHash};
 
 /// What a socket is counted under.
