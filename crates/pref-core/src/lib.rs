@@ -19,6 +19,9 @@
 //!   and `timing.rs` a deal's optional fairness and clock fields.
 //! - [`fair`]: provably fair deals: the commitments and the shuffle of the server's seed and
 //!   the players' contributions, which records keep so that anyone can recompute the deck.
+//!   In `fair/`: `values.rs` the hashed values, `deck.rs` the shuffle and the deck's
+//!   commitment, `fairness.rs` a deal's [`fair::Shuffle`] and its checked [`fair::Fairness`],
+//!   `error.rs` why fairness data does not hold together.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet, the claim that ended it,
 //!   and (`outcome/form.rs`) the outcome's one serde form, [`OutcomeForm`], that every

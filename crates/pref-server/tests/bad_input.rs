@@ -271,7 +271,9 @@ async fn idle_socket_is_closed() {
     .await;
     let info = table(&addr, json!("sochi"), 0, false).await;
     let mut ws = connect(&addr, &info.id, None, "").await;
-    // Not reading means not answering pings.
+    // Not reading means not answering pings. A real wait: reading (or polling) the socket
+    // would answer the server's pings and keep it alive, and the server's idle timeout runs
+    // on its own clock, in its own process.
     tokio::time::sleep(Duration::from_secs(4)).await;
     let closed = tokio::time::timeout(Duration::from_secs(10), async {
         while next_json(&mut ws).await.is_some() {}

@@ -222,7 +222,9 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
         "return document.body.dataset.phase === 'playing' && !document.querySelector('#clock-pause')",
     )
     .await;
-    // Longer than a move: nobody's clock runs and the autopilot makes no move.
+    // Longer than a move: nobody's clock runs and the autopilot makes no move. A real wait
+    // (Chromium's clock and the server's run on their own), for something that must not
+    // happen: there is nothing to poll for.
     tokio::time::sleep(Duration::from_secs(5)).await;
     let running = js(
         &anna,

@@ -12,7 +12,7 @@
 //! once share one computation. The cache is consulted only after the table has said that
 //! every card of the deal may be seen by every viewer
 //! ([`crate::table::machine::Machine::deal_record`]). What one client may have computed is its own
-//! budget (`budget.rs`): uploads (one deal per request, the size bounded by the route's
+//! budget (`api/budgets.rs`): uploads (one deal per request, the size bounded by the route's
 //! body limit) and table deals not in the cache.
 
 pub(crate) mod http;

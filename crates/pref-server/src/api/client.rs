@@ -1,5 +1,5 @@
 //! Who a request comes from, as the node computes it: the one key every per-client budget
-//! and cap counts under (`budget.rs`, `conns.rs`).
+//! and cap counts under (`budgets.rs`, `conns.rs`).
 //!
 //! The key is the TCP peer's address, unless the peer is one of the trusted proxies
 //! (`security.trusted_proxies`): then it is the rightmost address of `X-Forwarded-For` that

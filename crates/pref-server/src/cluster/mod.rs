@@ -3,7 +3,7 @@
 //!
 //! Every node runs two loops. The *renewer* extends this node's leases every third of a
 //! lease and stops serving a table whose lease it no longer holds, or whose deadline its
-//! own clock says has passed (`lease.rs`). The *taker* takes expired leases of unfinished
+//! own clock says has passed (`store/lease.rs`). The *taker* takes expired leases of unfinished
 //! tables (a dead node's, or a node's that lost the database) and restores those tables by
 //! replaying them. A request for a table this node does not serve is looked up: served
 //! elsewhere, it is forwarded there (`proxy.rs`); expired, this node takes the lease at

@@ -2,7 +2,7 @@
 //! request's shape and hand the change to [`Keepers`](super::Keepers); watchers follow a
 //! sheet over server-sent events, one `sheet` event per change with the whole view.
 //!
-//! Every route spends a budget of the client's address first (`budget.rs`): opening or
+//! Every route spends a budget of the client's address first (`api/budgets.rs`): opening or
 //! importing a sheet one budget, every request on an existing sheet another; a watcher's
 //! stream is counted in [`Conns`] (per address, per sheet, on the node) until it ends.
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use super::sweep::Swept;
 use super::*;
 
 fn limits() -> Limits {

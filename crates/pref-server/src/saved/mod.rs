@@ -7,7 +7,7 @@
 //! request a table takes. The rows live in their own `profiles` table, in SQLite or
 //! PostgreSQL alike; how many may be saved is a setting (`limits.max_profiles`), as the number
 //! of tables is. One client address may save `limits.profiles_per_ip_per_minute` (the
-//! budget in `budget.rs`), and a profile nobody read for `limits.profile_expire_days` is
+//! budget in `api/budgets.rs`), and a profile nobody read for `limits.profile_expire_days` is
 //! deleted ([`expiry`]), so the cap cannot stay full. A name follows the seat names'
 //! character rules (`machine::checked_name`: no control, bidi or zero-width characters).
 

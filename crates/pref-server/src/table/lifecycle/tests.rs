@@ -52,8 +52,10 @@ async fn after(secs: u64, mut done: impl FnMut() -> bool) {
     tokio::time::pause();
 }
 
-/// Moves the paused clock by `secs` and lets real time run for 300 ms, long enough (on a loaded machine too) for a
-/// table whose time is up to write its expiry and stop.
+/// Moves the paused clock by `secs` and lets real time run for 300 ms, long enough (on a
+/// loaded machine too) for a table whose time is up to write its expiry and stop. Only for
+/// checks that nothing happens (a table that must stay): there is nothing to poll for, so
+/// the wait is real; a change that must happen is waited for by [`after`], polling.
 async fn settle(secs: u64) {
     tokio::time::advance(Duration::from_secs(secs)).await;
     tokio::time::resume();
@@ -256,7 +258,8 @@ async fn a_bot_table_nobody_watches_pauses_goes_on_when_opened_and_expires_when_
         .await;
     }
     let started = host_op(HostRequest::Start).await.version;
-    // Nobody watches: bots that act without a pause would play a card every few ms.
+    // Nobody watches: bots that act without a pause would play a card every few ms. A real
+    // wait, for something that must not happen (nothing to poll for).
     tokio::time::sleep(Duration::from_millis(500)).await;
     let idle = handle.ask(Command::Summary).await.unwrap();
     assert_eq!(idle.version, started, "the unwatched bot table went on");
@@ -269,6 +272,8 @@ async fn a_bot_table_nobody_watches_pauses_goes_on_when_opened_and_expires_when_
     assert!(item.version > started);
     // The spectator leaves: the table stops again within a turn.
     drop(watcher);
+    // Real waits: one for the bot acting now to finish its turn, one in which nothing must
+    // happen.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let stopped = handle.ask(Command::Summary).await.unwrap().version;
     tokio::time::sleep(Duration::from_millis(500)).await;
