@@ -18,6 +18,7 @@ use pref_core::{
     Action, Call, CardSet, Contract, Deal, Defence, Game, Outcome, OutcomeKind, PRESETS, Profile,
     Record, RecordDeal, Seat, Sheet, WhistCall,
 };
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// The worked deal of `docs/worked-example.md` as a game record.
@@ -26,8 +27,40 @@ pub const WORKED_DEAL: &str = crate::data::WORKED_DEAL_JSON;
 /// The presets the guide compares side by side, in its order.
 pub const COMPARED: [&str; 3] = ["sochi", "leningrad", "rostov"];
 
+/// The guide's answer (`GET /api/guide`): each part of the guide, computed by the core. The
+/// fields are in alphabetical order, the order the answer has always had on the wire.
+#[derive(Debug, Serialize)]
+pub struct Guide {
+    /// A raspasy under the amnesty (R8.9).
+    pub amnesty: Value,
+    /// The whist cases, scored.
+    pub cases: Value,
+    /// The examples scored under each compared preset.
+    pub compare: Value,
+    /// The presets compared side by side ([`COMPARED`]).
+    pub compared: [&'static str; 3],
+    /// The worked deal, step by step.
+    pub deal: Value,
+    /// The scoring examples of the rules (R8, R9.2).
+    pub examples: Value,
+    /// Every preset's profile by its name.
+    pub presets: Map<String, Value>,
+    /// The raspasy price of each preset.
+    pub raspasy: Value,
+    /// A short game closed and settled (R10).
+    pub settlement: Value,
+    /// Contract values, defence quotas and the half-whist's whists (R8, R8.6).
+    pub values: Value,
+}
+
 /// Computed once: the inputs are constants.
-static DATA: LazyLock<Result<Value, String>> = LazyLock::new(build);
+static GUIDE: LazyLock<Result<Guide, String>> = LazyLock::new(build);
+
+/// [`GUIDE`] as a JSON value, for the tests that read it part by part.
+static DATA: LazyLock<Result<Value, String>> = LazyLock::new(|| {
+    let guide = GUIDE.as_ref().map_err(Clone::clone)?;
+    serde_json::to_value(guide).map_err(|e| e.to_string())
+});
 
 /// The guide's data, or why it could not be computed (a broken record or preset file).
 ///
@@ -37,25 +70,33 @@ pub fn data() -> Result<&'static Value, String> {
     DATA.as_ref().map_err(Clone::clone)
 }
 
-fn build() -> Result<Value, String> {
+/// The guide's answer, or why it could not be computed.
+///
+/// # Errors
+/// The reason, if the worked deal does not replay or a preset does not load.
+pub fn guide() -> Result<&'static Guide, String> {
+    GUIDE.as_ref().map_err(Clone::clone)
+}
+
+fn build() -> Result<Guide, String> {
     let sochi = Profile::sochi();
     let mut presets = Map::new();
     for name in PRESETS {
         let p = Profile::preset(name).ok_or_else(|| format!("preset {name} does not load"))?;
         presets.insert((*name).to_owned(), p.to_json());
     }
-    Ok(json!({
-        "values": values()?,
-        "deal": worked_deal()?,
-        "examples": examples()?,
-        "cases": cases()?,
-        "raspasy": raspasy()?,
-        "amnesty": amnesty(),
-        "settlement": settlement(&sochi)?,
-        "presets": presets,
-        "compared": COMPARED,
-        "compare": compare()?,
-    }))
+    Ok(Guide {
+        values: values()?,
+        deal: worked_deal()?,
+        examples: examples()?,
+        cases: cases()?,
+        raspasy: raspasy()?,
+        amnesty: amnesty(),
+        settlement: settlement(&sochi)?,
+        presets,
+        compared: COMPARED,
+        compare: compare()?,
+    })
 }
 
 /// Contract values and defence quotas (R8), what a made misère earns, and the whists a

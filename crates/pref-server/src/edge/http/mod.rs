@@ -17,7 +17,6 @@ use axum::routing::{any, get, post, put};
 use axum::{Json, Router};
 use pref_core::{PRESETS, Profile};
 use pref_protocol::{Health, Presets};
-use serde_json::Value;
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::analysis::Analyses;
@@ -212,8 +211,6 @@ async fn presets() -> Json<Presets> {
 }
 
 /// The rules guide's data, computed by the rules core (`guide.rs`).
-async fn guide() -> Result<Json<Value>, ApiError> {
-    crate::guide::data()
-        .map(|v| Json(v.clone()))
-        .map_err(ApiError::Internal)
+async fn guide() -> Result<Json<&'static crate::guide::Guide>, ApiError> {
+    crate::guide::guide().map(Json).map_err(ApiError::Internal)
 }
