@@ -6,14 +6,15 @@
 //! standard error and 95% confidence interval, the results by role and decision times.
 //!
 //! The opponents are `old` (the strong bot as it was before it scored with the core and
-//! read the auction, `examples/old_bot`), `easy` or `normal`.
+//! read the auction, `examples/old_bot`), `base` (today's strong bot pricing its contracts
+//! as if both defenders whisted, `Bot::likely_whists(false)`), `easy` or `normal`.
 //!
 //! `shares` plays every deal once with three bots of one level and prints how the deals
 //! went: raspasy, misère and each contract level.
 //!
 //! ```text
-//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|easy|normal] [nodes] [other nodes]
-//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|old> [nodes]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|base|easy|normal] [nodes] [other nodes]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|base|old> [nodes]
 //! ```
 #![allow(missing_docs)]
 
@@ -153,6 +154,9 @@ fn shares(profile: &Profile, preset: &str, deals: usize, kind: &str, nodes: u64)
     let mut rng = SmallRng::seed_from_u64(2027);
     let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
     let (mut raspasy, mut misere, mut by_level) = (0usize, 0usize, [0usize; 5]);
+    // Contracts by the defence's calls: both whisted, one whisted, nobody played (two
+    // passes or a standing half-whist).
+    let mut defence = [0usize; 3];
     let n = profile.players();
     for i in 0..deals {
         deck.shuffle(&mut rng);
@@ -166,14 +170,29 @@ fn shares(profile: &Profile, preset: &str, deals: usize, kind: &str, nodes: u64)
         match outcome.kind {
             OutcomeKind::Raspasy => raspasy += 1,
             OutcomeKind::Misere { .. } => misere += 1,
-            OutcomeKind::Game { contract, .. } => by_level[usize::from(contract.level() - 6)] += 1,
+            OutcomeKind::Game {
+                contract, whist, ..
+            } => {
+                by_level[usize::from(contract.level() - 6)] += 1;
+                let whisting = whist
+                    .iter()
+                    .filter(|w| **w == Some(pref_core::WhistCall::Whist))
+                    .count();
+                let i = if outcome.tricks.is_none() {
+                    2
+                } else {
+                    usize::from(whisting < 2)
+                };
+                defence[i] += 1;
+            }
             OutcomeKind::Surrender { bid, .. } => by_level[usize::from(bid.level() - 6)] += 1,
         }
     }
     let pct = |k: usize| 100.0 * k as f64 / deals as f64;
     println!(
         "{preset}, three {kind} bots ({nodes} nodes), {deals} deals: raspasy {:.1}%, misere {:.1}%, \
-         contracts {:.1}% (6: {:.1}%, 7: {:.1}%, 8: {:.1}%, 9: {:.1}%, 10: {:.1}%)",
+         contracts {:.1}% (6: {:.1}%, 7: {:.1}%, 8: {:.1}%, 9: {:.1}%, 10: {:.1}%); \
+         contracts with two whists {}, one {}, not played {}",
         pct(raspasy),
         pct(misere),
         pct(deals - raspasy - misere),
@@ -181,6 +200,9 @@ fn shares(profile: &Profile, preset: &str, deals: usize, kind: &str, nodes: u64)
         pct(by_level[1]),
         pct(by_level[2]),
         pct(by_level[3]),
-        pct(by_level[4])
+        pct(by_level[4]),
+        defence[0],
+        defence[1],
+        defence[2]
     );
 }

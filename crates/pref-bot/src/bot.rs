@@ -34,10 +34,13 @@ mod claim;
 mod concede;
 mod context;
 mod defence;
+mod explain;
 mod level;
+mod likely_whist;
 mod play;
 
 pub use budget::{Budget, CLOCK_MARGIN};
+pub use explain::{Alternative, Hint, Reason};
 pub use level::Level;
 
 use context::{Clock, Ctx};
@@ -57,6 +60,9 @@ pub struct Bot {
     /// Whether the bot makes claims (it always answers them): off until the host says
     /// every player at the table can answer one.
     claims: bool,
+    /// Whether a declarer prices a contract by the defenders' likely whists
+    /// (`likely_whist.rs`) rather than as if both whisted.
+    pub(crate) likely_whists: bool,
 }
 impl Bot {
     /// A bot for `seat` at `level` at a table playing `profile`; `seed` fixes its random
@@ -76,6 +82,7 @@ impl Bot {
             profile: profile.clone(),
             eval: None,
             claims: false,
+            likely_whists: true,
         }
     }
 
@@ -84,6 +91,16 @@ impl Bot {
     #[must_use]
     pub fn claiming(mut self, on: bool) -> Bot {
         self.claims = on;
+        self
+    }
+
+    /// This bot, pricing its contracts as declarer by the whists its defenders would likely
+    /// answer in each sampled layout when `on` (the default), or, when off, as if both
+    /// defenders always whisted, as the bot did before: the duplicate matches of
+    /// `docs/bots.md` keep that bot as their baseline.
+    #[must_use]
+    pub fn likely_whists(mut self, on: bool) -> Bot {
+        self.likely_whists = on;
         self
     }
 

@@ -50,5 +50,5 @@ mod tables;
 mod tt;
 
 pub use bot::CLOCK_MARGIN;
-pub use bot::{Bot, Budget, Level, play_deal};
-pub use solver::{Goal, Position, PositionError, Solver, Stats};
+pub use bot::{Alternative, Bot, Budget, Hint, Level, Reason, play_deal};
+pub use solver::{Bound, Goal, Position, PositionError, Solver, Stats};

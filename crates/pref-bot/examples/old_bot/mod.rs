@@ -32,6 +32,12 @@ impl Player {
         };
         if kind == "old" {
             Player::Old(Box::new(bot::Bot::new(seat, bot::Level::Strong, seed)))
+        } else if kind == "base" {
+            // Today's strong bot pricing its contracts as if both defenders whisted: the
+            // baseline of the likely-whist pricing (issue 39).
+            Player::New(Box::new(
+                Bot::new(seat, Level::Strong, profile, seed).likely_whists(false),
+            ))
         } else {
             Player::New(Box::new(Bot::new(seat, level, profile, seed)))
         }
