@@ -108,7 +108,10 @@ impl HandEval {
     /// Prices the solver's counts for `me`'s hand: the declarer's tricks per strain (empty
     /// for a strain not searched) and the misère tricks, one per sample.
     /// `defenders[i]`, when given, holds the defenders' hands of sample `i`, to price each
-    /// sample by their likely whists (`likely_whist.rs`); without, both whist.
+    /// sample by their likely whists (`likely_whist.rs`); without, both whist. With `edge`
+    /// each contract is priced as if one layout in four gave the declarer a trick more
+    /// ([`Bot::declarer_edge`]).
+    #[allow(clippy::too_many_arguments)]
     fn priced(
         prices: &Prices,
         view: &DealView,
@@ -117,6 +120,7 @@ impl HandEval {
         counts: &[Vec<u8>; 5],
         mis: Option<&[u8]>,
         defenders: &[Defenders],
+        edge: bool,
     ) -> HandEval {
         let raspasy =
             tables::raspasy_table(prices, view, me)[usize::from(heuristic::raspasy_tricks(hand))];
@@ -124,8 +128,14 @@ impl HandEval {
         for c in all_contracts() {
             let ts = &counts[c.strain() as usize];
             if !ts.is_empty() {
-                contract[usize::from(c.bid().index())] =
-                    Some(contract_value(prices, view, me, c, ts, defenders));
+                let v = contract_value(prices, view, me, c, ts, defenders);
+                let v = if edge {
+                    let up: Vec<u8> = ts.iter().map(|&t| (t + 1).min(10)).collect();
+                    (v * 3 + contract_value(prices, view, me, c, &up, defenders)) / 4
+                } else {
+                    v
+                };
+                contract[usize::from(c.bid().index())] = Some(v);
             }
         }
         let misere = mis
@@ -268,6 +278,7 @@ impl Bot {
             &counts,
             with_misere.then_some(&mis[..]),
             &defenders,
+            self.declarer_edge,
         );
         eval.misere_asked = misere_asked;
         if mis.is_empty() {
@@ -520,7 +531,16 @@ mod tests {
             profile: Profile::preset(name).expect("a preset"),
             raspasy_before: streak,
         };
-        HandEval::priced(&prices, &view, Seat(0), set(HAND), &counts, None, &[])
+        HandEval::priced(
+            &prices,
+            &view,
+            Seat(0),
+            set(HAND),
+            &counts,
+            None,
+            &[],
+            false,
+        )
     }
 
     fn six(eval: &HandEval) -> Whists {

@@ -9,7 +9,7 @@
 
 use num_rational::Ratio;
 use pref_core::view::DealKind;
-use pref_core::{Action, ActionList, Card, CardSet, DealView, Seat, Stage, Suit};
+use pref_core::{ActionList, Card, CardSet, DealView, Seat, Stage, Suit};
 
 use super::Bot;
 use super::budget::Budget;
@@ -84,13 +84,7 @@ impl Bot {
     /// layout. With a node budget ([`Budget::nodes`]) the choice is the card
     /// [`Bot::decide`] plays in the same state.
     pub fn explain(&mut self, view: &DealView, legal: &ActionList, budget: Budget) -> Option<Hint> {
-        let cards: CardSet = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Play(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let cards = super::play::play_cards(legal);
         if view.stage != Stage::Play || cards.len() < 2 || self.level == super::Level::Easy {
             return None;
         }
@@ -283,13 +277,8 @@ impl Situation {
 mod tests {
     use super::*;
     use crate::bot::Level;
-    use pref_core::{Deal, Event, Profile, Viewer};
-
-    fn set(s: &str) -> CardSet {
-        s.split_whitespace()
-            .map(|c| c.parse::<Card>().expect("card"))
-            .collect()
-    }
+    use crate::test_cards::set;
+    use pref_core::{Action, Deal, Event, Profile, Viewer};
 
     fn card(s: &str) -> Card {
         s.parse().expect("card")

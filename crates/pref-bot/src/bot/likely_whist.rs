@@ -23,6 +23,9 @@ use crate::tables::{self, Table};
 /// The two defenders' hands of one sampled layout, by seat.
 pub(crate) type Defenders = [(Seat, CardSet); 2];
 
+/// The defence's calls by seat, and whether the contract is played after them.
+type Calls = ([Option<WhistCall>; 4], bool);
+
 /// The defence's likely calls against `contract` by `declarer` with the defenders' hands
 /// `hands`, and whether the contract is then played: `None` where the table fixes the
 /// defence's calls for the price (see the module docs), and the old price stands.
@@ -32,7 +35,7 @@ pub(crate) fn likely_calls(
     declarer: Seat,
     contract: Contract,
     hands: Defenders,
-) -> Option<([Option<WhistCall>; 4], bool)> {
+) -> Option<Calls> {
     let profile = &prices.profile;
     let level = contract.level();
     let stalingrad = profile.stalingrad() && contract.bid() == pref_core::Bid::LOWEST;
@@ -82,7 +85,7 @@ pub(crate) fn contract_value(
         return tables::expect(&both(), counts);
     }
     // One table per pattern of calls: at most four in a decision.
-    let mut made: Vec<(([Option<WhistCall>; 4], bool), Table)> = Vec::new();
+    let mut made: Vec<(Calls, Table)> = Vec::new();
     let mut priced = Vec::with_capacity(counts.len());
     for (&t, &hands) in counts.iter().zip(defenders) {
         let Some(calls) = likely_calls(prices, view, me, contract, hands) else {
@@ -101,19 +104,14 @@ pub(crate) fn contract_value(
         };
         priced.push(made[i].1[usize::from(t.min(10))]);
     }
-    crate::score::mean(priced.into_iter())
+    crate::score::mean(priced)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_cards::set;
     use pref_core::{Card, Deal, Profile, Strain, Viewer};
-
-    fn set(s: &str) -> CardSet {
-        s.split_whitespace()
-            .map(|c| c.parse::<Card>().expect("card"))
-            .collect()
-    }
 
     fn view() -> DealView {
         let deck: Vec<Card> = (0..32).map(Card::from_index).collect();

@@ -19,13 +19,7 @@ use {super::budget::Budget, super::context::Clock, crate::score::Prices};
 
 impl Bot {
     pub(super) fn play(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Card {
-        let cards: CardSet = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Play(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let cards = play_cards(legal);
         if self.level != Level::Easy {
             if let Some(c) = self.search_play(ctx, cards) {
                 return c;
@@ -277,6 +271,17 @@ impl Bot {
             samples,
         })
     }
+}
+
+/// The cards among `legal`.
+pub(super) fn play_cards(legal: &ActionList) -> CardSet {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Play(c) => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Card play's sampled values: per card (by index), the sum over the layouts of the
