@@ -51,7 +51,12 @@ fn main() {
     let main_nodes: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(30_000);
     let other_nodes: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(30_000);
     let measured = args.get(6).map_or("strong", String::as_str);
-    let mut rng = SmallRng::seed_from_u64(2026);
+    // `DUP_SEED` draws another set of deals (to add deals to a match already run).
+    let seed = std::env::var("DUP_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2026);
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
     let mut margins = Vec::with_capacity(deals);
     let mut times = Vec::new();
