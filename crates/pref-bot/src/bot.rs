@@ -117,7 +117,7 @@ impl Bot {
     /// bots' card play gives away more in defence than as declarer (the double-dummy loss
     /// of `docs/bots.md`: about 0.3–0.4 against 0.1–0.2 tricks a contract deal), so a
     /// declarer ends on average about a quarter of a trick above his open-hand count; with
-    /// the edge the bots pass fewer deals out and win the matches there.
+    /// the edge the bots pass fewer deals out and are ahead in the matches there.
     #[must_use]
     pub fn declarer_edge(mut self, on: bool) -> Bot {
         self.declarer_edge = on;
