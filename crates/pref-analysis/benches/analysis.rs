@@ -7,7 +7,7 @@
 //! and worst thread CPU time (the time on one core, whatever else the host runs) of: the
 //! play analysis (a fresh analyser per deal, its table carried over from position to
 //! position), by kind of deal; the same with a fresh table for every position (what the
-//! reuse saves), run back to back; the auction part. Then criterion's own (wall-clock)
+//! reuse saves), run back to back; the auction part; the two together (a whole deal). Then criterion's own (wall-clock)
 //! estimate of the play analysis.
 #![allow(missing_docs)]
 
@@ -89,6 +89,8 @@ fn distributions() {
     let mut warm = Vec::new();
     let mut cold = Vec::new();
     let mut auction = Vec::new();
+    // The play and the best contracts of one deal together: a whole deal's analysis.
+    let mut whole = Vec::new();
     let mut by_kind: [Vec<f64>; 3] = Default::default();
     for entry in &set {
         let mut analyser = Analyser::new();
@@ -118,6 +120,7 @@ fn distributions() {
             )
             .expect("played");
         auction.push(cpu_ms() - t);
+        whole.push(warm[warm.len() - 1] + auction[auction.len() - 1]);
     }
     println!(
         "play analysis, {} random deals (~30 positions each), one table: {}",
@@ -136,6 +139,10 @@ fn distributions() {
     println!(
         "best contracts of the three seats, the same deals: {}",
         quantiles(auction)
+    );
+    println!(
+        "whole deal (play and best contracts), the same deals: {}",
+        quantiles(whole)
     );
 }
 

@@ -11,7 +11,7 @@
 //! cost each seat by the preset's prices (the others' tricks shared evenly, as the bots
 //! price them; raspasy by the player's own tricks).
 //!
-//! `cargo run --release -p pref-bot --features old-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|old> [nodes]`
+//! `cargo run --release -p pref-bot --features old-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|base|likely|old> [nodes]`
 #![allow(missing_docs)]
 
 #[path = "old_bot/mod.rs"]

@@ -6,14 +6,17 @@
 //! standard error and 95% confidence interval, the results by role and decision times.
 //!
 //! The opponents are `old` (the strong bot as it was before it scored with the core and
-//! read the auction, `examples/old_bot`), `easy` or `normal`.
+//! read the auction, `examples/old_bot`), `base` (the strong bot before issue 39: bids at
+//! the open-hand count, `Bot::declarer_edge(false)`), `easy`, `normal` or `strong`; the
+//! measured bot is `strong`, or with a sixth argument another kind (`likely`: `base` pricing
+//! its contracts by its defenders' likely whists, `Bot::likely_whists`).
 //!
 //! `shares` plays every deal once with three bots of one level and prints how the deals
 //! went: raspasy, misère and each contract level.
 //!
 //! ```text
-//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|easy|normal] [nodes] [other nodes]
-//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|old> [nodes]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|base|easy|normal|strong] [nodes] [other nodes] [measured kind]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|base|likely|old> [nodes]
 //! ```
 #![allow(missing_docs)]
 
@@ -47,7 +50,13 @@ fn main() {
     }
     let main_nodes: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(30_000);
     let other_nodes: u64 = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(30_000);
-    let mut rng = SmallRng::seed_from_u64(2026);
+    let measured = args.get(6).map_or("strong", String::as_str);
+    // `DUP_SEED` draws another set of deals (to add deals to a match already run).
+    let seed = std::env::var("DUP_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2026);
+    let mut rng = SmallRng::seed_from_u64(seed);
     let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
     let mut margins = Vec::with_capacity(deals);
     let mut times = Vec::new();
@@ -63,7 +72,7 @@ fn main() {
             let mut deal = Deal::new(&profile, dealer, &deck, 0).expect("valid deck");
             let mut players: Vec<Player> = (0..3u8)
                 .map(|s| {
-                    let kind = if s == me { "strong" } else { other };
+                    let kind = if s == me { measured } else { other };
                     Player::make(kind, Seat(s), &profile, i as u64 * 7 + u64::from(s))
                 })
                 .collect();
@@ -113,13 +122,13 @@ fn main() {
     times.sort_by(f64::total_cmp);
     let q = |p: f64| times[((times.len() as f64 - 1.0) * p).round() as usize];
     println!(
-        "{preset}: strong ({main_nodes} nodes) vs two {other} ({other_nodes} nodes), {deals} deals x 3 \
-         seatings: strong gains {mean:.2} whists per deal, std error {se:.2}, 95% CI [{:.2}, {:.2}]",
+        "{preset}: {measured} ({main_nodes} nodes) vs two {other} ({other_nodes} nodes), {deals} deals x 3 \
+         seatings: {measured} gains {mean:.2} whists per deal, std error {se:.2}, 95% CI [{:.2}, {:.2}]",
         mean - 1.96 * se,
         mean + 1.96 * se
     );
     println!(
-        "strong's mean result by role: declarer {:.2} ({} plays), defender {:.2} ({} plays), raspasy {:.2} ({} plays)",
+        "{measured}'s mean result by role: declarer {:.2} ({} plays), defender {:.2} ({} plays), raspasy {:.2} ({} plays)",
         by_role[0].0 / by_role[0].1.max(1) as f64,
         by_role[0].1,
         by_role[1].0 / by_role[1].1.max(1) as f64,
@@ -128,7 +137,7 @@ fn main() {
         by_role[2].1
     );
     println!(
-        "deals played: {} games, {} misere, {} raspasy; strong decisions: {}, median {:.1} ms, p95 {:.1} ms, max {:.1} ms; {:.0} s",
+        "deals played: {} games, {} misere, {} raspasy; {measured} decisions: {}, median {:.1} ms, p95 {:.1} ms, max {:.1} ms; {:.0} s",
         kinds[0],
         kinds[1],
         kinds[2],
@@ -153,6 +162,11 @@ fn shares(profile: &Profile, preset: &str, deals: usize, kind: &str, nodes: u64)
     let mut rng = SmallRng::seed_from_u64(2027);
     let mut deck: [Card; 32] = std::array::from_fn(|i| Card::from_index(i as u8));
     let (mut raspasy, mut misere, mut by_level) = (0usize, 0usize, [0usize; 5]);
+    // Contracts by the defence's calls: both whisted, one whisted, nobody played (two
+    // passes or a standing half-whist).
+    let mut defence = [0usize; 3];
+    // Defenders' calls: [expected pass, whisted], by (expected whist, whisted) as 2 bits.
+    let mut calls = [0usize; 4];
     let n = profile.players();
     for i in 0..deals {
         deck.shuffle(&mut rng);
@@ -166,14 +180,46 @@ fn shares(profile: &Profile, preset: &str, deals: usize, kind: &str, nodes: u64)
         match outcome.kind {
             OutcomeKind::Raspasy => raspasy += 1,
             OutcomeKind::Misere { .. } => misere += 1,
-            OutcomeKind::Game { contract, .. } => by_level[usize::from(contract.level() - 6)] += 1,
+            OutcomeKind::Game {
+                contract, whist, ..
+            } => {
+                by_level[usize::from(contract.level() - 6)] += 1;
+                let whisting = whist
+                    .iter()
+                    .filter(|w| **w == Some(pref_core::WhistCall::Whist))
+                    .count();
+                let i = if outcome.tricks.is_none() {
+                    2
+                } else {
+                    usize::from(whisting < 2)
+                };
+                defence[i] += 1;
+                // Each defender's call against the rule of thumb the likely-whist pricing
+                // expects of him (`bot/defence.rs`'s `would_whist`).
+                let hands = deal.dealt_hands();
+                for (s, w) in whist.iter().enumerate() {
+                    if let Some(w) = w {
+                        let honours = hands[s]
+                            .iter()
+                            .filter(|c| {
+                                c.rank() as u8 >= 6 || Some(c.suit()) == contract.strain().trump()
+                            })
+                            .count();
+                        let expected = honours as u8 + contract.level() >= 9;
+                        let whisted = *w == pref_core::WhistCall::Whist;
+                        calls[usize::from(expected) * 2 + usize::from(whisted)] += 1;
+                    }
+                }
+            }
             OutcomeKind::Surrender { bid, .. } => by_level[usize::from(bid.level() - 6)] += 1,
         }
     }
     let pct = |k: usize| 100.0 * k as f64 / deals as f64;
     println!(
         "{preset}, three {kind} bots ({nodes} nodes), {deals} deals: raspasy {:.1}%, misere {:.1}%, \
-         contracts {:.1}% (6: {:.1}%, 7: {:.1}%, 8: {:.1}%, 9: {:.1}%, 10: {:.1}%)",
+         contracts {:.1}% (6: {:.1}%, 7: {:.1}%, 8: {:.1}%, 9: {:.1}%, 10: {:.1}%); \
+         contracts with two whists {}, one {}, not played {}; defenders' calls by the rule of \
+         thumb (expected pass: passed {}, whisted {}; expected whist: passed {}, whisted {})",
         pct(raspasy),
         pct(misere),
         pct(deals - raspasy - misere),
@@ -181,6 +227,13 @@ fn shares(profile: &Profile, preset: &str, deals: usize, kind: &str, nodes: u64)
         pct(by_level[1]),
         pct(by_level[2]),
         pct(by_level[3]),
-        pct(by_level[4])
+        pct(by_level[4]),
+        defence[0],
+        defence[1],
+        defence[2],
+        calls[0],
+        calls[1],
+        calls[2],
+        calls[3]
     );
 }

@@ -3,7 +3,9 @@
 //! as on one free core) and node count:
 //! `cargo run --release -p pref-bot --example solver_stats -- 2000`; a second argument
 //! `misere` or `raspasy` solves those goals instead (every hand of ten, a random player),
-//! `misere-yes-no` asks only "does the misère player take a trick" (`Solver::at_least`).
+//! `misere-yes-no` asks only "does the misère player take a trick" (`Solver::at_least`),
+//! `at-most-4` asks of the trick contracts only "does the declarer take at most 4 tricks"
+//! (`Solver::at_most`, the bound query).
 #![allow(missing_docs)]
 
 use pref_bot::{Goal, Position, Solver};
@@ -61,6 +63,8 @@ fn main() {
         let t = cpu_ms();
         if goal_kind == "misere-yes-no" {
             solver.at_least(&pos, 1).expect("no limit");
+        } else if goal_kind == "at-most-4" {
+            solver.at_most(&pos, 4).expect("no limit");
         } else {
             let v = solver.solve(&pos).expect("no limit");
             assert!(v <= 10);

@@ -15,7 +15,8 @@
 //! clock and prices); above them the decisions, each an `impl Bot`: `concede.rs` prices a
 //! surrender (R4.5) and a withdrawal to a half-whist (R5.3), `bidding.rs` the auction,
 //! discard and contract, `defence.rs` the whists, `play.rs` the card play and `claim.rs`
-//! claims and the answers to them (R6.7). This file holds the [`Bot`] itself and sends
+//! claims and the answers to them (R6.7); `likely_whist.rs` prices a contract by its
+//! defenders' likely whists, `explain.rs` explains a card for hints. This file holds the [`Bot`] itself and sends
 //! each decision to its file.
 
 use std::time::{Duration, Instant};
@@ -34,10 +35,13 @@ mod claim;
 mod concede;
 mod context;
 mod defence;
+mod explain;
 mod level;
+mod likely_whist;
 mod play;
 
 pub use budget::{Budget, CLOCK_MARGIN};
+pub use explain::{Alternative, Hint, Reason};
 pub use level::Level;
 
 use context::{Clock, Ctx};
@@ -57,6 +61,12 @@ pub struct Bot {
     /// Whether the bot makes claims (it always answers them): off until the host says
     /// every player at the table can answer one.
     claims: bool,
+    /// Whether a declarer prices a contract by the defenders' likely whists
+    /// (`likely_whist.rs`) rather than as if both whisted.
+    pub(crate) likely_whists: bool,
+    /// Whether the auction prices a contract with the declarer's measured edge over his
+    /// open-hand count ([`Bot::declarer_edge`]).
+    pub(crate) declarer_edge: bool,
 }
 impl Bot {
     /// A bot for `seat` at `level` at a table playing `profile`; `seed` fixes its random
@@ -76,6 +86,8 @@ impl Bot {
             profile: profile.clone(),
             eval: None,
             claims: false,
+            likely_whists: false,
+            declarer_edge: true,
         }
     }
 
@@ -84,6 +96,31 @@ impl Bot {
     #[must_use]
     pub fn claiming(mut self, on: bool) -> Bot {
         self.claims = on;
+        self
+    }
+
+    /// This bot, pricing its contracts as declarer by the whists its defenders would likely
+    /// answer in each sampled layout by the rule of thumb (`likely_whist.rs`) when `on`, or
+    /// as if both defenders always whisted (the default). Off by default: against the bots'
+    /// own defence, which in the measured matches never left a contract unplayed, the rule of
+    /// thumb expects passes that do not come, and the matches of `docs/bots.md` show no gain;
+    /// a host whose players pass more may turn it on.
+    #[must_use]
+    pub fn likely_whists(mut self, on: bool) -> Bot {
+        self.likely_whists = on;
+        self
+    }
+
+    /// This bot, pricing each contract in the auction as if one sampled layout in four gave
+    /// the declarer a trick more than its open-hand count when `on` (the default), or at
+    /// the open-hand count when off (the bot before issue 39, the matches' baseline). The
+    /// bots' card play gives away more in defence than as declarer (the double-dummy loss
+    /// of `docs/bots.md`: about 0.3–0.4 against 0.1–0.2 tricks a contract deal), so a
+    /// declarer ends on average about a quarter of a trick above his open-hand count; with
+    /// the edge the bots pass fewer deals out and are ahead in the matches there.
+    #[must_use]
+    pub fn declarer_edge(mut self, on: bool) -> Bot {
+        self.declarer_edge = on;
         self
     }
 

@@ -10,7 +10,9 @@
 //!   table's clock leaves) and `context.rs` a decision's inputs; the decisions are
 //!   `bidding.rs` (auction, discard and contract), `defence.rs` (whists), `play.rs` (card
 //!   play), `claim.rs` (claims and answers to claims, R6.7) and `concede.rs` (a surrender,
-//!   R4.5, or a withdrawal to a half-whist, R5.3, priced against playing on). Beside it:
+//!   R4.5, or a withdrawal to a half-whist, R5.3, priced against playing on); with
+//!   `likely_whist.rs` (a contract priced by its defenders' likely whists) and `explain.rs`
+//!   (a card's [`Hint`]: the alternatives weighed and their [`Reason`]s). Beside it:
 //!   `seen.rs` is its memory of the seat's events, `infer.rs` reads the auction, `sample.rs`
 //!   deals the unseen cards, `tables.rs` prices trick counts, `heuristic.rs` holds the rules
 //!   of thumb of the easy level, [`open`] turns a view into a solver position.
@@ -47,8 +49,10 @@ pub mod score;
 mod seen;
 pub mod solver;
 mod tables;
+#[cfg(test)]
+mod test_cards;
 mod tt;
 
 pub use bot::CLOCK_MARGIN;
-pub use bot::{Bot, Budget, Level, play_deal};
-pub use solver::{Goal, Position, PositionError, Solver, Stats};
+pub use bot::{Alternative, Bot, Budget, Hint, Level, Reason, play_deal};
+pub use solver::{Bound, Goal, Position, PositionError, Solver, Stats};

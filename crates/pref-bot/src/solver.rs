@@ -17,7 +17,9 @@
 //! guess, else a binary search on the value), with a bounded transposition table probed at
 //! trick starts, equivalent-rank reduction, a move order with a history heuristic for
 //! leads, quick-trick and sure-trump bounds, and misère's cutoffs when the target takes
-//! every trick left or none (see `docs/bots.md` for the measurements behind each).
+//! every trick left or none (see `docs/bots.md` for the measurements behind each). A
+//! caller that needs no exact count asks a [`Bound`] ("at least k", "at most k": one
+//! null-window search) instead.
 //!
 //! The files: `position.rs` holds the public [`Position`] and its [`Goal`], checked and
 //! played card by card for callers; `rules.rs` the trick rules again at the bit level, as
@@ -49,6 +51,29 @@ fn guess(pos: &Position, left: i32) -> Option<i32> {
     };
     let e = crate::heuristic::trick_estimate(pos.hands[declarer], trump);
     Some((e.round() as i32).clamp(0, left))
+}
+
+/// A question about a position's value that needs no exact count: one null-window search
+/// answers it ([`Solver::holds`]). A caller that only compares the count with a threshold
+/// (a contract made, a claim beaten, a clean misère) asks this instead of
+/// [`Solver::solve`], which is several such searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The target takes at least this many tricks.
+    AtLeast(u8),
+    /// The target takes at most this many tricks.
+    AtMost(u8),
+}
+
+impl Bound {
+    /// Whether an exact count `v` satisfies the bound.
+    #[must_use]
+    pub fn admits(self, v: u8) -> bool {
+        match self {
+            Bound::AtLeast(k) => v >= k,
+            Bound::AtMost(k) => v <= k,
+        }
+    }
 }
 
 /// Counters of the last search.
@@ -189,6 +214,29 @@ impl Solver {
         let k = i32::from(k);
         let v = self.search(k - 1, k);
         (!self.aborted).then_some(v >= k)
+    }
+
+    /// Whether the target takes at most `k` tricks from this position on with best play by
+    /// everyone: the null-window question "not `k + 1`" ([`Solver::at_least`]), as cheap as
+    /// it; `None` if the node limit ran out first. For misère, `at_most(pos, 0)` asks "is
+    /// the misère clean".
+    ///
+    /// # Panics
+    /// In debug builds, if the position is not valid ([`Position::validate`]).
+    pub fn at_most(&mut self, pos: &Position, k: u8) -> Option<bool> {
+        self.at_least(pos, k.saturating_add(1)).map(|more| !more)
+    }
+
+    /// Answers a [`Bound`] question about the target's tricks from this position on by one
+    /// null-window search; `None` if the node limit ran out first.
+    ///
+    /// # Panics
+    /// In debug builds, if the position is not valid ([`Position::validate`]).
+    pub fn holds(&mut self, pos: &Position, bound: Bound) -> Option<bool> {
+        match bound {
+            Bound::AtLeast(k) => self.at_least(pos, k),
+            Bound::AtMost(k) => self.at_most(pos, k),
+        }
     }
 
     /// Each legal card of the player to move with the target's tricks after it (the trick

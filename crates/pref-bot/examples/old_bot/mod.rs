@@ -32,6 +32,20 @@ impl Player {
         };
         if kind == "old" {
             Player::Old(Box::new(bot::Bot::new(seat, bot::Level::Strong, seed)))
+        } else if kind == "base" {
+            // The strong bot as it was before issue 39: its bids at the open-hand count,
+            // without the declarer's edge (`Bot::declarer_edge`), the matches' baseline.
+            Player::New(Box::new(
+                Bot::new(seat, Level::Strong, profile, seed).declarer_edge(false),
+            ))
+        } else if kind == "likely" {
+            // The baseline pricing its contracts by its defenders' likely whists
+            // (`Bot::likely_whists`), to be measured against `base`.
+            Player::New(Box::new(
+                Bot::new(seat, Level::Strong, profile, seed)
+                    .declarer_edge(false)
+                    .likely_whists(true),
+            ))
         } else {
             Player::New(Box::new(Bot::new(seat, level, profile, seed)))
         }

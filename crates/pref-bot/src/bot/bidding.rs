@@ -14,6 +14,7 @@ use super::Bot;
 use super::concede;
 use super::context::{AUCTION_TRIES, Ctx};
 use super::level::Level;
+use super::likely_whist::{Defenders, contract_value};
 use crate::heuristic;
 use crate::infer;
 use crate::sample::{self, Pile};
@@ -106,6 +107,11 @@ fn choose_bid(eval: &HandEval, lowest: Option<Bid>, misere: bool, pass_value: Wh
 impl HandEval {
     /// Prices the solver's counts for `me`'s hand: the declarer's tricks per strain (empty
     /// for a strain not searched) and the misère tricks, one per sample.
+    /// `defenders[i]`, when given, holds the defenders' hands of sample `i`, to price each
+    /// sample by their likely whists (`likely_whist.rs`); without, both whist. With `edge`
+    /// each contract is priced as if one layout in four gave the declarer a trick more
+    /// ([`Bot::declarer_edge`]).
+    #[allow(clippy::too_many_arguments)]
     fn priced(
         prices: &Prices,
         view: &DealView,
@@ -113,16 +119,23 @@ impl HandEval {
         hand: CardSet,
         counts: &[Vec<u8>; 5],
         mis: Option<&[u8]>,
+        defenders: &[Defenders],
+        edge: bool,
     ) -> HandEval {
-        let w = tables::defenders_whist(view, me);
         let raspasy =
             tables::raspasy_table(prices, view, me)[usize::from(heuristic::raspasy_tricks(hand))];
         let mut contract = [None; 26];
         for c in all_contracts() {
             let ts = &counts[c.strain() as usize];
             if !ts.is_empty() {
-                let t = tables::declarer_table(prices, view, me, c, w);
-                contract[usize::from(c.bid().index())] = Some(tables::expect(&t, ts));
+                let v = contract_value(prices, view, me, c, ts, defenders);
+                let v = if edge {
+                    let up: Vec<u8> = ts.iter().map(|&t| (t + 1).min(10)).collect();
+                    (v * 3 + contract_value(prices, view, me, c, &up, defenders)) / 4
+                } else {
+                    v
+                };
+                contract[usize::from(c.bid().index())] = Some(v);
             }
         }
         let misere = mis
@@ -190,6 +203,7 @@ impl Bot {
             .collect();
         let mut counts: [Vec<u8>; 5] = Default::default();
         let mut mis = Vec::new();
+        let mut defenders: Vec<Defenders> = Vec::new();
         for _ in 0..self.level.contract_samples() {
             if !mis.is_empty() && ctx.clock.out(&self.solver, &ctx.budget) {
                 break;
@@ -252,6 +266,9 @@ impl Bot {
                 counts[*s as usize].extend(by_strain[*s as usize]);
             }
             mis.push(m);
+            if self.likely_whists {
+                defenders.push([(others[0], piles[0].cards), (others[1], piles[1].cards)]);
+            }
         }
         let mut eval = HandEval::priced(
             prices,
@@ -260,6 +277,8 @@ impl Bot {
             hand,
             &counts,
             with_misere.then_some(&mis[..]),
+            &defenders,
+            self.declarer_edge,
         );
         eval.misere_asked = misere_asked;
         if mis.is_empty() {
@@ -295,6 +314,20 @@ impl Bot {
                 });
                 [piles[0].cards, piles[1].cards]
             })
+            .collect()
+    }
+
+    /// The defenders' hands of `declarer_samples`' layouts, by seat, for pricing by their
+    /// likely whists; none when the bot prices as if both whisted.
+    fn sampled_defenders(&self, ctx: &Ctx<'_>, samples: &[[CardSet; 2]]) -> Vec<Defenders> {
+        if !self.likely_whists {
+            return Vec::new();
+        }
+        let me = self.seat;
+        let opp: Vec<Seat> = ctx.active().into_iter().filter(|&s| s != me).collect();
+        samples
+            .iter()
+            .map(|h| [(opp[0], h[0]), (opp[1], h[1])])
             .collect()
     }
 
@@ -349,7 +382,6 @@ impl Bot {
         };
         let samples = self.declarer_samples(ctx, twelve);
         let mis_table = tables::misere_table(prices, view, me, me);
-        let w = tables::defenders_whist(view, me);
         let mut best: Option<(Whists, CardSet)> = None;
         'cands: for (d, strain) in cands {
             let mine = twelve.minus(d);
@@ -376,12 +408,13 @@ impl Bot {
             if ts.is_empty() {
                 break 'cands;
             }
+            let defenders = self.sampled_defenders(ctx, &samples[..ts.len()]);
             let value = match strain {
                 None => Some(tables::expect(&mis_table, &ts)),
                 Some(s) => (6..=10)
                     .filter_map(|l| Contract::new(l, s))
                     .filter(|c| c.bid() >= won)
-                    .map(|c| tables::expect(&tables::declarer_table(prices, view, me, c, w), &ts))
+                    .map(|c| contract_value(prices, view, me, c, &ts, &defenders))
                     .max(),
             };
             if let Some(value) = value
@@ -453,11 +486,11 @@ impl Bot {
         if by_strain[4].is_empty() {
             return Action::Declare(fallback);
         }
-        let w = tables::defenders_whist(view, me);
+        let defenders = self.sampled_defenders(ctx, &samples[..by_strain[4].len()]);
         let mut best: Option<(Whists, Contract)> = None;
         for c in contracts {
-            let tab = tables::declarer_table(&ctx.prices, view, me, c, w);
-            let v = tables::expect(&tab, &by_strain[c.strain() as usize]);
+            let ts = &by_strain[c.strain() as usize];
+            let v = contract_value(&ctx.prices, view, me, c, ts, &defenders);
             if best.is_none_or(|(bv, _)| v > bv) {
                 best = Some((v, c));
             }
@@ -498,7 +531,16 @@ mod tests {
             profile: Profile::preset(name).expect("a preset"),
             raspasy_before: streak,
         };
-        HandEval::priced(&prices, &view, Seat(0), set(HAND), &counts, None)
+        HandEval::priced(
+            &prices,
+            &view,
+            Seat(0),
+            set(HAND),
+            &counts,
+            None,
+            &[],
+            false,
+        )
     }
 
     fn six(eval: &HandEval) -> Whists {

@@ -18,7 +18,7 @@ use pref_core::{Action, ActionList, Answer, Claim, ClaimRoom, ClaimView, Seat};
 use super::Bot;
 use super::context::Ctx;
 use super::level::Level;
-use crate::solver::{Goal, Position};
+use crate::solver::{Bound, Goal, Position, Solver};
 
 impl Bot {
     /// A decision in the play: the answer to a pending claim, a claim, or a card.
@@ -49,14 +49,20 @@ impl Bot {
         // More declarer tricks are better for the declarer in a trick contract and for the
         // defence in a misère.
         let more_is_better = (self.seat == declarer) == (view.kind == DealKind::Game);
+        // Beaten is a bound, not a count: one null-window search per layout.
+        // (Fewer than none: no layout beats a claim of no trick, nothing to search.)
+        let better = if more_is_better {
+            Some(Bound::AtLeast(claimed + 1))
+        } else {
+            claimed.checked_sub(1).map(Bound::AtMost)
+        };
         let mut beaten = false;
-        let solved = self.declarer_tricks_to_come(ctx, |v| {
-            beaten = if more_is_better {
-                v > claimed
-            } else {
-                v < claimed
+        let solved = self.layouts_to_come(ctx, |solver, pos| {
+            beaten = match better {
+                Some(b) => solver.holds(pos, b)?,
+                None => false,
             };
-            !beaten
+            Some(!beaten)
         });
         if solved > 0 && !beaten {
             Answer::Accept
@@ -72,9 +78,10 @@ impl Bot {
         let declarer = view.declarer?;
         let mut first = None;
         let mut same = true;
-        let solved = self.declarer_tricks_to_come(ctx, |v| {
+        let solved = self.layouts_to_come(ctx, |solver, pos| {
+            let v = solver.solve(pos)?;
             same = *first.get_or_insert(v) == v;
-            same
+            Some(same)
         });
         let tricks = first?;
         let misere = view.kind == DealKind::Misere;
@@ -96,13 +103,14 @@ impl Bot {
         Claim::new(&entries).filter(|c| room.allows(c))
     }
 
-    /// Solves sampled layouts at this trick boundary, handing `each` the declarer's tricks
-    /// still to come in each, until it returns `false` or the samples or the budget run out.
-    /// Returns how many layouts were solved.
-    fn declarer_tricks_to_come(
+    /// Hands `each` the solver and each sampled layout at this trick boundary (its target
+    /// the declarer, its value his tricks still to come), until it returns `Some(false)`
+    /// (counted) or `None` (the solver gave up: not counted), or the samples or the budget
+    /// run out. Returns how many layouts were answered.
+    fn layouts_to_come(
         &mut self,
         ctx: &Ctx<'_>,
-        mut each: impl FnMut(u8) -> bool,
+        mut each: impl FnMut(&mut Solver, &Position) -> Option<bool>,
     ) -> usize {
         let view = ctx.view;
         let (Some(declarer), true) = (view.declarer, view.trick.is_empty()) else {
@@ -144,11 +152,11 @@ impl Bot {
             if pos.validate().is_err() {
                 break;
             }
-            let Some(v) = self.solver.solve(&pos) else {
+            let Some(go_on) = each(&mut self.solver, &pos) else {
                 break;
             };
             solved += 1;
-            if !each(v) {
+            if !go_on {
                 break;
             }
         }

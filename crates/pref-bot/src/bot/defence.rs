@@ -17,14 +17,14 @@ use crate::heuristic;
 use crate::infer;
 use crate::sample::{self, Pile};
 use crate::score::Whists;
-use crate::solver::{Goal, Position};
+use crate::solver::{Bound, Goal, Position, Solver};
 use crate::tables;
 
-/// One sampled layout for a defender: the declarer's open-hand tricks and the partner's
-/// hand.
+/// One sampled layout for a defender: what the solver said of it (the declarer's
+/// open-hand tricks, or a bound question's answer) and the partner's hand.
 #[derive(Clone, Copy, Debug)]
-struct Layout {
-    tricks: u8,
+struct Layout<T> {
+    tricks: T,
     partner: CardSet,
 }
 
@@ -99,8 +99,13 @@ pub(crate) fn call_value(
 }
 
 impl Bot {
-    /// Declarer tricks and partner hands over sampled layouts.
-    fn defender_samples(&mut self, ctx: &Ctx<'_>) -> Vec<Layout> {
+    /// The solver's answer `ask` (an exact count, or a bound question) and the partner's
+    /// hand over sampled layouts.
+    fn defender_samples<T>(
+        &mut self,
+        ctx: &Ctx<'_>,
+        mut ask: impl FnMut(&mut Solver, &Position) -> Option<T>,
+    ) -> Vec<Layout<T>> {
         let view = ctx.view;
         let (Some(d), Some(contract)) = (view.declarer, view.contract) else {
             return Vec::new();
@@ -145,7 +150,7 @@ impl Bot {
                     trump,
                 },
             };
-            match self.solver.solve(&pos) {
+            match ask(&mut self.solver, &pos) {
                 Some(t) => out.push(Layout {
                     tricks: t,
                     partner: piles[1].cards,
@@ -187,7 +192,7 @@ impl Bot {
         let samples = if self.level == Level::Easy {
             Vec::new()
         } else {
-            self.defender_samples(ctx)
+            self.defender_samples(ctx, Solver::solve)
         };
         if samples.is_empty() {
             let want = if would_whist(hand, contract) {
@@ -205,10 +210,10 @@ impl Bot {
         let answers = match tables::whists_array(view)[partner.index()] {
             Some(known) => Answers::Known(known, &counts),
             None => {
-                let (with, alone): (Vec<&Layout>, Vec<&Layout>) = samples
+                let (with, alone): (Vec<&Layout<u8>>, Vec<&Layout<u8>>) = samples
                     .iter()
                     .partition(|l| would_whist(l.partner, contract));
-                let tricks = |ls: &[&Layout]| ls.iter().map(|l| l.tricks).collect::<Vec<u8>>();
+                let tricks = |ls: &[&Layout<u8>]| ls.iter().map(|l| l.tricks).collect::<Vec<u8>>();
                 Answers::Sampled {
                     whisting: tricks(&with),
                     passing: tricks(&alone),
@@ -230,11 +235,13 @@ impl Bot {
             return Action::Defence(Defence::Closed);
         }
         let level = ctx.view.contract.map_or(6, |c| c.level());
-        let samples = self.defender_samples(ctx);
+        // Only "made or not" matters here: a bound query per layout, not the exact count.
+        let samples =
+            self.defender_samples(ctx, |solver, pos| solver.holds(pos, Bound::AtLeast(level)));
         if samples.is_empty() {
             return Action::Defence(Defence::Closed);
         }
-        let made = samples.iter().filter(|l| l.tricks >= level).count();
+        let made = samples.iter().filter(|l| l.tricks).count();
         // Expecting the contract to make, open play lets the whister steer both hands to
         // the quota; expecting it to fail, closed play keeps the declarer guessing.
         Action::Defence(if 2 * made >= samples.len() {

@@ -19,13 +19,7 @@ use {super::budget::Budget, super::context::Clock, crate::score::Prices};
 
 impl Bot {
     pub(super) fn play(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Card {
-        let cards: CardSet = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Play(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let cards = play_cards(legal);
         if self.level != Level::Easy {
             if let Some(c) = self.search_play(ctx, cards) {
                 return c;
@@ -219,6 +213,12 @@ impl Bot {
     }
 
     pub(super) fn search_play(&mut self, ctx: &Ctx<'_>, legal: CardSet) -> Option<Card> {
+        self.card_values(ctx)?.best(legal)
+    }
+
+    /// Every card's value for the seat to play over sampled layouts, each solved open-handed
+    /// and priced by the table's profile; `None` if nothing was solved.
+    pub(super) fn card_values(&mut self, ctx: &Ctx<'_>) -> Option<CardValues> {
         let view = ctx.view;
         let turn = view.turn?;
         let (pool, mut piles) = self.play_piles(ctx)?;
@@ -238,6 +238,7 @@ impl Bot {
         };
         let taken = *view.tricks_taken.get(target.index())?;
         let mut sums = [Whists::default(); 32];
+        let mut tricks = [0u32; 32];
         let mut samples = 0;
         for _ in 0..self.level.play_samples() {
             if ctx.clock.out(&self.solver, &ctx.budget) {
@@ -260,24 +261,50 @@ impl Bot {
             for (c, v) in moves {
                 let t = (taken + v).min(10);
                 sums[c.index() as usize] += table[usize::from(t)];
+                tricks[c.index() as usize] += u32::from(t);
             }
             samples += 1;
         }
-        if samples == 0 {
-            return None;
-        }
-        let mut best: Option<(Whists, Card)> = None;
-        for c in legal.iter() {
-            let v = sums[c.index() as usize];
-            // Ties go to the lower card: keep the high ones.
-            let better = match best {
-                None => true,
-                Some((bv, bc)) => v > bv || (v == bv && c.rank() < bc.rank()),
-            };
-            if better {
-                best = Some((v, c));
-            }
-        }
-        best.map(|b| b.1)
+        (samples > 0).then_some(CardValues {
+            sums,
+            tricks,
+            samples,
+        })
+    }
+}
+
+/// The cards among `legal`.
+pub(super) fn play_cards(legal: &ActionList) -> CardSet {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Play(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Card play's sampled values: per card (by index), the sum over the layouts of the
+/// seat's result and of the target's tricks for the deal after it.
+pub(super) struct CardValues {
+    pub(super) sums: [Whists; 32],
+    pub(super) tricks: [u32; 32],
+    pub(super) samples: usize,
+}
+
+impl CardValues {
+    /// The legal cards best first: by value, ties to the lower card (keep the high ones).
+    pub(super) fn ranked(&self, legal: CardSet) -> Vec<Card> {
+        let mut cards: Vec<Card> = legal.iter().collect();
+        cards.sort_by(|a, b| {
+            let (va, vb) = (self.sums[a.index() as usize], self.sums[b.index() as usize]);
+            vb.cmp(&va).then(a.rank().cmp(&b.rank()))
+        });
+        cards
+    }
+
+    /// The card to play.
+    pub(super) fn best(&self, legal: CardSet) -> Option<Card> {
+        self.ranked(legal).first().copied()
     }
 }
