@@ -34,6 +34,7 @@ mod claim;
 mod concede;
 mod context;
 mod defence;
+mod house;
 mod level;
 mod play;
 
