@@ -223,3 +223,21 @@ fn r3_9_dark_is_refused_off_a_bid_after_a_look_or_without_the_option() {
         assert!(e.to_string().contains(needle), "{actions}: {e}");
     }
 }
+
+/// `tests/records/dark-no-talon.json` is this game's record, for `pref replay` and the
+/// record corpus: it stays what the core writes.
+#[test]
+fn the_dark_no_talon_fixture_is_the_house_games_record() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/records/dark-no-talon.json"
+    );
+    let names = ["A", "B", "C"].map(str::to_owned);
+    let text = Record::from_game(&house_game(), &names)
+        .unwrap()
+        .to_json_string();
+    if std::env::var_os("PREF_WRITE_FIXTURE").is_some() {
+        std::fs::write(path, &text).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(path).unwrap(), text);
+}
