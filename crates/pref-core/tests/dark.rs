@@ -405,3 +405,23 @@ fn r8_11_lines_of_a_dark_deal_say_so() {
     let text = serde_json::to_value(lines[0]).unwrap();
     assert_eq!(text["dark"], json!(true));
 }
+
+#[test]
+fn r4_7_1_r6_7_a_claim_in_a_dark_misere_shows_the_claimers_hand_alone() {
+    let mut d = deal(&dark_profile());
+    run(
+        &mut d,
+        &[(0, dark("misere")), (1, bid("pass")), (2, bid("pass"))],
+    );
+    let discard: pref_core::CardSet = d.talon().into_iter().collect();
+    run(&mut d, &[(0, Action::Discard(discard))]);
+    assert!(d.is_dark_misere());
+    // Before the first lead a defender claims: his hand opens for everybody, the other
+    // defender's stays closed (R4.7.1, R6.7).
+    let claim = pref_core::Claim::new(&[5, 5, 0]).unwrap();
+    run(&mut d, &[(1, Action::Claim(claim))]);
+    assert_eq!(d.open_seats(), 0b010);
+    let view = d.view(Viewer::Spectator);
+    assert_eq!(view.open_hands[1], Some(d.hand(Seat(1))));
+    assert_eq!(view.open_hands[2], None);
+}
