@@ -14,7 +14,7 @@ const phone = () => window.matchMedia && window.matchMedia('(max-width: 560px)')
 
 /** Takes the snapshot's auction. */
 export function auctionFromSnapshot(state, snap) {
-  state.auction = (snap.auction || []).map((c) => ({ seat: c.seat, call: c.call, here: !!c.here }));
+  state.auction = (snap.auction || []).map((c) => ({ seat: c.seat, call: c.call, here: !!c.here, dark: !!c.dark }));
 }
 
 /** Called after an event was applied: a new deal empties the log, a call extends it. */
@@ -23,13 +23,15 @@ export function auctionNews(state, msg) {
   if (!item || item.kind !== 'deal') return;
   const e = item.event;
   if (e.type === 'dealt') state.auction = [];
-  else if (e.type === 'called') state.auction.push({ seat: e.seat, call: e.call, here: !!e.here });
+  else if (e.type === 'called') state.auction.push({ seat: e.seat, call: e.call, here: !!e.here, dark: !!e.dark });
 }
 
 /** A call as players write it: "pass", a bid, or "here" with the bid it holds. */
 export function callLabel(c) {
-  if (c.here) return h('span', { class: 'here-call' }, t('auction.here'), ' ', bidLabel(c.call));
-  return bidLabel(c.call);
+  // A dark call (R3.9) is marked before the call it made.
+  const dark = c.dark ? h('span', { class: 'dark-call' }, t('dark.call_mark'), ' ') : null;
+  if (c.here) return h('span', { class: 'here-call' }, dark, t('auction.here'), ' ', bidLabel(c.call));
+  return dark ? h('span', { class: 'dark-call-wrap' }, dark, bidLabel(c.call)) : bidLabel(c.call);
 }
 
 /** The seat's last call for its badge, "here" named. */

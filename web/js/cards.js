@@ -66,6 +66,8 @@ export function back(cls = '') {
 export function bidLabel(code) {
   if (code === 'pass') return h('span', { class: 'bid' }, t('call.pass'));
   if (code === 'misere') return h('span', { class: 'bid' }, t('call.misere'));
+  if (code === 'misere_no_talon') return h('span', { class: 'bid' }, t('call.misere_no_talon'));
+  if (code === 'nine_no_talon') return h('span', { class: 'bid' }, t('call.nine_no_talon'));
   const m = /^(\d+)(NT|[SCDH])$/.exec(code);
   if (!m) return h('span', { class: 'bid' }, code);
   return h('span', { class: 'bid' }, m[1],

@@ -11,7 +11,22 @@ import { auctionLog } from './auctionlog.js';
 const nameOf = (state, s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
 
 /** One line saying what the deal is. */
+/** The badges of a dark deal (×2, R8.11) and of a deal without talon (R4.6). */
+function houseBadges(d) {
+  const dark = d.dark && d.dark.deal;
+  if (!dark && !d.no_talon) return null;
+  return h('span', { class: 'house-badges' },
+    dark ? h('span', { class: 'badge dark-deal', id: 'dark-badge', title: t('dark.badge_help') }, t('dark.badge')) : null,
+    d.no_talon ? h('span', { class: 'badge no-talon', id: 'no-talon-badge' }, t('no_talon.badge')) : null);
+}
+
 function headline(state) {
+  const line = headlineText(state);
+  const badges = houseBadges(state.snap.deal);
+  return badges ? h('div', { class: 'headline-row' }, line, badges) : line;
+}
+
+function headlineText(state) {
   const d = state.snap.deal;
   if (d.kind === 'raspasy') return h('p', { class: 'headline' }, t('deal.raspasy'));
   if (d.kind === 'misere') return h('p', { class: 'headline' }, t('deal.misere', { name: nameOf(state, d.declarer) }));

@@ -18,11 +18,12 @@ const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
 /** The legal actions split by verb. */
 export function legalSets(state) {
   const legal = (state.snap.turn && state.snap.turn.legal) || [];
-  const out = { bid: new Set(), play: new Set(), discard: [], declare: new Set(), whist: new Set(), defence: new Set(), words: new Set() };
+  const out = { bid: new Set(), dark: new Set(), play: new Set(), discard: [], declare: new Set(), whist: new Set(), defence: new Set(), words: new Set() };
   for (const a of legal) {
     if (typeof a === 'string') out.words.add(a);
     else if (!a || typeof a !== 'object') continue;
     else if ('bid' in a) out.bid.add(a.bid);
+    else if ('dark' in a) out.dark.add(a.dark);
     else if ('play' in a) out.play.add(a.play);
     else if ('discard' in a) out.discard.push(a.discard);
     else if ('declare' in a) out.declare.add(a.declare);
@@ -41,25 +42,51 @@ function actButton(state, action, label, attrs = {}) {
   }, label);
 }
 
+/** The look (R2.3): the viewer sees his closed hand; it uses no turn. */
+function lookButton(state) {
+  return h('div', { class: 'row dark-row' },
+    actButton(state, 'look', t('dark.look'), { class: 'primary look', id: 'look' }),
+    h('small', { class: 'dark-help' }, t('dark.look_help')));
+}
+
+/** Whether the viewer holds a closed hand he may still look at (R2.3). */
+export function mayLook(state) {
+  const d = state.snap.deal;
+  const me = state.seat;
+  return !!(d && me !== null && d.stage === 'auction' && d.dark && d.dark.looked && d.dark.looked[me] === false
+    && d.calls[me] === null);
+}
+
 function bidBox(state, legal) {
   const d = state.snap.deal;
   const here = d.highest ? d.highest.bid : null;
+  // With `dark_games` (R3.9) the same calls are made dark while the hand is unseen: the
+  // bidding box sends `{dark: code}` for every call the server lists dark.
+  const dark = legal.dark.size > 0;
+  const verb = dark ? 'dark' : 'bid';
+  const has = (code) => (dark ? legal.dark.has(code) : legal.bid.has(code));
   const grid = [];
   for (let level = 6; level <= 10; level++) {
     for (const s of STRAINS) {
       const code = `${level}${s}`;
-      const ok = legal.bid.has(code);
+      const ok = has(code);
       const isHere = ok && code === here;
-      grid.push(actButton(state, { bid: code },
+      grid.push(actButton(state, { [verb]: code },
         isHere ? [bidLabel(code), h('small', {}, t('call.here'))] : bidLabel(code),
         { disabled: !ok, class: `call ${isHere ? 'here' : ''}` }));
     }
   }
-  return h('div', { class: 'bidbox', id: 'bidbox' },
+  // R3.10: the two calls without talon sit between the nines and the tens, where legal.
+  const noTalon = ['misere_no_talon', 'nine_no_talon'].filter((c) => has(c))
+    .map((c) => actButton(state, { [verb]: c }, bidLabel(c), { class: `call wide ${c}` }));
+  return h('div', { class: `bidbox${dark ? ' dark' : ''}`, id: 'bidbox' },
+    legal.words.has('look') ? lookButton(state) : null,
+    dark ? h('p', { class: 'dark-note', id: 'dark-note' }, t('dark.calls_dark')) : null,
     h('div', { class: 'grid' }, grid),
+    noTalon.length ? h('div', { class: 'row no-talon' }, noTalon) : null,
     h('div', { class: 'row' },
-      actButton(state, { bid: 'misere' }, bidLabel('misere'), { disabled: !legal.bid.has('misere'), class: 'call wide' }),
-      actButton(state, { bid: 'pass' }, t('call.pass'), { disabled: !legal.bid.has('pass'), class: 'call wide pass' })));
+      actButton(state, { [verb]: 'misere' }, bidLabel('misere'), { disabled: !has('misere'), class: 'call wide' }),
+      actButton(state, { [verb]: 'pass' }, t('call.pass'), { disabled: !has('pass'), class: 'call wide pass' })));
 }
 
 /** "Surrender (down N)" when the declarer may surrender (R4.5); N from the table's profile. */
@@ -121,7 +148,8 @@ export function controls(state) {
   if (!mine) {
     if (claimPending(state)) return null;
     const who = d.to_act !== null && d.to_act !== undefined ? state.table.seats[d.to_act] : null;
-    return h('div', { class: 'controls waiting' }, h('p', {}, who ? t('turn.waiting', { name: who.name || '' }) : ''));
+    return h('div', { class: 'controls waiting' }, h('p', {}, who ? t('turn.waiting', { name: who.name || '' }) : ''),
+      mayLook(state) ? lookButton(state) : null);
   }
   let body;
   switch (d.stage) {

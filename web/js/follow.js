@@ -60,6 +60,15 @@ function dealEvent(state, item) {
   need(d && snap.deal_no === item.deal_no, `an event of deal ${item.deal_no}`);
   switch (e.type) {
     case 'called': d.calls[e.seat] = e.call; break;
+    // dark_games (R2.3): a closed hand reaches its owner with his look; the turn's `dark`
+    // says who has looked. A dark misère's talon is its declarer's alone (R4.7.1).
+    case 'looked': if (e.hand && seatOf(d.viewer) === e.seat) d.hand = e.hand; break;
+    case 'talon_seen':
+      if (e.cards && seatOf(d.viewer) === e.seat) {
+        d.talon = [...e.cards];
+        if (d.hand) d.hand = cardSet([...d.hand, ...e.cards]);
+      }
+      break;
     case 'auction_won': d.declarer = e.declarer; break;
     case 'all_passed': break;
     case 'talon_turned':

@@ -26,6 +26,8 @@ export function draftOf(outcome, index) {
   d.played = !!outcome.tricks;
   (outcome.tricks || []).forEach((n, s) => { d.tricks[s] = n; });
   if (outcome.talon_units !== undefined) d.talon = outcome.talon_units;
+  d.dark = !!outcome.dark;
+  d.noTalon = !!outcome.no_talon;
   return d;
 }
 
@@ -47,16 +49,22 @@ export function outcomeOf(view, d) {
     return out;
   };
   if (d.kind === 'raspasy') return { kind: 'raspasy', tricks: tricks() };
-  if (d.kind === 'misere') return { kind: 'misere', declarer: d.declarer, tricks: tricks() };
+  // The house rules' outcome fields (R3.9.1, R4.6), only where the table plays them.
+  const house = (o) => {
+    if (next.dark && d.dark) o.dark = true;
+    if (next.no_talon && d.noTalon && o.kind !== 'surrender') o.no_talon = true;
+    return o;
+  };
+  if (d.kind === 'misere') return house({ kind: 'misere', declarer: d.declarer, tricks: tricks() });
   const contract = `${d.level}${d.strain}`;
-  if (d.kind === 'surrender') return { kind: 'surrender', declarer: d.declarer, bid: contract };
+  if (d.kind === 'surrender') return house({ kind: 'surrender', declarer: d.declarer, bid: contract });
   const whist = Array.from({ length: n }, (_, s) => (s === d.declarer ? null : d.whist[s] || null));
   const o = { kind: 'game', declarer: d.declarer, contract, whist };
   const whisters = whist.filter((w) => w === 'whist').length;
   if (d.played && whisters === 1) o.defence = d.defence;
   if (d.played) o.tricks = tricks();
   if (next.talon_units) o.talon_units = d.talon;
-  return o;
+  return house(o);
 }
 
 function choice(name, options, value, set) {
@@ -88,6 +96,14 @@ export function entryForm(view, ui, { redraw, check, submit, cancel }) {
       : t('k.correcting', { n: d.index + 1 })),
     choice('kind', kinds, d.kind, (v) => change(() => { d.kind = v; })),
   ];
+  // dark_games / misere_without_talon: the deal was dark (×2), or played without talon.
+  const yesNo = [[false, t('no')], [true, t('yes')]];
+  if (next.dark && d.kind !== 'raspasy') {
+    parts.push(h('h3', {}, t('k.dark')), choice('dark', yesNo, !!d.dark, (v) => change(() => { d.dark = v; })));
+  }
+  if (next.no_talon && (d.kind === 'misere' || d.kind === 'game')) {
+    parts.push(h('h3', {}, t('k.no_talon')), choice('no-talon', yesNo, !!d.noTalon, (v) => change(() => { d.noTalon = v; })));
+  }
   if (d.kind !== 'raspasy') {
     parts.push(h('h3', {}, t('k.declarer')),
       choice('declarer', next.active.map((s) => [s, name(s)]), d.declarer, (v) => change(() => { d.declarer = v; delete d.whist[v]; })));

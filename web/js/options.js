@@ -36,6 +36,8 @@ export const OPTIONS = [
   ['surrender', { group: 'play', choices: [0, 2, 3] }],
   ['surrender_max_level', { group: 'play', min: 6, max: 10 }],
   ['talon_bonus', { group: 'four' }],
+  ['misere_without_talon', { group: 'play' }],
+  ['dark_games', { group: 'play' }],
   ['claims', { group: 'play' }],
   ['reveal_after_deal', { group: 'play' }],
 ];

@@ -80,7 +80,9 @@ export function sentence(l, name) {
   if (l.converted) {
     why.push(t('log.converted', { name: name(l.converted.seat), m: l.converted.mountain, k: l.converted.factor }));
   }
-  return h('li', { class: 'log-line', 'data-reason': l.reason, 'data-seat': l.seat },
+  // R8.11: an entry of a dark deal is already doubled; the sentence says so.
+  if (l.dark) why.push(t('dark.x2'));
+  return h('li', { class: 'log-line', 'data-reason': l.reason, 'data-seat': l.seat, 'data-dark': l.dark ? 'true' : undefined },
     `${name(l.seat)}: ${column(l, name)} (${why.join('; ')}, `, ruleLink(l.rule), ')');
 }
 

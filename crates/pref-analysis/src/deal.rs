@@ -311,7 +311,7 @@ impl Analyser {
         let raspasy = !played
             .actions
             .iter()
-            .any(|(_, a)| matches!(a, Action::Bid(Call::Bid(_))));
+            .any(|(_, a)| matches!(a, Action::Bid(Call::Bid(_)) | Action::Dark(Call::Bid(_))));
         if raspasy && profile.raspasy_talon() == RaspasyTalon::Ignored {
             return Err(NotAnalysable::TalonIgnored { deal: index });
         }

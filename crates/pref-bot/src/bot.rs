@@ -36,6 +36,7 @@ mod concede;
 mod context;
 mod defence;
 mod explain;
+mod house;
 mod level;
 mod likely_whist;
 mod play;

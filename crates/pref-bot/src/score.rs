@@ -62,6 +62,8 @@ mod tests {
 
     fn six_spades(whist: [Option<WhistCall>; 4], tricks: [u8; 4]) -> Outcome {
         Outcome {
+            dark: false,
+            no_talon: false,
             players: 3,
             dealer: Seat(2),
             kind: OutcomeKind::Game {
@@ -126,6 +128,8 @@ mod tests {
     #[test]
     fn r8_9_leningrad_raspasy_price_rises_with_the_streak() {
         let o = Outcome {
+            dark: false,
+            no_talon: false,
             players: 3,
             dealer: Seat(2),
             kind: OutcomeKind::Raspasy,

@@ -74,6 +74,8 @@ impl Seen {
                 self.led = None;
             }
             ViewEvent::AuctionWon { .. }
+            | ViewEvent::Looked { .. }
+            | ViewEvent::TalonSeen { .. }
             | ViewEvent::TalonTurned { .. }
             | ViewEvent::Discarded { .. }
             | ViewEvent::Surrendered { .. }
@@ -103,12 +105,20 @@ impl Seen {
                         .or(floor.and_then(Bid::next_step));
                 }
             }
-            Call::Bid(b) if b.is_misere() => {
+            // MWT is a misère without the talon (R3.10.1).
+            Call::Bid(b) if b.is_any_misere() => {
                 c.misere = true;
                 self.standing = Some(self.standing.map_or(b, |s| s.max(b)));
             }
             Call::Bid(b) => {
-                c.bid = Some(c.bid.map_or(b, |old| old.max(b)));
+                // 9WT promises nine tricks without the talon: a nine, for what it says of
+                // the hand (R3.10.2).
+                let said = if b.is_nine_no_talon() {
+                    Bid::lowest_of_level(9)
+                } else {
+                    b
+                };
+                c.bid = Some(c.bid.map_or(said, |old| old.max(said)));
                 self.standing = Some(self.standing.map_or(b, |s| s.max(b)));
             }
         }
@@ -163,6 +173,7 @@ mod tests {
     #[test]
     fn r8_9_the_raspasy_count_follows_the_deals_seen_and_the_hosts_word() {
         let dealt = ViewEvent::Dealt {
+            closed: false,
             dealer: Seat(2),
             hand: None,
         };

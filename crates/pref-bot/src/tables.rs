@@ -44,6 +44,8 @@ pub(crate) fn game_outcome(
 ) -> Outcome {
     let tricks = split(view, declarer, t);
     Outcome {
+        dark: false,
+        no_talon: false,
         players: view.players,
         dealer: view.dealer,
         kind: OutcomeKind::Game {
@@ -83,6 +85,8 @@ pub(crate) fn declarer_table(
 /// `seat`'s results by the misère declarer's tricks.
 pub(crate) fn misere_table(prices: &Prices, view: &DealView, seat: Seat, declarer: Seat) -> Table {
     table(prices, seat, |t| Outcome {
+        dark: false,
+        no_talon: false,
         players: view.players,
         dealer: view.dealer,
         kind: OutcomeKind::Misere { declarer },
@@ -94,6 +98,8 @@ pub(crate) fn misere_table(prices: &Prices, view: &DealView, seat: Seat, declare
 /// raspasy model counts one player's tricks).
 pub(crate) fn raspasy_table(prices: &Prices, view: &DealView, seat: Seat) -> Table {
     table(prices, seat, |t| Outcome {
+        dark: false,
+        no_talon: false,
         players: view.players,
         dealer: view.dealer,
         kind: OutcomeKind::Raspasy,
@@ -198,6 +204,8 @@ mod tests {
                         tricks[defs[0].index()] = rest - rest / 2;
                         tricks[defs[1].index()] = rest / 2;
                         let o = Outcome {
+                            dark: false,
+                            no_talon: false,
                             players: n,
                             dealer: view.dealer,
                             kind: OutcomeKind::Misere { declarer: d },

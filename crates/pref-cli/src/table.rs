@@ -81,8 +81,19 @@ fn profile_words(preset: &str, profile: &Profile) -> String {
     format!("{preset} with {}", parts.join(", "))
 }
 
-/// One sentence about a deal.
+/// One sentence about a deal; a dark deal (R3.9.1) and a deal without talon (R4.6) say so.
 pub(crate) fn describe(o: &Outcome, names: &[String]) -> String {
+    let mut text = sentence(o, names);
+    if o.no_talon {
+        text.push_str(" Without talon (R4.6).");
+    }
+    if o.dark {
+        text.push_str(" Dark deal: every entry ×2 (R8.11).");
+    }
+    text
+}
+
+fn sentence(o: &Outcome, names: &[String]) -> String {
     let tricks = o.tricks.map(|t| {
         let counts: Vec<String> = t[..usize::from(o.players)]
             .iter()

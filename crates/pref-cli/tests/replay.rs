@@ -72,6 +72,7 @@ const VALID: &[(&str, bool)] = &[
     ("fair-deals.json", false),
     ("fair-deals-v1.json", false),
     ("house-rules.json", false),
+    ("dark-no-talon.json", false),
 ];
 
 /// The numerator of the exact sum of settlement entries ("a" or "a/b").
@@ -244,4 +245,35 @@ fn bytes_that_are_not_utf8_exit_2() {
         (Some(2), "", "record: not valid UTF-8\n")
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// R3.9.1, R4.6, R8.11, R8.12: a record with dark calls, a look, misère and nine without
+/// talon replays; each deal says `dark` and `no_talon`, and the dark deals are doubled:
+/// the dark misère without talon with 5 tricks is 10·5·2 = 100; the dark 6♣ down 4 writes
+/// 2·4·2 = 16 on the mountain and (2·2 + 2·4)·2 = 24 and (2·6 + 2·4)·2 = 40 whists; the
+/// nine without talon (not dark) down 4 writes 8·4 = 32, and 8 + 32 = 40, 32 + 32 = 64.
+#[test]
+fn r8_11_r8_12_dark_and_no_talon_record_replays() {
+    let (code, out, err) = pref(&["replay", "--json", &path("dark-no-talon.json")]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let expected = r#"{
+  "deals": [
+    {"kind": "misere", "declarer": 0, "no_talon": true, "dark": true, "tricks": [5, 5, 0], "made": false},
+    {"kind": "game", "declarer": 1, "contract": "6C", "dark": true, "tricks": [2, 2, 6], "made": false},
+    {"kind": "game", "declarer": 0, "contract": "9D", "no_talon": true, "tricks": [5, 1, 4], "made": false}
+  ],
+  "pool": [0, 0, 0],
+  "mountain": [132, 16, 0],
+  "whists": [[0, 24, 0], [40, 0, 0], [64, 40, 0]],
+  "finished": false,
+  "settlement": null
+}
+"#;
+    assert_eq!(out, expected);
+    let (code, text, _) = pref(&["replay", &path("dark-no-talon.json")]);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.contains("A plays misère: failed with 5 tricks, tricks 5–5–0. Without talon (R4.6). Dark deal: every entry ×2 (R8.11)."),
+        "{text}"
+    );
 }

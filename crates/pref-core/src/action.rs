@@ -1,5 +1,6 @@
 //! What a player can do in a deal: the verbs of the game record (`bid`, `discard`, `declare`,
-//! `whist`, `defence`, `play`, `surrender`, `claim`, `answer`) as one enum.
+//! `whist`, `defence`, `play`, `surrender`, `claim`, `answer`, `look`; a dark call is a `bid`
+//! with `"dark": true`) as one enum.
 
 use std::fmt;
 use std::str::FromStr;
@@ -85,6 +86,12 @@ pub enum Action {
     Answer(Answer),
     /// The declarer surrenders after taking the talon, before naming the contract (R4.5).
     Surrender,
+    /// A dark call: a seat's first call made before looking at its hand (R3.9,
+    /// `dark_games`). On the wire `{"dark": "6S"}`.
+    Dark(Call),
+    /// The seat looks at its closed hand (R2.3, `dark_games`): before its first call, at its
+    /// turn or not; it uses no turn. On the wire `"look"`.
+    Look,
 }
 
 impl fmt::Display for Action {
@@ -99,6 +106,8 @@ impl fmt::Display for Action {
             Action::Claim(c) => write!(f, "claim {c}"),
             Action::Answer(a) => write!(f, "answer {a}"),
             Action::Surrender => f.write_str("surrender"),
+            Action::Dark(c) => write!(f, "dark {c}"),
+            Action::Look => f.write_str("look"),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Seats, contracts and the bidding ladder (R1.2, R3.1).
 //!
-//! The ladder is one ordered list of 26 steps, 6♠ … 8NT, misère, 9♠ … 10NT, so "the next
-//! step", "not below the winning bid" and "below misère" are comparisons of one byte.
+//! The ladder is one ordered list of 28 steps, 6♠ … 8NT, misère, 9♠ … 9NT, misère without
+//! talon, nine without talon, 10♠ … 10NT (R3.1, R3.10), so "the next step", "not below the
+//! winning bid" and "below misère" are comparisons of one byte. The two no-talon calls exist
+//! only with `misere_without_talon`; without it the deal never lets them be called.
 
 use std::fmt;
 use std::str::FromStr;
@@ -143,7 +145,11 @@ impl Contract {
     #[must_use]
     pub const fn bid(self) -> Bid {
         let i = (self.level - 6) * 5 + self.strain as u8;
-        Bid(if self.level >= 9 { i + 1 } else { i })
+        Bid(match self.level {
+            10 => i + 3,
+            9 => i + 1,
+            _ => i,
+        })
     }
 
     /// A value that prints the contract with a suit symbol: `7♥`, `6NT`.
@@ -211,7 +217,7 @@ impl FromStr for Contract {
     }
 }
 
-/// A step of the bidding ladder (R3.1), misère included.
+/// A step of the bidding ladder (R3.1), misère and the two no-talon calls (R3.10) included.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Bid(u8);
 
@@ -220,10 +226,16 @@ impl Bid {
     pub const LOWEST: Bid = Bid(0);
     /// Misère, between 8NT and 9♠.
     pub const MISERE: Bid = Bid(15);
+    /// Misère without talon (MWT, R3.10.1), between 9NT and nine without talon.
+    pub const MISERE_NO_TALON: Bid = Bid(21);
+    /// Nine without talon (9WT, R3.10.2), between MWT and 10♠.
+    pub const NINE_NO_TALON: Bid = Bid(22);
     /// The highest bid, 10NT.
-    pub const HIGHEST: Bid = Bid(25);
+    pub const HIGHEST: Bid = Bid(27);
+    /// How many steps the ladder has.
+    pub const COUNT: usize = 28;
 
-    /// The ladder position, 0 (6♠) to 25 (10NT).
+    /// The ladder position, 0 (6♠) to 27 (10NT).
     #[must_use]
     pub const fn index(self) -> u8 {
         self.0
@@ -235,13 +247,40 @@ impl Bid {
         self.0 == Bid::MISERE.0
     }
 
-    /// The trick contract of this step, `None` for misère.
+    /// Whether this is misère without talon (R3.10.1).
+    #[must_use]
+    pub const fn is_misere_no_talon(self) -> bool {
+        self.0 == Bid::MISERE_NO_TALON.0
+    }
+
+    /// Whether this is nine without talon (R3.10.2).
+    #[must_use]
+    pub const fn is_nine_no_talon(self) -> bool {
+        self.0 == Bid::NINE_NO_TALON.0
+    }
+
+    /// Whether winning with this bid leaves the talon untaken (R4.6): MWT or 9WT.
+    #[must_use]
+    pub const fn is_no_talon(self) -> bool {
+        self.is_misere_no_talon() || self.is_nine_no_talon()
+    }
+
+    /// Whether winning with this bid makes a misère: misère or MWT (R6.5, R8.8, R8.12).
+    #[must_use]
+    pub const fn is_any_misere(self) -> bool {
+        self.is_misere() || self.is_misere_no_talon()
+    }
+
+    /// The trick contract of this step, `None` for misère, MWT and 9WT (9WT names its nine
+    /// after the auction, R4.6).
     #[must_use]
     pub const fn contract(self) -> Option<Contract> {
-        if self.is_misere() {
+        if self.is_misere() || self.is_no_talon() {
             return None;
         }
-        let i = if self.0 > Bid::MISERE.0 {
+        let i = if self.0 > Bid::NINE_NO_TALON.0 {
+            self.0 - 3
+        } else if self.0 > Bid::MISERE.0 {
             self.0 - 1
         } else {
             self.0
@@ -252,12 +291,14 @@ impl Bid {
         })
     }
 
-    /// The next trick-contract step up; misère is not a step (R3.6), so after 8NT comes 9♠.
+    /// The next trick-contract step up; misère is not a step (R3.6), so after 8NT comes 9♠,
+    /// and neither are MWT and 9WT (R3.10), so after 9NT, MWT and 9WT comes 10♠.
     #[must_use]
     pub const fn next_step(self) -> Option<Bid> {
         match self.0 {
             14 => Some(Bid(16)),
-            25 => None,
+            20..=22 => Some(Bid(23)),
+            27 => None,
             i => Some(Bid(i + 1)),
         }
     }
@@ -286,16 +327,20 @@ impl fmt::Display for PrettyBid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.contract() {
             Some(c) => write!(f, "{}", c.pretty()),
+            None if self.0.is_misere_no_talon() => f.write_str("misère without talon"),
+            None if self.0.is_nine_no_talon() => f.write_str("nine without talon"),
             None => f.write_str("misère"),
         }
     }
 }
 
-/// The record form: `7H`, `misere`.
+/// The record form: `7H`, `misere`, `misere_no_talon`, `nine_no_talon`.
 impl fmt::Display for Bid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.contract() {
             Some(c) => write!(f, "{c}"),
+            None if self.is_misere_no_talon() => f.write_str("misere_no_talon"),
+            None if self.is_nine_no_talon() => f.write_str("nine_no_talon"),
             None => f.write_str("misere"),
         }
     }
@@ -315,6 +360,12 @@ impl FromStr for Bid {
         let t = s.trim();
         if t.eq_ignore_ascii_case("misere") || t == "misère" || t == "Misère" {
             return Ok(Bid::MISERE);
+        }
+        if t.eq_ignore_ascii_case("misere_no_talon") {
+            return Ok(Bid::MISERE_NO_TALON);
+        }
+        if t.eq_ignore_ascii_case("nine_no_talon") {
+            return Ok(Bid::NINE_NO_TALON);
         }
         t.parse::<Contract>().map(Contract::bid)
     }
@@ -387,14 +438,18 @@ mod tests {
 
     #[test]
     fn r3_1_ladder_order() {
-        let names: Vec<String> = (0..26).map(|i| Bid(i).to_string()).collect();
+        let names: Vec<String> = (0..28).map(|i| Bid(i).to_string()).collect();
         assert_eq!(names[0], "6S");
         assert_eq!(names[4], "6NT");
         assert_eq!(names[5], "7S");
         assert_eq!(names[14], "8NT");
         assert_eq!(names[15], "misere");
         assert_eq!(names[16], "9S");
-        assert_eq!(names[25], "10NT");
+        assert_eq!(names[20], "9NT");
+        assert_eq!(names[21], "misere_no_talon");
+        assert_eq!(names[22], "nine_no_talon");
+        assert_eq!(names[23], "10S");
+        assert_eq!(names[27], "10NT");
         for (i, n) in names.iter().enumerate() {
             assert_eq!(n.parse::<Bid>().unwrap().index() as usize, i);
         }
@@ -414,6 +469,11 @@ mod tests {
         );
         assert_eq!(Bid::MISERE.next_step(), Some("9S".parse().unwrap()));
         assert_eq!(Bid::HIGHEST.next_step(), None);
+        // R3.10: MWT and 9WT are not steps; after 9NT, MWT and 9WT comes 10♠.
+        let ten = Some("10S".parse().unwrap());
+        assert_eq!("9NT".parse::<Bid>().unwrap().next_step(), ten);
+        assert_eq!(Bid::MISERE_NO_TALON.next_step(), ten);
+        assert_eq!(Bid::NINE_NO_TALON.next_step(), ten);
         assert_eq!(Bid::lowest_of_level(8), "8S".parse().unwrap());
     }
 

@@ -76,7 +76,14 @@ pub(crate) fn check_outcome(profile: &Profile, dealer: Seat, o: &Outcome) -> Res
             return played(o, "a misère is always played (R6.5)");
         }
     };
-    let bonus_table = profile.talon_bonus() && players == 4;
+    if o.no_talon && contract.level() != 9 {
+        return Err(format!(
+            "after nine without talon the contract is a nine, not {} (R4.6)",
+            contract.pretty()
+        ));
+    }
+    // R11.6: no talon bonus after 9WT, whose declarer took no talon.
+    let bonus_table = profile.talon_bonus() && players == 4 && !o.no_talon;
     match talon_units {
         None if bonus_table => {
             return Err(

@@ -33,10 +33,10 @@ pub type Events = SmallVec<[Event; 4]>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Rules {
     bits: u16,
-    /// Undertricks of a surrender; 0 when it is not allowed (R4.5).
-    pub(crate) surrender: u8,
-    /// The highest winning level a surrender is allowed at (R4.5).
-    pub(crate) surrender_max_level: u8,
+    /// The surrender (R4.5) in one byte, to keep the deal within 128 bytes: the low nibble
+    /// its undertricks (0 when it is not allowed), the high nibble the highest winning level
+    /// it is allowed at.
+    surrender: u8,
     /// Multiplies the whists of a contract's value: the talon bonus shown in a view (R11.6).
     /// A byte, as the profile keeps it within 1..=100, so that the deal stays within 128 bytes.
     pub(crate) whist_scale: u8,
@@ -54,6 +54,10 @@ impl Rules {
     pub(crate) const TALON_IGNORED: u16 = 128;
     /// `talon_bonus` with four players (R11.6).
     pub(crate) const TALON_BONUS: u16 = 256;
+    /// `dark_games`: closed hands, the look and the dark call (R2.3, R3.9).
+    pub(crate) const DARK_GAMES: u16 = 512;
+    /// `misere_without_talon`: the MWT and 9WT calls (R3.10).
+    pub(crate) const NO_TALON: u16 = 1024;
 
     fn from_profile(p: &Profile) -> Rules {
         let four = p.players() == 4;
@@ -71,6 +75,8 @@ impl Rules {
                 Rules::TALON_IGNORED,
             ),
             (p.talon_bonus() && four, Rules::TALON_BONUS),
+            (p.dark_games(), Rules::DARK_GAMES),
+            (p.misere_without_talon(), Rules::NO_TALON),
         ] {
             if on {
                 bits |= bit;
@@ -78,14 +84,23 @@ impl Rules {
         }
         Rules {
             bits,
-            surrender: p.surrender(),
-            surrender_max_level: p.surrender_max_level(),
+            surrender: p.surrender() | p.surrender_max_level() << 4,
             whist_scale: u8::try_from(p.whist_scale()).unwrap_or(u8::MAX),
         }
     }
 
     pub(crate) fn has(self, bit: u16) -> bool {
         self.bits & bit != 0
+    }
+
+    /// Undertricks of a surrender; 0 when it is not allowed (R4.5).
+    pub(crate) fn surrender(self) -> u8 {
+        self.surrender & 0xF
+    }
+
+    /// The highest winning level a surrender is allowed at (R4.5).
+    pub(crate) fn surrender_max_level(self) -> u8 {
+        self.surrender >> 4
     }
 }
 
@@ -127,12 +142,18 @@ pub struct Deal {
     // Auction (R3).
     pub(crate) highest: Option<Bid>,
     pub(crate) holder: Seat,
-    /// Seats out of the auction: passed, or a misère bidder overcalled (R3.5, R3.6).
+    /// Bits 0–3: seats out of the auction: passed, or a misère bidder overcalled (R3.5,
+    /// R3.6); bits 4–7: seats that have seen their hands (R2.3; all without `dark_games`).
     pub(crate) out: u8,
-    /// Seats that have made at least one call (misère must be a first call).
+    /// Bits 0–3: seats that have made at least one call (misère must be a first call);
+    /// bits 4–7: seats whose first call was dark (R3.9).
     pub(crate) spoken: u8,
     pub(crate) misere_by: Option<Seat>,
     pub(crate) last_call: [Option<Call>; 4],
+    /// The highest nine each seat of the auction bid (R4.6), one byte to keep the deal within
+    /// 128 bytes: a base-6 digit per seat by seniority (first hand lowest), its strain + 1,
+    /// 0 for none.
+    pub(crate) nines: u8,
 
     // Contract and defence (R4, R5).
     pub(crate) declarer: Seat,
@@ -303,10 +324,12 @@ impl Deal {
             discard: CardSet::EMPTY,
             highest: None,
             holder: first,
-            out: if players == 4 { 1 << dealer.0 } else { 0 },
+            out: (if players == 4 { 1 << dealer.0 } else { 0 })
+                | if profile.dark_games() { 0 } else { 0xF0 },
             spoken: 0,
             misere_by: None,
             last_call: [None; 4],
+            nines: 0,
             declarer: first,
             contract: None,
             surrendered: false,
@@ -343,6 +366,8 @@ impl Deal {
             Action::Claim(claim) => self.do_claim(seat, claim, &mut events),
             Action::Answer(answer) => self.do_answer(seat, answer, &mut events),
             Action::Surrender => self.do_surrender(&mut events),
+            Action::Dark(call) => self.do_dark_call(seat, call, &mut events),
+            Action::Look => self.do_look(seat, &mut events),
         }
         Ok(events)
     }
@@ -387,6 +412,10 @@ impl Deal {
         if let Some(verdict) = self.check_claim_rules(seat, action) {
             return verdict;
         }
+        if action == Action::Look {
+            // R2.3: at any moment of the auction, at the seat's turn or not.
+            return self.check_look(seat);
+        }
         let verb = verb_of(action);
         let stage_verb = match self.stage {
             Stage::Auction => Verb::Bid,
@@ -425,6 +454,8 @@ impl Deal {
             Action::Defence(_) => Ok(()),
             Action::Play(card) => self.check_play(seat, card),
             Action::Surrender => self.check_surrender(),
+            Action::Dark(call) => self.check_dark_call(seat, call),
+            Action::Look => self.check_look(seat),
         }
     }
 
@@ -442,6 +473,7 @@ impl Deal {
     fn legal_moves(&self, seat: Seat) -> ActionList {
         let mut out = ActionList::empty();
         if self.stage == Stage::Finished || seat != self.turn {
+            self.push_look(seat, &mut out);
             return out;
         }
         match self.stage {
@@ -451,7 +483,8 @@ impl Deal {
                     .with_surrender(self.check_surrender().is_ok());
             }
             Stage::Declare => {
-                return ActionList::declarations(self.won_bid())
+                let (from, to) = self.declare_range();
+                return ActionList::declarations(from, to)
                     .with_surrender(self.check_surrender().is_ok());
             }
             Stage::Whist => self.legal_whists(seat, &mut out),
@@ -471,7 +504,9 @@ impl Deal {
         let moves = if self.to_act() == Some(player) {
             self.legal_moves(self.turn)
         } else {
-            ActionList::empty()
+            let mut out = ActionList::empty();
+            self.push_look(player, &mut out);
+            out
         };
         self.answers(player)
             .unwrap_or(moves)
@@ -532,5 +567,7 @@ fn verb_of(action: Action) -> Verb {
         Action::Claim(_) => Verb::Claim,
         Action::Answer(_) => Verb::Answer,
         Action::Surrender => Verb::Surrender,
+        Action::Dark(_) => Verb::Bid,
+        Action::Look => Verb::Look,
     }
 }

@@ -60,6 +60,8 @@ pub enum Verb {
     Answer,
     /// `surrender`.
     Surrender,
+    /// `look` (R2.3).
+    Look,
 }
 
 impl fmt::Display for Verb {
@@ -74,6 +76,7 @@ impl fmt::Display for Verb {
             Verb::Claim => "a claim",
             Verb::Answer => "answering a claim",
             Verb::Surrender => "a surrender",
+            Verb::Look => "looking at one's hand",
         })
     }
 }
@@ -96,6 +99,8 @@ pub enum SurrenderBar {
     Disabled,
     /// A misère cannot be surrendered.
     Misere,
+    /// After MWT or 9WT no talon was taken (R4.6).
+    NoTalon,
     /// The winning bid is above `surrender_max_level`.
     Level {
         /// The winning bid's level.
@@ -137,6 +142,43 @@ pub enum RuleError {
         bid: Bid,
         /// The one bid allowed above the standing bid.
         next: Bid,
+    },
+    /// A dark call or a look at a table without `dark_games` (R2.3, R3.9).
+    #[error("dark games are not played at this table (R2.3, R3.9)")]
+    DarkOff,
+    /// A dark call by a player who has looked or already called (R3.9).
+    #[error(
+        "{0} has looked at his hand or already called: only a first call before looking may be dark (R3.9)"
+    )]
+    DarkTooLate(Seat),
+    /// A look by a player who has looked or called already, or after the auction (R2.3).
+    #[error("{0} has already seen his hand (R2.3)")]
+    AlreadyLooked(Seat),
+    /// MWT or 9WT at a table without `misere_without_talon` (R3.10).
+    #[error("misère and nine without talon are not played at this table (R3.10)")]
+    NoTalonOff,
+    /// MWT by anybody but the misère caller at his one further turn (R3.10.1).
+    #[error(
+        "only the misère caller, at his one further turn after his misère was outbid, may call misère without talon (R3.10.1)"
+    )]
+    MisereNoTalonBar,
+    /// Any call but MWT or pass at the misère caller's one further turn (R3.10.1).
+    #[error(
+        "after his misère was outbid, the misère caller may only call misère without talon or pass (R3.10.1)"
+    )]
+    MisereCallerTurn,
+    /// 9WT without a misère of another player, or over a bid at or above it (R3.10.2).
+    #[error(
+        "nine without talon needs a misère called by another player and a standing bid below it (R3.10.2)"
+    )]
+    NineNoTalonBar,
+    /// After a 9WT auction, a contract that is not a nine or is below the declarer's own nine (R4.6).
+    #[error("after nine without talon name a nine not below {} (R4.6)", lowest.pretty())]
+    NineNoTalonContract {
+        /// The contract tried.
+        contract: Contract,
+        /// The lowest nine allowed.
+        lowest: Contract,
     },
     /// A bid when 10NT already stands.
     #[error("nothing is higher than 10NT: pass (R3.3)")]
@@ -306,6 +348,10 @@ fn surrender_message(bar: SurrenderBar) -> String {
     match bar {
         SurrenderBar::Disabled => "surrender is not played at this table (R4.5)".to_owned(),
         SurrenderBar::Misere => "a misère cannot be surrendered (R4.5)".to_owned(),
+        SurrenderBar::NoTalon => {
+            "no surrender after misère or nine without talon: no talon was taken (R4.5, R4.6)"
+                .to_owned()
+        }
         SurrenderBar::Level { level, max } => {
             format!("surrender is allowed up to level {max}, and the bid is {level} (R4.5)")
         }
@@ -327,6 +373,12 @@ impl RuleError {
             | RuleError::MisereTooLate { .. }
             | RuleError::MisereBelowExit { .. } => "R3.6",
             RuleError::DiscardSize(_) | RuleError::DiscardNotHeld(_) => "R4.2",
+            RuleError::DarkOff | RuleError::DarkTooLate(_) => "R3.9",
+            RuleError::AlreadyLooked(_) => "R2.3",
+            RuleError::NoTalonOff => "R3.10",
+            RuleError::MisereNoTalonBar | RuleError::MisereCallerTurn => "R3.10.1",
+            RuleError::NineNoTalonBar => "R3.10.2",
+            RuleError::NineNoTalonContract { .. } => "R4.6",
             RuleError::ContractBelowBid { .. } => "R4.3",
             RuleError::HalfWhist(_) => "R5.2",
             RuleError::StayOrWithdraw => "R5.3",

@@ -15,6 +15,23 @@ pub enum Event {
         dealer: Seat,
         /// Hands as dealt, index = seat.
         hands: [CardSet; 4],
+        /// Dealt face down (`dark_games`, R2.3): no owner sees his hand before he looks.
+        closed: bool,
+    },
+    /// A seat looks at its closed hand (R2.3): by the action *look*, just before its first
+    /// call in the light, or right after its dark call (R3.9). Only the owner sees the cards.
+    Looked {
+        /// Who looked.
+        seat: Seat,
+        /// The hand.
+        hand: CardSet,
+    },
+    /// The talon of a dark misère, seen and taken by the declarer alone (R4.7.1).
+    TalonSeen {
+        /// The declarer.
+        seat: Seat,
+        /// The two talon cards.
+        cards: [Card; 2],
     },
     /// A call in the auction.
     Called {
@@ -24,6 +41,8 @@ pub enum Event {
         call: Call,
         /// Whether the call is *here*: the standing bid said again by a senior hand (R3.4).
         here: bool,
+        /// Whether the call is dark: the seat's first call, before looking (R3.9).
+        dark: bool,
     },
     /// The auction has a declarer (R3.7).
     AuctionWon {

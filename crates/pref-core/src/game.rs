@@ -135,6 +135,8 @@ impl From<DealError> for GameError {
 ///     dealer: game.dealer(),
 ///     kind: OutcomeKind::Raspasy,
 ///     tricks: Some([0, 5, 5, 0]),
+///     dark: false,
+///     no_talon: false,
 /// };
 /// game.record_outcome(raspasy).unwrap();
 /// assert_eq!(game.sheet().pool(), [1, 0, 0]);
@@ -370,6 +372,12 @@ impl Game {
     /// [`GameError::DealInProgress`]; [`GameError::GameOver`] after the last deal.
     pub fn record_outcome(&mut self, outcome: Outcome) -> Result<(), GameError> {
         self.ready_for_deal()?;
+        if outcome.no_talon && self.profile.min_level(self.raspasy_streak) > 8 {
+            return Err(GameError::Outcome(
+                "misère and nine without talon need misère allowed, and the lowest level of this deal is above 8 (R3.10, R3.6)"
+                    .to_owned(),
+            ));
+        }
         crate::check::check_outcome(&self.profile, self.dealer, &outcome)
             .map_err(GameError::Outcome)?;
         self.history.push(DealEntry::Scored {

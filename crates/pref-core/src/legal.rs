@@ -1,6 +1,8 @@
 //! The list of legal actions, without allocating: a card play is a card set, a discard is
-//! "any two of these twelve", a declaration is "any contract from this bid up", and the few
-//! auction and whist choices fit in four slots; a surrender (R4.5) comes last where allowed.
+//! "any two of these twelve", a declaration is "any contract from this bid up" (to 9NT after
+//! nine without talon, R4.6), and the few auction and whist choices fit in ten slots (the
+//! most: a first call with `dark_games`, four calls in the light, the same four dark, and the
+//! look); a surrender (R4.5) comes last where allowed.
 //! Bots and the server ask for it on every move, so it costs a few bytes and no heap. A claim
 //! (R6.7) is any split of the tricks left: the list says whether one is allowed
 //! ([`ActionList::claim`]) instead of listing them.
@@ -23,23 +25,25 @@ pub struct ActionList {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum List {
-    /// Up to four explicit actions (calls, whist decisions, defence choices).
-    Few([Action; 4], u8),
+    /// Up to ten explicit actions (calls, whist decisions, defence choices).
+    Few([Action; FEW], u8),
     /// Every pair of cards of this hand (R4.2).
     Discards(CardSet),
-    /// Every trick contract from this bid up (R4.3).
-    Declarations(Bid),
+    /// Every trick contract from the first bid up to the second (R4.3, R4.6).
+    Declarations(Bid, Bid),
     /// Each of these cards (R6.2).
     Cards(CardSet),
 }
 
 const FILLER: Action = Action::Bid(Call::Pass);
+/// The room of [`List::Few`].
+const FEW: usize = 10;
 
 impl ActionList {
     /// No legal action.
     #[must_use]
     pub const fn empty() -> ActionList {
-        ActionList::of(List::Few([FILLER; 4], 0))
+        ActionList::of(List::Few([FILLER; FEW], 0))
     }
 
     const fn of(list: List) -> ActionList {
@@ -67,8 +71,8 @@ impl ActionList {
         ActionList::of(List::Discards(hand))
     }
 
-    pub(crate) const fn declarations(from: Bid) -> ActionList {
-        ActionList::of(List::Declarations(from))
+    pub(crate) const fn declarations(from: Bid, to: Bid) -> ActionList {
+        ActionList::of(List::Declarations(from, to))
     }
 
     pub(crate) const fn cards(cards: CardSet) -> ActionList {
@@ -101,10 +105,10 @@ impl ActionList {
                 let n = h.len() as usize;
                 n * n.saturating_sub(1) / 2
             }
-            List::Declarations(b) => {
-                let misere_in_range = usize::from(b < Bid::MISERE);
-                (Bid::HIGHEST.index() - b.index()) as usize + 1 - misere_in_range
-            }
+            List::Declarations(from, to) => std::iter::successors(Some(from), |b| b.next_step())
+                .take_while(|&b| b <= to)
+                .filter(|b| b.contract().is_some())
+                .count(),
             List::Cards(c) => c.len() as usize,
         }
     }
@@ -125,7 +129,7 @@ impl ActionList {
             List::Few(items, n) => (i < n as usize).then(|| items[i]),
             List::Cards(c) => nth_card(c, i).map(Action::Play),
             List::Discards(h) => nth_pair(h, i).map(Action::Discard),
-            List::Declarations(_) => self.iter().nth(i),
+            List::Declarations(..) => self.iter().nth(i),
         }
     }
 
@@ -139,9 +143,9 @@ impl ActionList {
             (_, Action::Surrender) => self.surrender,
             (List::Cards(c), Action::Play(card)) => c.contains(card),
             (List::Discards(h), Action::Discard(d)) => d.len() == 2 && d.minus(h).is_empty(),
-            (List::Declarations(b), Action::Declare(c)) => c.bid() >= b,
+            (List::Declarations(from, to), Action::Declare(c)) => c.bid() >= from && c.bid() <= to,
             (List::Few(items, n), a) => items[..n as usize].contains(&a),
-            (List::Cards(_) | List::Discards(_) | List::Declarations(_), _) => false,
+            (List::Cards(_) | List::Discards(_) | List::Declarations(..), _) => false,
         }
     }
 
@@ -165,7 +169,7 @@ impl ActionList {
     fn rest_start(&self) -> CardSet {
         match self.list {
             List::Discards(h) | List::Cards(h) => h,
-            List::Few(..) | List::Declarations(_) => CardSet::EMPTY,
+            List::Few(..) | List::Declarations(..) => CardSet::EMPTY,
         }
     }
 }
@@ -256,13 +260,15 @@ impl ActionIter {
                 self.rest = partners;
                 self.pos = 0;
             },
-            List::Declarations(from) => {
+            List::Declarations(from, to) => {
                 let mut b = Some(from);
                 for _ in 0..self.pos {
                     b = b.and_then(Bid::next_step);
                 }
                 self.pos += 1;
-                b.and_then(Bid::contract).map(Action::Declare)
+                b.filter(|&b| b <= to)
+                    .and_then(Bid::contract)
+                    .map(Action::Declare)
             }
         }
     }

@@ -83,4 +83,4 @@ pub use profile::{
 };
 pub use record::{ActionTime, Location, Reason, Record, RecordDeal, RecordError};
 pub use sheet::Sheet;
-pub use view::{DealView, TalonBonus, ViewEvent, Viewer};
+pub use view::{DarkView, DealView, TalonBonus, ViewEvent, Viewer};

@@ -237,6 +237,9 @@ pub struct Line {
     /// Set when the entry was a mountain entry written as whists (`mountain_as_whists`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub converted: Option<Converted>,
+    /// The entry of a dark deal, doubled (R8.11); absent when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dark: bool,
 }
 
 impl Line {
@@ -248,6 +251,7 @@ impl Line {
             amount,
             why,
             converted: None,
+            dark: false,
         }
     }
 

@@ -61,6 +61,10 @@ pub struct Outcome {
     /// Tricks taken per seat; `None` when nothing was played (conceded, standing half-whist).
     /// A four-player dealer's entry counts tricks his talon cards won on raspasy (R11.3).
     pub tricks: Option<[u8; 4]>,
+    /// A dark deal (R3.9.1): every entry is doubled (R8.11). Never on raspasy.
+    pub dark: bool,
+    /// A misère won with MWT, or a game won with 9WT: no talon was taken (R4.6, R8.12).
+    pub no_talon: bool,
 }
 
 impl Outcome {
@@ -196,6 +200,8 @@ mod tests {
 
     fn game(tricks: Option<[u8; 4]>) -> Outcome {
         Outcome {
+            dark: false,
+            no_talon: false,
             players: 3,
             dealer: Seat(2),
             kind: OutcomeKind::Game {

@@ -267,6 +267,12 @@ options! {
     surrender_max_level: u8 => u8 = 10, range!(6..=10, "from 6 to 10");
     /// Four players: the dealer writes whists on the declarer for the talon's aces (R11.6).
     talon_bonus: bool => bool = false, BOOL;
+    /// Misère without talon and nine without talon above 9NT; nobody takes the talon
+    /// (R3.10, R4.6, R8.12).
+    misere_without_talon: bool => bool = false, BOOL;
+    /// A player may make his first call before looking at his hand; the declarer's dark
+    /// first call makes the deal dark, every entry ×2 (R2.3, R3.9, R4.7, R8.11).
+    dark_games: bool => bool = false, BOOL;
     /// A player of the deal may claim the remaining tricks; the deal ends if all accept (R6.7).
     claims: bool => bool = true, BOOL;
     /// When a deal ends, every hand, the talon and the discard are shown to everybody.

@@ -191,6 +191,13 @@ impl Entries {
                 e.raspasy(profile, outcome, tricks, raspasy_streak);
             }
         }
+        if outcome.dark && !matches!(outcome.kind, OutcomeKind::Raspasy) {
+            // R8.11: every entry of a dark deal is doubled; raspasy is never dark.
+            for line in &mut e.lines {
+                line.amount *= 2;
+                line.dark = true;
+            }
+        }
         e
     }
 

@@ -189,6 +189,7 @@ impl Sheet {
                 amount: i64::from(k) * m.abs(),
                 why: line.why,
                 converted,
+                dark: line.dark,
             };
             self.write(whists, written);
         }

@@ -2,7 +2,9 @@
 //!
 //! A client never receives the [`Deal`] or an [`Event`]: it receives a [`DealView`] or a
 //! [`ViewEvent`], each built field by field for one [`Viewer`] from what that viewer may see
-//! at that moment — own hand; the talon once turned; the discard for the declarer; hands
+//! at that moment — own hand (with `dark_games`, only once its owner has looked, R2.3); the
+//! talon once turned (a dark misère's to its declarer alone, R4.7.1); the discard for the
+//! declarer; hands
 //! opened for everybody (open defence R5.5, misère R6.5, a claimer's from his claim on R6.7);
 //! cards played; and, with
 //! `reveal_after_deal`, everything once the deal is over. Every match here is exhaustive, so
@@ -164,6 +166,24 @@ pub struct DealView {
     /// a trick contract is turned at a table with `talon_bonus`; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub talon_bonus: Option<TalonBonus>,
+    /// With `dark_games` (R2.3, R3.9): who has seen his hand and whose first call was dark;
+    /// absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dark: Option<DarkView>,
+    /// The auction was won with MWT or 9WT: nobody takes the talon (R4.6); absent when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_talon: bool,
+}
+
+/// The closed hands and dark calls of a deal at a table with `dark_games`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DarkView {
+    /// Per seat, whether its owner has seen his hand (R2.3).
+    pub looked: Vec<bool>,
+    /// Per seat, whether its first call was dark (R3.9).
+    pub calls: Vec<bool>,
+    /// Whether the deal is dark, scored ×2: its declarer's first call was dark (R3.9.1, R8.11).
+    pub deal: bool,
 }
 
 /// The four-handed dealer's talon bonus as the talon shows it (R11.6).
@@ -211,6 +231,8 @@ impl DealView {
             revealed,
             claim: _,
             talon_bonus: _,
+            dark: _,
+            no_talon: _,
         } = self;
         let mut cs = hand.unwrap_or_default().or(discard.unwrap_or_default());
         for h in open_hands.iter().flatten() {
@@ -239,7 +261,10 @@ impl ViewEvent {
     #[must_use]
     pub fn cards(&self) -> CardSet {
         match self {
-            ViewEvent::Dealt { hand, .. } => hand.unwrap_or_default(),
+            ViewEvent::Dealt { hand, .. } | ViewEvent::Looked { hand, .. } => {
+                hand.unwrap_or_default()
+            }
+            ViewEvent::TalonSeen { cards, .. } => cards.iter().flatten().copied().collect(),
             ViewEvent::TalonTurned { cards } => cards.iter().copied().collect(),
             ViewEvent::Discarded { cards, .. } => cards.unwrap_or_default(),
             ViewEvent::HandOpened { hand, .. } => *hand,
@@ -276,6 +301,21 @@ impl Deal {
         }
     }
 
+    /// R4.7.1: the talon of a dark misère, taken unseen by the defenders, is the declarer's
+    /// to see.
+    fn talon_seen_by(&self, viewer: Viewer) -> bool {
+        self.is_dark_misere() && !self.is_no_talon() && viewer.seat() == Some(self.declarer)
+    }
+
+    fn dark_view(&self) -> Option<DarkView> {
+        let n = self.players;
+        self.rules.has(Rules::DARK_GAMES).then(|| DarkView {
+            looked: (0..n).map(|s| self.has_looked(Seat(s))).collect(),
+            calls: (0..n).map(|s| self.dark_calls() & (1 << s) != 0).collect(),
+            deal: self.is_dark(),
+        })
+    }
+
     fn revealed_now(&self) -> bool {
         self.stage == Stage::Finished && self.reveals_after_deal()
     }
@@ -295,13 +335,16 @@ impl Deal {
     pub fn view(&self, viewer: Viewer) -> DealView {
         let n = self.players as usize;
         let own = match viewer {
-            Viewer::Seat(s) if s.0 < self.players => Some(self.hands[s.index()]),
+            // R2.3: a closed hand is not shown to its owner before he looks.
+            Viewer::Seat(s) if s.0 < self.players && self.has_looked(s) => {
+                Some(self.hands[s.index()])
+            }
             Viewer::Seat(_) | Viewer::Spectator => None,
         };
         let open_hands = (0..n)
             .map(|s| (self.open & (1 << s) != 0).then_some(self.hands[s]))
             .collect();
-        let shown = if self.revealed_now() {
+        let shown = if self.revealed_now() || self.talon_seen_by(viewer) {
             2
         } else {
             self.talon_shown
@@ -350,6 +393,8 @@ impl Deal {
             }),
             claim: self.pending_claim().or_else(|| self.accepted_claim()),
             talon_bonus: self.talon_bonus(),
+            dark: self.dark_view(),
+            no_talon: self.is_no_talon(),
         }
     }
 
@@ -375,12 +420,30 @@ impl Deal {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ViewEvent {
-    /// A new deal: the viewer's own hand (none for a spectator or a four-player dealer).
+    /// A new deal: the viewer's own hand (none for a spectator or a four-player dealer, and
+    /// none for anybody when the hands are dealt closed, R2.3).
     Dealt {
         /// The dealer.
         dealer: Seat,
         /// The viewer's hand.
         hand: Option<CardSet>,
+        /// The hands are dealt closed (`dark_games`): each owner sees his at his look.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        closed: bool,
+    },
+    /// A seat saw its closed hand (R2.3, R3.9); the cards for its owner alone.
+    Looked {
+        /// Who looked.
+        seat: Seat,
+        /// The hand, `None` for everybody but its owner.
+        hand: Option<CardSet>,
+    },
+    /// The talon of a dark misère, taken by its declarer unseen by the others (R4.7.1).
+    TalonSeen {
+        /// The declarer.
+        seat: Seat,
+        /// The cards, `None` for everybody but the declarer.
+        cards: Option<[Card; 2]>,
     },
     /// A call in the auction.
     Called {
@@ -391,6 +454,9 @@ pub enum ViewEvent {
         /// Whether the call is *here*: the standing bid said again (R3.4); absent when not.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         here: bool,
+        /// Whether the call is dark (R3.9); absent when not.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        dark: bool,
     },
     /// The auction has a declarer.
     AuctionWon {
@@ -500,14 +566,37 @@ impl Event {
     pub fn project(&self, viewer: Viewer, players: u8) -> ViewEvent {
         let n = players as usize;
         match *self {
-            Event::Dealt { dealer, hands } => ViewEvent::Dealt {
+            Event::Dealt {
+                dealer,
+                hands,
+                closed,
+            } => ViewEvent::Dealt {
                 dealer,
                 hand: match viewer {
-                    Viewer::Seat(s) if s.0 < players => Some(hands[s.index()]),
+                    Viewer::Seat(s) if s.0 < players && !closed => Some(hands[s.index()]),
                     Viewer::Seat(_) | Viewer::Spectator => None,
                 },
+                closed,
             },
-            Event::Called { seat, call, here } => ViewEvent::Called { seat, call, here },
+            Event::Looked { seat, hand } => ViewEvent::Looked {
+                seat,
+                hand: (viewer.seat() == Some(seat)).then_some(hand),
+            },
+            Event::TalonSeen { seat, cards } => ViewEvent::TalonSeen {
+                seat,
+                cards: (viewer.seat() == Some(seat)).then_some(cards),
+            },
+            Event::Called {
+                seat,
+                call,
+                here,
+                dark,
+            } => ViewEvent::Called {
+                seat,
+                call,
+                here,
+                dark,
+            },
             Event::AuctionWon { declarer, bid } => ViewEvent::AuctionWon { declarer, bid },
             Event::AllPassed => ViewEvent::AllPassed,
             Event::TalonTurned { cards } => ViewEvent::TalonTurned { cards },

@@ -19,6 +19,7 @@ fn c(s: &str) -> Contract {
 
 fn line(seat: u8, column: Column, amount: i64, why: Why) -> Line {
     Line {
+        dark: false,
         seat: Seat(seat),
         column,
         amount,
@@ -295,6 +296,7 @@ fn mountain_as_whists_writes_each_mountain_entry_as_whists_by_the_others() {
         assert_eq!(
             l[i],
             Line {
+                dark: false,
                 seat: Seat(writer),
                 column: on(0),
                 amount: 20,

@@ -122,10 +122,12 @@ fn to_json_has_every_key_in_the_table_order() {
     let v = Profile::sochi().to_json();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     let mut listed: Vec<&str> = Profile::options().map(|o| o.key).collect();
-    assert_eq!(listed.len(), 30);
+    assert_eq!(listed.len(), 32);
     assert_eq!(listed[0], "players");
-    assert_eq!(listed[28], "claims");
-    assert_eq!(listed[29], "reveal_after_deal");
+    assert_eq!(listed[28], "misere_without_talon");
+    assert_eq!(listed[29], "dark_games");
+    assert_eq!(listed[30], "claims");
+    assert_eq!(listed[31], "reveal_after_deal");
     listed.sort_unstable();
     let mut got = keys.clone();
     got.sort_unstable();

@@ -83,6 +83,8 @@ fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
         // R4.5: refused by the consistency check where the table has no surrender.
         8 => {
             return Outcome {
+                dark: false,
+                no_talon: false,
                 players,
                 dealer,
                 kind: OutcomeKind::Surrender {
@@ -120,6 +122,8 @@ fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
             let p = game.profile();
             let bonus = p.talon_bonus() && players == 4;
             return Outcome {
+                dark: false,
+                no_talon: false,
                 players,
                 dealer,
                 kind: OutcomeKind::Game {
@@ -134,6 +138,8 @@ fn outcome(game: &Game, raw: &RawDeal) -> Outcome {
         }
     };
     Outcome {
+        dark: false,
+        no_talon: false,
         players,
         dealer,
         kind,

@@ -16,6 +16,9 @@ pub struct AuctionCall {
     /// Whether it is *here*: the standing bid said again (R3.4); absent when not.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub here: bool,
+    /// Whether it is a dark call (R3.9); absent when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dark: bool,
 }
 
 impl AuctionCall {
@@ -25,11 +28,16 @@ impl AuctionCall {
         let mut standing: Option<Bid> = None;
         let mut out = Vec::new();
         for &(seat, action) in actions {
-            let Action::Bid(call) = action else { continue };
+            let (call, dark) = match action {
+                Action::Bid(call) => (call, false),
+                Action::Dark(call) => (call, true),
+                _ => continue,
+            };
             out.push(AuctionCall {
                 seat,
                 call,
                 here: call.is_here(standing),
+                dark,
             });
             if let Call::Bid(b) = call {
                 standing = Some(b);
@@ -95,5 +103,22 @@ mod tests {
             (Seat(2), Action::Bid(call("9S"))),
         ];
         assert!(AuctionCall::log(&actions).iter().all(|c| !c.here));
+    }
+
+    /// R3.9: a dark call is in the log with `"dark": true`; a look is no call.
+    #[test]
+    fn r3_9_dark_calls_are_marked_and_looks_are_no_calls() {
+        let actions = [
+            (Seat(1), Action::Look),
+            (Seat(0), Action::Dark(call("6S"))),
+            (Seat(1), Action::Bid(call("pass"))),
+        ];
+        let log = AuctionCall::log(&actions);
+        assert_eq!(log.len(), 2);
+        assert!(log[0].dark && !log[1].dark);
+        assert_eq!(
+            serde_json::to_value(log[0]).unwrap(),
+            serde_json::json!({"seat": 0, "call": "6S", "dark": true})
+        );
     }
 }

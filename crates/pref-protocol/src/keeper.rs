@@ -150,6 +150,14 @@ pub struct KeeperNext {
     pub talon_units: bool,
     /// The highest bid a declarer may surrender at (R4.5); `null` when surrender is off.
     pub surrender_max_level: Option<u8>,
+    /// A deal may be entered as dark, every entry ×2 (`dark_games`, R3.9.1, R8.11); absent
+    /// when the option is off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dark: bool,
+    /// A misère or a nine may be entered as played without talon (`misere_without_talon`,
+    /// R4.6, R8.12); absent when the option is off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_talon: bool,
     /// Tricks in a deal.
     pub tricks_total: u8,
 }

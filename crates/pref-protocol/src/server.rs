@@ -2,8 +2,8 @@
 
 use pref_core::view::{DealKind, StandingBid};
 use pref_core::{
-    Action, ClaimRoom, ClaimView, Contract, DealView, Defence, Seat, Stage, ViewEvent, Viewer,
-    WhistCall,
+    Action, ClaimRoom, ClaimView, Contract, DarkView, DealView, Defence, Seat, Stage, ViewEvent,
+    Viewer, WhistCall,
 };
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +71,13 @@ pub struct DealStatus {
     pub controllers: Vec<Seat>,
     /// The pending claim, or the one all accepted (R6.7).
     pub claim: Option<ClaimView>,
+    /// With `dark_games`: who has seen his hand, whose first call was dark, whether the deal
+    /// is dark (R2.3, R3.9, R3.9.1); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dark: Option<Box<DarkView>>,
+    /// The auction was won with misère or nine without talon (R4.6); absent when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_talon: bool,
 }
 
 impl DealStatus {
@@ -91,6 +98,8 @@ impl DealStatus {
             defence: view.defence,
             controllers: view.controllers.clone(),
             claim: view.claim.clone(),
+            dark: view.dark.clone().map(Box::new),
+            no_talon: view.no_talon,
         }
     }
 }

@@ -219,6 +219,8 @@ fn every_example_in_the_protocol_doc_round_trips() {
         events,
         set(&[
             "dealt",
+            "looked",
+            "talon_seen",
             "called",
             "auction_won",
             "all_passed",
@@ -294,6 +296,8 @@ fn the_client_examples_show_every_kind_of_action() {
         "surrender",
         "claim",
         "answer",
+        "dark",
+        "look",
     ]
     .iter()
     .map(|s| (*s).to_owned())

@@ -29,6 +29,8 @@ fn whists(w: &str) -> [Option<WhistCall>; 4] {
 
 fn game(contract: &str, w: &str, tricks: Option<[u8; 4]>) -> Outcome {
     Outcome {
+        dark: false,
+        no_talon: false,
         players: 3,
         dealer: Seat(2),
         kind: OutcomeKind::Game {
@@ -227,6 +229,8 @@ fn r8_9_raspasy_amnesty_four_three_three_is_one_zero_zero() {
     assert_eq!(a["sheet"]["pool"], json!([0, 0, 0]));
     let profile = Profile::sochi().with("raspasy_amnesty", true).unwrap();
     let raspasy = Outcome {
+        dark: false,
+        no_talon: false,
         players: 3,
         dealer: Seat(2),
         kind: OutcomeKind::Raspasy,
@@ -274,6 +278,8 @@ fn r8_r9_2_scoring_examples_exact() {
         assert_eq!(e["sheet"], sheet(&alone(&sochi, outcome)), "{id}");
     }
     let raspasy = Outcome {
+        dark: false,
+        no_talon: false,
         players: 3,
         dealer: Seat(2),
         kind: OutcomeKind::Raspasy,
@@ -282,6 +288,8 @@ fn r8_r9_2_scoring_examples_exact() {
     assert_eq!(by_id("ex6")["sheet"], w([1, 0, 0], [0, 5, 5], [0, 0, 0]));
     assert_eq!(by_id("ex6")["sheet"], sheet(&alone(&sochi, &raspasy)));
     let misere = Outcome {
+        dark: false,
+        no_talon: false,
         players: 3,
         dealer: Seat(2),
         kind: OutcomeKind::Misere { declarer: Seat(0) },
@@ -494,6 +502,8 @@ fn r10_settlement_example_sums_to_zero() {
             other => panic!("kind {other}"),
         };
         game.record_outcome(Outcome {
+            dark: false,
+            no_talon: false,
             players: 3,
             dealer: game.dealer(),
             kind,

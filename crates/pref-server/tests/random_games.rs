@@ -1,5 +1,5 @@
 //! Complete games over real WebSockets with random legal actions: every preset, three and
-//! four players, a spectator attached. After every message each client checks that it
+//! four players, dark games and the no-talon calls too, a spectator attached. After every message each client checks that it
 //! holds no card it could not see at that moment, judged against the deck and the actions
 //! the server stored (an independent replay through the rules, not the server's projection).
 //! Players claim now and then at a trick boundary on their turn, with random splits, and
@@ -439,6 +439,21 @@ async fn random_games_leak_no_card() {
         (
             short("rostov", json!({"half_whist": false, "ten_whisted": false})),
             false,
+        ),
+        // Closed hands, looks and dark calls, misère and nine without talon (R2.3, R3.9, R3.10).
+        (
+            short(
+                "sochi",
+                json!({"dark_games": true, "misere_without_talon": true}),
+            ),
+            false,
+        ),
+        (
+            short(
+                "sochi4",
+                json!({"dark_games": true, "misere_without_talon": true, "reveal_after_deal": false}),
+            ),
+            true,
         ),
     ];
     let mut games = Vec::new();

@@ -85,3 +85,22 @@ pub async fn seat_bot(c: &Client, seat: u8, level: &str) {
     )
     .await;
 }
+
+/// From the start page with the options chosen: creates the table, sits `name` in seat 0,
+/// seats two bots of `level` and starts the game, waiting for the table to play.
+///
+/// # Panics
+/// When a step does not happen within the wait.
+pub async fn play_against_bots(c: &Client, name: &str, level: &str) {
+    let invite = create_table(c).await;
+    sit(c, &invite, name).await;
+    seat_bot(c, 1, level).await;
+    seat_bot(c, 2, level).await;
+    click(c, "#start-game:not([disabled])").await;
+    until(
+        c,
+        "the table",
+        "return document.body.dataset.phase === 'playing'",
+    )
+    .await;
+}

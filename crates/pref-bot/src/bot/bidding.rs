@@ -13,6 +13,7 @@ use pref_core::{Action, ActionList, Bid, Call, CardSet, Contract, DealView, Seat
 use super::Bot;
 use super::concede;
 use super::context::{AUCTION_TRIES, Ctx};
+use super::house;
 use super::level::Level;
 use super::likely_whist::{Defenders, contract_value};
 use crate::heuristic;
@@ -32,7 +33,7 @@ pub(crate) struct HandEval {
     /// Whether misère was asked for.
     misere_asked: bool,
     /// Expected result of each trick contract, by ladder index (misère's slot unused).
-    contract: [Option<Whists>; 26],
+    contract: [Option<Whists>; Bid::COUNT],
     /// Expected result of misère, if it was evaluated.
     misere: Option<Whists>,
     /// Expected result of raspasy for this hand.
@@ -86,7 +87,7 @@ fn pass_price(raspasy: Whists, others_in: usize) -> Whists {
 /// lowest step while some contract from it up beats passing; else pass.
 fn choose_bid(eval: &HandEval, lowest: Option<Bid>, misere: bool, pass_value: Whists) -> Action {
     let trick_value = lowest.and_then(|b| {
-        (b.index()..26)
+        (b.index()..Bid::COUNT as u8)
             .filter(|&i| i != Bid::MISERE.index())
             .filter_map(|i| eval.contract[usize::from(i)])
             .max()
@@ -124,7 +125,7 @@ impl HandEval {
     ) -> HandEval {
         let raspasy =
             tables::raspasy_table(prices, view, me)[usize::from(heuristic::raspasy_tricks(hand))];
-        let mut contract = [None; 26];
+        let mut contract = [None; Bid::COUNT];
         for c in all_contracts() {
             let ts = &counts[c.strain() as usize];
             if !ts.is_empty() {
@@ -154,11 +155,19 @@ impl HandEval {
 
 impl Bot {
     pub(crate) fn auction(&mut self, ctx: &Ctx<'_>, legal: &ActionList) -> Action {
+        if let Some(a) = house::before_call(ctx.view, legal) {
+            return a;
+        }
+        if let Some(a) = house::no_talon_call(ctx.hand(), legal) {
+            return a;
+        }
         let mut lowest: Option<Bid> = None;
         let mut misere = false;
         for a in legal.iter() {
             if let Action::Bid(Call::Bid(b)) = a {
-                if b.is_misere() {
+                if b.is_no_talon() {
+                    // Only `house::no_talon_call` calls them.
+                } else if b.is_misere() {
                     misere = true;
                 } else if lowest.is_none_or(|l| b < l) {
                     lowest = Some(b);

@@ -22,6 +22,8 @@ pub(crate) fn surrender_price(ctx: &Ctx<'_>, me: Seat, legal: &ActionList) -> Op
     }
     let bid = ctx.view.highest?.bid.contract()?;
     let outcome = Outcome {
+        dark: false,
+        no_talon: false,
         players: ctx.view.players,
         dealer: ctx.view.dealer,
         kind: OutcomeKind::Surrender { declarer: me, bid },

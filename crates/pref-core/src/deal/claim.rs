@@ -129,6 +129,8 @@ impl Deal {
             | Action::Whist(_)
             | Action::Defence(_)
             | Action::Surrender
+            | Action::Dark(_)
+            | Action::Look
             | Action::Play(_) => None,
         }
     }
@@ -137,7 +139,8 @@ impl Deal {
     /// claims and answers are made by players in their own name, and while a claim is
     /// pending nothing else is accepted (apply says why).
     pub(crate) fn acts_in_own_name(&self, action: Action) -> bool {
-        matches!(action, Action::Claim(_) | Action::Answer(_)) || self.claim_pending()
+        matches!(action, Action::Claim(_) | Action::Answer(_) | Action::Look)
+            || self.claim_pending()
     }
 
     pub(crate) fn do_claim(&mut self, seat: Seat, claim: Claim, events: &mut Events) {

@@ -14,7 +14,8 @@ impl Deal {
         self.stage = Stage::Play;
         self.leader = self.first_hand();
         self.turn = self.leader;
-        if self.kind == Kind::Misere && self.declarer != self.first_hand() {
+        if self.kind == Kind::Misere && !self.is_dark_misere() && self.declarer != self.first_hand()
+        {
             self.open_defenders(events);
         }
     }
@@ -144,7 +145,11 @@ impl Deal {
         self.played[self.n_played as usize] = card;
         self.n_played += 1;
         events.push(Event::Played { seat, card });
-        if self.kind == Kind::Misere && self.n_played == 1 && seat == self.declarer {
+        if self.kind == Kind::Misere
+            && !self.is_dark_misere()
+            && self.n_played == 1
+            && seat == self.declarer
+        {
             // R6.5: the declarer led the first trick; now the defenders' hands open. (A claim
             // before that lead may have opened one hand already, R6.7.)
             self.open_defenders(events);

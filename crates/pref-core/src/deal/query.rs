@@ -105,6 +105,7 @@ impl Deal {
         Event::Dealt {
             dealer: self.dealer,
             hands: self.dealt,
+            closed: self.rules.has(Rules::DARK_GAMES),
         }
     }
 
@@ -125,9 +126,8 @@ impl Deal {
                 contract: self.contract?,
                 whist: self.whist,
                 defence: self.defence,
-                talon_units: self
-                    .rules
-                    .has(Rules::TALON_BONUS)
+                // R11.6: never after 9WT, whose declarer took no talon.
+                talon_units: (self.rules.has(Rules::TALON_BONUS) && !self.is_no_talon())
                     .then(|| talon_units(self.talon)),
             },
             Kind::Misere => OutcomeKind::Misere {
@@ -141,6 +141,8 @@ impl Deal {
             dealer: self.dealer,
             kind,
             tricks: played.then_some(self.tricks),
+            dark: self.is_dark(),
+            no_talon: self.is_no_talon(),
         })
     }
 
@@ -264,6 +266,44 @@ impl Deal {
     #[must_use]
     pub fn is_raspasy(&self) -> bool {
         self.kind == Kind::Raspasy
+    }
+
+    /// Whether the deal is dark: it has a declarer whose first call was dark (R3.9.1).
+    #[must_use]
+    pub fn is_dark(&self) -> bool {
+        matches!(self.kind, Kind::Game | Kind::Misere)
+            && self.dark_calls() & (1 << self.declarer.0) != 0
+    }
+
+    /// Whether the deal is a dark misère, its talon seen by the declarer alone and the
+    /// defenders closed (R4.7.1).
+    #[must_use]
+    pub fn is_dark_misere(&self) -> bool {
+        self.kind == Kind::Misere && self.is_dark()
+    }
+
+    /// Whether the auction was won with MWT or 9WT: nobody takes the talon (R4.6).
+    #[must_use]
+    pub fn is_no_talon(&self) -> bool {
+        matches!(self.kind, Kind::Game | Kind::Misere) && self.won_bid().is_no_talon()
+    }
+
+    /// Whether `seat` has seen its hand (R2.3); always true without `dark_games`.
+    #[must_use]
+    pub fn looked(&self, seat: Seat) -> bool {
+        self.has_looked(seat)
+    }
+
+    /// The seats whose first call was dark, as a bit mask (R3.9).
+    #[must_use]
+    pub fn dark_calls(&self) -> u8 {
+        self.spoken >> 4
+    }
+
+    /// Whether the profile has `dark_games` (R2.3).
+    #[must_use]
+    pub fn dark_games(&self) -> bool {
+        self.rules.has(Rules::DARK_GAMES)
     }
 
     /// Whether this deal is a misère.

@@ -33,8 +33,32 @@ impl Deal {
         self.highest.unwrap_or(Bid::LOWEST)
     }
 
+    /// The contracts the declarer may name (R4.3): from the winning bid up; after 9WT a nine
+    /// not below his own highest nine of the auction, any nine if he bid none (R4.6).
+    pub(crate) fn declare_range(&self) -> (Bid, Bid) {
+        let bid = self.won_bid();
+        if !bid.is_nine_no_talon() {
+            return (bid, Bid::HIGHEST);
+        }
+        let from = self
+            .own_nine(self.declarer)
+            .and_then(|s| Contract::new(9, s))
+            .map_or(Bid::lowest_of_level(9), Contract::bid);
+        let nine_nt = Contract::new(9, Strain::NoTrump).map_or(Bid::HIGHEST, Contract::bid);
+        (from, nine_nt)
+    }
+
     pub(crate) fn check_declare(&self, contract: Contract) -> Result<(), RuleError> {
         let bid = self.won_bid();
+        if bid.is_nine_no_talon() {
+            let (from, to) = self.declare_range();
+            return if (from..=to).contains(&contract.bid()) {
+                Ok(())
+            } else {
+                let lowest = from.contract().unwrap_or(contract);
+                Err(RuleError::NineNoTalonContract { contract, lowest })
+            };
+        }
         if contract.bid() < bid {
             Err(RuleError::ContractBelowBid { contract, bid })
         } else {
@@ -67,12 +91,14 @@ impl Deal {
 
     /// Whether the declarer may surrender now (R4.5); the stage and turn are checked before.
     pub(crate) fn check_surrender(&self) -> Result<(), RuleError> {
-        let max = self.rules.surrender_max_level;
+        let max = self.rules.surrender_max_level();
         let level = self.won_bid().contract().map_or(0, |c| c.level());
-        if self.rules.surrender == 0 {
+        if self.rules.surrender() == 0 {
             Err(RuleError::Surrender(SurrenderBar::Disabled))
         } else if self.kind == Kind::Misere {
             Err(RuleError::Surrender(SurrenderBar::Misere))
+        } else if self.won_bid().is_no_talon() {
+            Err(RuleError::Surrender(SurrenderBar::NoTalon))
         } else if level > max {
             Err(RuleError::Surrender(SurrenderBar::Level { level, max }))
         } else {

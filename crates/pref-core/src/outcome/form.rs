@@ -41,6 +41,12 @@ pub struct OutcomeForm {
     /// The surrendered winning bid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bid: Option<Contract>,
+    /// The auction was won with MWT (a misère) or 9WT (a game): no talon (R4.6).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_talon: bool,
+    /// A dark deal, every entry doubled (R3.9.1, R8.11).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dark: bool,
     /// Each seat's final whist decision (`null` for the declarer and a four-player dealer
     /// who stayed out), when anybody decided: not on an unwhisted ten (R5.6).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -67,6 +73,8 @@ impl OutcomeForm {
             declarer: None,
             contract: None,
             bid: None,
+            no_talon: o.no_talon,
+            dark: o.dark,
             whist: None,
             defence: None,
             talon_units: None,
@@ -116,6 +124,8 @@ mod tests {
     #[test]
     fn r5_6_r11_6_each_key_only_where_it_has_a_value() {
         let whisted = Outcome {
+            dark: false,
+            no_talon: false,
             players: 4,
             dealer: Seat(3),
             kind: OutcomeKind::Game {
@@ -132,6 +142,8 @@ mod tests {
             r#"{"kind":"game","declarer":0,"contract":"6S","whist":[null,"whist","pass",null],"defence":"closed","talon_units":2,"tricks":[6,3,1,0]}"#
         );
         let unwhisted_ten = Outcome {
+            dark: false,
+            no_talon: false,
             players: 3,
             dealer: Seat(2),
             kind: OutcomeKind::Game {
@@ -148,6 +160,8 @@ mod tests {
             r#"{"kind":"game","declarer":1,"contract":"10NT"}"#
         );
         let surrender = Outcome {
+            dark: false,
+            no_talon: false,
             players: 3,
             dealer: Seat(2),
             kind: OutcomeKind::Surrender {
@@ -161,6 +175,8 @@ mod tests {
             r#"{"kind":"surrender","declarer":0,"bid":"7H"}"#
         );
         let raspasy = Outcome {
+            dark: false,
+            no_talon: false,
             players: 3,
             dealer: Seat(2),
             kind: OutcomeKind::Raspasy,

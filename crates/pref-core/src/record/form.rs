@@ -12,7 +12,7 @@ use crate::json::Out;
 use crate::outcome::{Outcome, OutcomeKind};
 use crate::profile::Profile;
 
-const VERBS: [&str; 9] = [
+const VERBS: [&str; 10] = [
     "bid",
     "discard",
     "declare",
@@ -22,11 +22,12 @@ const VERBS: [&str; 9] = [
     "surrender",
     "claim",
     "answer",
+    "look",
 ];
 
 /// An action's keys besides its verb: the seat, and the clock's optional time used (`ms`)
 /// and autopilot mark (`auto`).
-const NOT_VERBS: [&str; 3] = ["seat", "ms", "auto"];
+const NOT_VERBS: [&str; 4] = ["seat", "ms", "auto", "dark"];
 
 pub(super) fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reason> {
     let Value::Object(m) = v else {
@@ -55,6 +56,17 @@ pub(super) fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reas
             value: auto.to_string(),
         });
     }
+    // R3.9: `"dark": true` marks a bid as a dark call; on any other verb it is an error.
+    let dark = match m.get("dark") {
+        None => false,
+        Some(Value::Bool(true)) if m.contains_key("bid") => true,
+        Some(other) => {
+            return Err(Reason::BadValue {
+                verb: "dark",
+                value: other.to_string(),
+            });
+        }
+    };
     let seat = read_seat(need(m, "seat")?, "seat", players)?;
     let verbs: Vec<(&String, &Value)> = m
         .iter()
@@ -69,10 +81,20 @@ pub(super) fn read_action(v: &Value, players: u8) -> Result<(Seat, Action), Reas
     };
     let text = value.as_str();
     let action = match verb.as_str() {
-        "bid" => Action::Bid(
-            text.and_then(|s| s.parse::<Call>().ok().filter(|c| c.to_string() == s))
-                .ok_or_else(|| bad("bid"))?,
-        ),
+        "bid" => {
+            let call = text
+                .and_then(|s| s.parse::<Call>().ok().filter(|c| c.to_string() == s))
+                .ok_or_else(|| bad("bid"))?;
+            if dark {
+                Action::Dark(call)
+            } else {
+                Action::Bid(call)
+            }
+        }
+        "look" => match value {
+            Value::Bool(true) => Action::Look,
+            _ => return Err(bad("look")),
+        },
         "discard" => {
             let cards = read_cards(value, "discard", "a list of two cards")?;
             Action::Discard(cards.into_iter().collect())
@@ -132,6 +154,8 @@ pub(super) fn read_outcome(v: &Value, profile: &Profile) -> Result<Outcome, Reas
                     "defence",
                     "tricks",
                     "talon_units",
+                    "no_talon",
+                    "dark",
                 ],
             )?;
             let contract = read_contract(need(m, "contract")?, "declare")?;
@@ -188,13 +212,13 @@ pub(super) fn read_outcome(v: &Value, profile: &Profile) -> Result<Outcome, Reas
                         .to_owned(),
                 ));
             }
-            known_keys(m, &["kind", "declarer", "tricks"])?;
+            known_keys(m, &["kind", "declarer", "tricks", "no_talon", "dark"])?;
             OutcomeKind::Misere {
                 declarer: read_seat(need(m, "declarer")?, "declarer", players)?,
             }
         }
         Value::String(k) if k == "surrender" => {
-            known_keys(m, &["kind", "declarer", "bid"])?;
+            known_keys(m, &["kind", "declarer", "bid", "dark"])?;
             OutcomeKind::Surrender {
                 declarer: read_seat(need(m, "declarer")?, "declarer", players)?,
                 bid: read_contract(need(m, "bid")?, "bid")?,
@@ -234,12 +258,40 @@ pub(super) fn read_outcome(v: &Value, profile: &Profile) -> Result<Outcome, Reas
         dealer: Seat(0),
         kind,
         tricks,
+        dark: read_flag(m, "dark", profile.dark_games())?,
+        no_talon: read_flag(m, "no_talon", profile.misere_without_talon())?,
     })
+}
+
+/// An outcome's optional `dark` or `no_talon`: `true` or `false` where the profile has its
+/// option (R3.9.1, R4.6), an unknown key at a table without it.
+fn read_flag(
+    m: &serde_json::Map<String, Value>,
+    key: &'static str,
+    on: bool,
+) -> Result<bool, Reason> {
+    match m.get(key) {
+        None => Ok(false),
+        Some(_) if !on => Err(Reason::UnknownKey(key.to_owned())),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(Reason::BadValue {
+            verb: key,
+            value: other.to_string(),
+        }),
+    }
 }
 
 pub(super) fn action_out(seat: Seat, action: Action) -> Out {
     let (verb, value) = match action {
         Action::Bid(c) => ("bid", Out::str(c.to_string())),
+        Action::Look => ("look", Out::Raw("true".to_owned())),
+        Action::Dark(c) => {
+            return Out::Object(vec![
+                ("seat".to_owned(), Out::Raw(seat.0.to_string())),
+                ("bid".to_owned(), Out::str(c.to_string())),
+                ("dark".to_owned(), Out::Raw("true".to_owned())),
+            ]);
+        }
         Action::Discard(cs) => (
             "discard",
             Out::List(cs.iter().map(|c| Out::str(c.to_string())).collect()),

@@ -30,6 +30,8 @@ pub fn tricks(t: &[u8]) -> Option<[u8; 4]> {
 /// A trick contract: `game(3, 2, 0, "7H", "- w w", &[7, 3, 0])`; empty tricks: not played.
 pub fn game(players: u8, dealer: u8, declarer: u8, contract: &str, w: &str, t: &[u8]) -> Outcome {
     Outcome {
+        dark: false,
+        no_talon: false,
         players,
         dealer: Seat(dealer),
         kind: OutcomeKind::Game {
@@ -45,6 +47,8 @@ pub fn game(players: u8, dealer: u8, declarer: u8, contract: &str, w: &str, t: &
 
 pub fn misere(players: u8, dealer: u8, declarer: u8, t: &[u8]) -> Outcome {
     Outcome {
+        dark: false,
+        no_talon: false,
         players,
         dealer: Seat(dealer),
         kind: OutcomeKind::Misere {
@@ -57,6 +61,8 @@ pub fn misere(players: u8, dealer: u8, declarer: u8, t: &[u8]) -> Outcome {
 /// A surrender (R4.5) of the winning bid `bid`.
 pub fn surrender(players: u8, dealer: u8, declarer: u8, bid: &str) -> Outcome {
     Outcome {
+        dark: false,
+        no_talon: false,
         players,
         dealer: Seat(dealer),
         kind: OutcomeKind::Surrender {
@@ -77,6 +83,8 @@ pub fn with_units(mut o: Outcome, units: u8) -> Outcome {
 
 pub fn raspasy(players: u8, dealer: u8, t: &[u8]) -> Outcome {
     Outcome {
+        dark: false,
+        no_talon: false,
         players,
         dealer: Seat(dealer),
         kind: OutcomeKind::Raspasy,

@@ -199,8 +199,12 @@ fn worked_deal() -> Result<Value, String> {
     ];
     for &(seat, action) in actions {
         let here = match action {
-            Action::Bid(Call::Bid(b)) => deal.highest_bid().is_some_and(|(h, _)| h == b),
+            Action::Bid(Call::Bid(b)) | Action::Dark(Call::Bid(b)) => {
+                deal.highest_bid().is_some_and(|(h, _)| h == b)
+            }
             Action::Bid(Call::Pass)
+            | Action::Dark(Call::Pass)
+            | Action::Look
             | Action::Discard(_)
             | Action::Declare(_)
             | Action::Whist(_)
@@ -213,7 +217,9 @@ fn worked_deal() -> Result<Value, String> {
         let tricks_before = deal.completed_tricks().len();
         deal.apply(seat, action).map_err(|e| e.to_string())?;
         let step = match action {
-            Action::Bid(call) => {
+            // The worked deal is played in the light (no `dark_games`): no look, no dark call.
+            Action::Look => None,
+            Action::Bid(call) | Action::Dark(call) => {
                 calls.push(json!({ "seat": seat.0, "call": call, "here": here }));
                 let won = deal.declarer().is_some();
                 Some((
@@ -285,6 +291,8 @@ fn game(
         .count();
     let played = tricks.is_some();
     Ok(Outcome {
+        dark: false,
+        no_talon: false,
         players: 3,
         dealer: Seat(2),
         kind: OutcomeKind::Game {
@@ -300,6 +308,8 @@ fn game(
 
 fn misere(declarer: Seat, tricks: [u8; 3]) -> Outcome {
     Outcome {
+        dark: false,
+        no_talon: false,
         players: 3,
         dealer: Seat(2),
         kind: OutcomeKind::Misere { declarer },
@@ -309,6 +319,8 @@ fn misere(declarer: Seat, tricks: [u8; 3]) -> Outcome {
 
 fn raspasy_outcome(dealer: Seat, tricks: [u8; 3]) -> Outcome {
     Outcome {
+        dark: false,
+        no_talon: false,
         players: 3,
         dealer,
         kind: OutcomeKind::Raspasy,

@@ -261,6 +261,8 @@ pub(crate) fn next(profile: &Profile, dealer: Seat) -> KeeperNext {
         dealer_whist: four && profile.dealer_whist(),
         talon_units: four && profile.talon_bonus(),
         surrender_max_level: (profile.surrender() > 0).then(|| profile.surrender_max_level()),
+        dark: profile.dark_games(),
+        no_talon: profile.misere_without_talon(),
         tricks_total: 10,
     }
 }

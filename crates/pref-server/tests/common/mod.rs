@@ -429,15 +429,28 @@ impl Truth {
 }
 
 /// The cards `viewer` may have seen, by the rules, given every event of the deal so far:
-/// own hand as dealt, the turned talon, a declarer's own discard, opened hands, played cards,
-/// and everything once revealed.
+/// own hand as dealt (when dealt closed, R2.3: once its owner looked), the turned talon (a
+/// dark misère's to its declarer, R4.7.1), a declarer's own discard, opened hands, played
+/// cards, and everything once revealed.
 pub fn allowed(viewer: Viewer, events: &[Event]) -> CardSet {
     let mut ok = CardSet::EMPTY;
     for e in events {
         match *e {
-            Event::Dealt { hands, .. } => {
-                if let Viewer::Seat(s) = viewer {
+            Event::Dealt { hands, closed, .. } => {
+                if let Viewer::Seat(s) = viewer
+                    && !closed
+                {
                     ok = ok.or(hands[s.index()]);
+                }
+            }
+            Event::Looked { seat, hand } => {
+                if viewer == Viewer::Seat(seat) {
+                    ok = ok.or(hand);
+                }
+            }
+            Event::TalonSeen { seat, cards } => {
+                if viewer == Viewer::Seat(seat) {
+                    ok = ok.with(cards[0]).with(cards[1]);
                 }
             }
             Event::TalonTurned { cards } => ok = ok.with(cards[0]).with(cards[1]),
@@ -483,6 +496,8 @@ pub fn action_cards(legal: &[Action]) -> CardSet {
             Action::Play(card) => c = c.with(*card),
             Action::Discard(cards) => c = c.or(*cards),
             Action::Bid(_)
+            | Action::Dark(_)
+            | Action::Look
             | Action::Declare(_)
             | Action::Whist(_)
             | Action::Defence(_)
