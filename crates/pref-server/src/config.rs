@@ -34,6 +34,8 @@ pub struct Config {
     pub lifecycle: crate::table::lifecycle::Lifecycle,
     /// The cores' share of bots and analyses (`thinking.rs`).
     pub bots: crate::thinking::Thinking,
+    /// Accounts, sessions and their limits (`accounts/settings.rs`).
+    pub accounts: crate::accounts::Settings,
 }
 
 /// The WebSocket upgrade's Origin policy (`docs/security.md`). Browsers send `Origin` with
@@ -249,6 +251,7 @@ impl Default for Config {
             security: Security::default(),
             lifecycle: crate::table::lifecycle::Lifecycle::default(),
             bots: crate::thinking::Thinking::default(),
+            accounts: crate::accounts::Settings::default(),
         }
     }
 }
@@ -536,6 +539,7 @@ impl Config {
             self.bots.core_share_percent =
                 parse("PREF_BOT_CORE_SHARE_PERCENT", v, "a whole percent")?;
         }
+        self.accounts.apply_env(&get)?;
         let l = &mut self.limits;
         let number = "a non-negative integer";
         for (name, slot) in [

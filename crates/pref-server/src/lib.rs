@@ -14,7 +14,8 @@
 //!   dead node's tables, forwarding to the node serving a table, cheap misses.
 //! - [`store`]: SQLite or PostgreSQL — tables, seats, decks, accepted actions; the source of
 //!   restores.
-//! - Features, a folder each: `keeper` (scorekeeping sheets for games played with real
+//! - Features, a folder each: `accounts` (players who come back: accounts, sessions, a page
+//!   per player with his games and statistics), `keeper` (scorekeeping sheets for games played with real
 //!   cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
 //!   by the rules core), `analysis` (deal analyses in their own bounded lane).
 //! - Shared below them all: [`config`] (`config/server.toml` and `PREF_*` overrides),
@@ -26,6 +27,7 @@
 //! [`start`] opens the database, binds, restores every unfinished table by replaying it (on
 //! PostgreSQL: every table whose lease has expired) and serves; the binary (`src/main.rs`) only reads the settings and calls it.
 
+pub(crate) mod accounts;
 pub(crate) mod analysis;
 pub mod cluster;
 pub mod config;
@@ -194,7 +196,13 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let keepers = Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone()));
     keeper::Keepers::sweeper(&keepers);
     saved::expiry(store.clone(), &config);
+    let accounts = Arc::new(accounts::Accounts::new(
+        store.clone(),
+        Arc::clone(&tables),
+        &config,
+    ));
     let state = edge::http::AppState {
+        accounts,
         budgets: Arc::new(edge::budgets::Budgets::new(&config.limits)),
         conns: Arc::default(),
         keepers,

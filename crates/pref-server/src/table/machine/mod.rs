@@ -30,7 +30,7 @@ mod restore;
 mod seats;
 mod view;
 
-pub(crate) use audience::RematchPlan;
+pub(crate) use audience::{RematchPlan, nearest_preset};
 pub(crate) use fair::{FairOp, FairWrite, Opening, StoredFair};
 pub(crate) use op::disallowed_char;
 pub(crate) use op::{
