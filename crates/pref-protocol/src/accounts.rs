@@ -113,6 +113,15 @@ pub struct GamePlayer {
     pub bot: Option<String>,
 }
 
+/// `GET /api/tables/{id}/players`: who sits at a table, with the accounts of the seats held
+/// by signed-in players (their names link to their pages).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TablePlayers {
+    /// The taken seats, by seat.
+    pub players: Vec<GamePlayer>,
+}
+
 /// Where a listed game is found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -227,17 +236,15 @@ pub struct RaspasyFigures {
     pub average_tricks: Option<String>,
 }
 
-/// The balance after one game.
+/// The balance after a number of games.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BalancePoint {
-    /// The game's table.
-    pub table: String,
-    /// When it was counted, seconds since 1970.
+    /// Games counted up to and including this one (from 1).
+    pub games: u64,
+    /// When that game was counted, seconds since 1970.
     pub date: i64,
-    /// The game's settlement for the player.
-    pub result: String,
-    /// The sum of the settlements up to and including this game.
+    /// The sum of the settlements of those games.
     pub balance: String,
 }
 
@@ -266,6 +273,7 @@ pub struct PlayerStats {
     pub raspasy: RaspasyFigures,
     /// The sum of the settlements.
     pub balance: String,
-    /// The balance game by game, oldest first.
+    /// The balance over time, oldest first: after every game, or after evenly spaced games
+    /// when there are more than `accounts.balance_points` (the last game always among them).
     pub over_time: Vec<BalancePoint>,
 }

@@ -45,7 +45,7 @@ pub mod table;
 pub use accounts::{
     AttachSeats, Attached, BalancePoint, ChangePassword, Credentials, DeleteAccount, GameEntry,
     GameLinks, GamePlayer, GamesPage, HeldSeat, LevelFigures, Me, MisereFigures, PlayerProfile,
-    PlayerStats, RaspasyFigures, SeatToken, SetHidden, WhistFigures,
+    PlayerStats, RaspasyFigures, SeatToken, SetHidden, TablePlayers, WhistFigures,
 };
 pub use auction::AuctionCall;
 pub use bot::BotLevel;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::*;
 use pref_core::stats;
-use pref_protocol::{Attached, GamesPage, Me, PlayerProfile, PlayerStats, SeatToken};
+use pref_protocol::{Attached, GamesPage, Me, PlayerProfile, PlayerStats, SeatToken, TablePlayers};
 use pref_server::config::Config;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -408,6 +408,33 @@ async fn a_seat_taken_signed_in_is_fetched_again_from_a_second_device() {
     let token = claim.body["token"].as_str().unwrap().to_owned();
     let (_, summary) = http(&addr, "GET", &format!("/api/tables/{id}"), None, None).await;
     assert_eq!(summary["seats"][1]["name"], json!("Anna"), "the user name");
+    // The table says whose account holds the seat (a guest's or a bot's is nobody's).
+    let (_, players) = http(
+        &addr,
+        "GET",
+        &format!("/api/tables/{id}/players"),
+        None,
+        None,
+    )
+    .await;
+    let players: TablePlayers = strict(&players);
+    assert_eq!(players.players.len(), 1);
+    assert_eq!(
+        (
+            players.players[0].seat,
+            players.players[0].account.as_deref()
+        ),
+        (1, Some("Anna"))
+    );
+    let (status, _) = http(
+        &addr,
+        "GET",
+        "/api/tables/0123456789abcdef0123456789abcdef/players",
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
 
     let mut phone = Browser::new(&addr);
     assert_eq!(
@@ -600,11 +627,8 @@ async fn a_game_played_signed_in_is_on_the_page_with_the_core_s_statistics_and_d
     assert_eq!(s.balance, result);
     assert_eq!(s.over_time.len(), 1);
     assert_eq!(
-        (
-            s.over_time[0].table.as_str(),
-            s.over_time[0].balance.as_str()
-        ),
-        (id.as_str(), result.as_str())
+        (s.over_time[0].games, s.over_time[0].balance.as_str()),
+        (1, result.as_str())
     );
     // Counted once: asking again changes nothing.
     let again = anna.send("GET", "/api/players/Anna/stats", None).await;

@@ -26,7 +26,8 @@ CREATE TABLE account_sessions (
 CREATE INDEX account_sessions_account ON account_sessions (account_no, created);
 -- Seats tied to accounts: the seat's token hash (as in `seats.token`: the link is the
 -- current occupant's only while they are equal) and the token sealed under the account's
--- key, so another device of the account can be given it. `no` orders a player's games.
+-- key, so another device of the account can be given it. `no` orders a player's games;
+-- `counted` is set once the finished game's figures are in `account_games`.
 CREATE TABLE account_seats (
     no INTEGER PRIMARY KEY AUTOINCREMENT,
     account_no INTEGER NOT NULL REFERENCES accounts(no),
@@ -35,10 +36,12 @@ CREATE TABLE account_seats (
     token_hash TEXT NOT NULL,
     sealed TEXT,
     at INTEGER NOT NULL,
+    counted INTEGER NOT NULL DEFAULT 0,
     UNIQUE (account_no, table_id)
 );
 CREATE INDEX account_seats_table ON account_seats (table_id, seat);
 CREATE INDEX account_seats_list ON account_seats (account_no, no);
+CREATE INDEX account_seats_uncounted ON account_seats (account_no, no) WHERE counted = 0;
 -- Each finished game's figures for the account's seat (pref_core::stats, JSON) and its
 -- settlement, counted once; `account_stats` holds their running sum per account.
 CREATE TABLE account_games (

@@ -18,7 +18,7 @@ use pref_core::Profile;
 use pref_core::stats::{self, SeatStats, ratio_from_text, ratio_to_text};
 use pref_protocol::{
     BalancePoint, GameEntry, GameLinks, GamePlayer, GamesPage, LevelFigures, MisereFigures,
-    PlayerProfile, PlayerStats, RaspasyFigures, WhistFigures,
+    PlayerProfile, PlayerStats, RaspasyFigures, TablePlayers, WhistFigures,
 };
 use serde::Deserialize;
 
@@ -37,6 +37,7 @@ where
         .route("/api/players/{name}", get(profile))
         .route("/api/players/{name}/games", get(games))
         .route("/api/players/{name}/stats", get(player_stats))
+        .route("/api/tables/{id}/players", get(table_players))
 }
 
 /// The live account named `name`, if its page may be read by this request's viewer (the
@@ -105,10 +106,11 @@ fn preset_of(profile: &str) -> String {
         .unwrap_or_default()
 }
 
-fn entry(row: &GameRow, seats: &[SeatRow]) -> GameEntry {
-    let players = seats
+/// Who sits at `table`, as a listed game shows it.
+fn players_at(table: &str, seats: &[SeatRow]) -> Vec<GamePlayer> {
+    seats
         .iter()
-        .filter(|s| s.table == row.table)
+        .filter(|s| s.table == table)
         .map(|s| {
             let deleted = s.account.as_ref().is_some_and(|(_, d)| *d);
             GamePlayer {
@@ -123,7 +125,11 @@ fn entry(row: &GameRow, seats: &[SeatRow]) -> GameEntry {
                 bot: s.bot.clone(),
             }
         })
-        .collect();
+        .collect()
+}
+
+fn entry(row: &GameRow, seats: &[SeatRow]) -> GameEntry {
+    let players = players_at(&row.table, seats);
     GameEntry {
         table: row.table.clone(),
         seat: row.seat,
@@ -145,6 +151,22 @@ async fn entries(a: &Accounts, rows: &[GameRow]) -> Result<Vec<GameEntry>, ApiEr
     let tables: Vec<String> = rows.iter().map(|r| r.table.clone()).collect();
     let seats = a.store.seats_of(&tables).await?;
     Ok(rows.iter().map(|r| entry(r, &seats)).collect())
+}
+
+/// Who sits at a table, with the accounts of signed-in players' seats (`404 no_table` for an
+/// id no table has, as the table's summary answers).
+async fn table_players(
+    State(a): State<Arc<Accounts>>,
+    Path(id): Path<String>,
+) -> Result<Json<TablePlayers>, ApiError> {
+    let id = Secret::parse(&id).ok_or(ApiError::NoTable)?.expose();
+    let seats = a.store.seats_of(std::slice::from_ref(&id)).await?;
+    if seats.is_empty() && !a.store.table_exists(&id).await? {
+        return Err(ApiError::NoTable);
+    }
+    Ok(Json(TablePlayers {
+        players: players_at(&id, &seats),
+    }))
 }
 
 async fn profile(
@@ -199,8 +221,14 @@ fn text(r: Option<impl std::fmt::Display>) -> Option<String> {
     r.map(|r| r.to_string())
 }
 
-/// The page's figures from the running sum and the games' settlements, oldest first.
-fn figures(name: String, t: &SeatStats, results: Vec<super::store::ResultRow>) -> PlayerStats {
+/// The page's figures from the running sum and the games' settlements, oldest first, with
+/// at most `points` points of the balance over time.
+pub(super) fn figures(
+    name: String,
+    t: &SeatStats,
+    results: Vec<super::store::ResultRow>,
+    points: usize,
+) -> PlayerStats {
     let f = t.figures();
     let levels = t
         .levels
@@ -216,20 +244,20 @@ fn figures(name: String, t: &SeatStats, results: Vec<super::store::ResultRow>) -
         .collect();
     let settled: Vec<_> = results
         .into_iter()
-        .filter_map(|r| {
-            let result = ratio_from_text(r.result.as_deref()?)?;
-            Some((r.table, r.counted, result))
-        })
+        .filter_map(|r| Some((r.counted, ratio_from_text(r.result.as_deref()?)?)))
         .collect();
-    let running = stats::running_balance(settled.iter().map(|(_, _, b)| *b));
-    let over_time = settled
-        .into_iter()
-        .zip(running)
-        .map(|((table, date, result), balance)| BalancePoint {
-            table,
-            date,
-            result: ratio_to_text(&result),
-            balance: ratio_to_text(&balance),
+    let running = stats::running_balance(settled.iter().map(|&(_, b)| b));
+    let n = running.len();
+    let step = n.div_ceil(points.max(1)).max(1);
+    let over_time = running
+        .iter()
+        .zip(&settled)
+        .enumerate()
+        .filter(|(i, _)| (i + 1) % step == 0 || i + 1 == n)
+        .map(|(i, (balance, (date, _)))| BalancePoint {
+            games: u64::try_from(i + 1).unwrap_or(u64::MAX),
+            date: *date,
+            balance: ratio_to_text(balance),
         })
         .collect();
     PlayerStats {
@@ -271,5 +299,10 @@ async fn player_stats(
     refresh(&a, account.no).await?;
     let totals = a.store.totals(account.no).await?;
     let results = a.store.results(account.no).await?;
-    Ok(Json(figures(account.name, &totals, results)))
+    Ok(Json(figures(
+        account.name,
+        &totals,
+        results,
+        a.settings.balance_points,
+    )))
 }

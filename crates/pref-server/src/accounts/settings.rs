@@ -47,6 +47,9 @@ pub struct Settings {
     /// Finished games whose statistics one request computes at most (the rest follow on
     /// the next requests).
     pub stats_games_per_request: u32,
+    /// Points of a player's balance over time, at most (evenly spaced games, the last
+    /// always among them).
+    pub balance_points: usize,
     /// Whether the node is reached over TLS (directly or behind a proxy): the session
     /// cookie is then `Secure`.
     pub behind_tls: bool,
@@ -73,6 +76,7 @@ impl Default for Settings {
             attach_max_seats: 50,
             games_page: 20,
             stats_games_per_request: 50,
+            balance_points: 500,
             behind_tls: false,
         }
     }
@@ -141,6 +145,7 @@ impl Settings {
             ("PREF_MIN_PASSWORD_CHARS", &mut self.min_password_chars),
             ("PREF_MAX_PASSWORD_BYTES", &mut self.max_password_bytes),
             ("PREF_ATTACH_MAX_SEATS", &mut self.attach_max_seats),
+            ("PREF_BALANCE_POINTS", &mut self.balance_points),
         ] {
             if let Some(v) = get(name) {
                 *slot = parse(name, v)?;

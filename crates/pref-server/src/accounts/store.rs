@@ -84,8 +84,6 @@ pub(crate) struct SeatRow {
 /// A finished game's settlement for the player, in the order counted.
 #[derive(Clone, Debug)]
 pub(crate) struct ResultRow {
-    /// The table's id.
-    pub table: String,
     /// When it was counted.
     pub counted: i64,
     /// The settlement, exact (`None`: the game ended without one).
@@ -439,6 +437,18 @@ impl Store {
         }))
     }
 
+    /// Whether a table (not expired) has the id `table` (32 hex digits).
+    ///
+    /// # Errors
+    /// [`StoreError`] if the database refuses.
+    pub(crate) async fn table_exists(&self, table: &str) -> Result<bool, StoreError> {
+        let select = "SELECT COUNT(*) FROM tables WHERE id = $1 AND state <> 'expired'";
+        let n: i64 = with_pool!(self.pool(), pool => {
+            sqlx::query_scalar(select).bind(table).fetch_one(pool).await?
+        });
+        Ok(n > 0)
+    }
+
     /// How many games the account's list holds.
     ///
     /// # Errors
@@ -551,9 +561,7 @@ impl Store {
                       JOIN tables t ON t.id = a.table_id
                       JOIN seats s ON s.table_no = t.no AND s.seat = a.seat
                           AND s.token = a.token_hash
-                      LEFT JOIN account_games g ON g.account_no = a.account_no
-                          AND g.table_id = a.table_id
-                      WHERE a.account_no = $1 AND t.state = 'over' AND g.table_id IS NULL
+                      WHERE a.account_no = $1 AND a.counted = 0 AND t.state = 'over'
                       ORDER BY a.no LIMIT $2";
         Ok(with_pool!(self.pool(), pool => {
             sqlx::query(select)
@@ -598,6 +606,11 @@ impl Store {
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
+            sqlx::query("UPDATE account_seats SET counted = 1 WHERE account_no = $1 AND table_id = $2")
+                .bind(account)
+                .bind(table)
+                .execute(&mut *tx)
+                .await?;
             if added == 1 {
                 let old: Option<String> = sqlx::query_scalar(read)
                     .bind(account)
@@ -639,7 +652,7 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if the database refuses.
     pub(crate) async fn results(&self, account: i64) -> Result<Vec<ResultRow>, StoreError> {
-        let select = "SELECT table_id, counted, result FROM account_games
+        let select = "SELECT counted, result FROM account_games
                       WHERE account_no = $1 ORDER BY counted, table_id";
         Ok(with_pool!(self.pool(), pool => {
             sqlx::query(select)
@@ -648,9 +661,8 @@ impl Store {
                 .await?
                 .into_iter()
                 .map(|r| ResultRow {
-                    table: r.get(0),
-                    counted: r.get(1),
-                    result: r.get(2),
+                    counted: r.get(0),
+                    result: r.get(1),
                 })
                 .collect()
         }))
