@@ -15,6 +15,7 @@ use pref_protocol::{
     CreateKeeper, CreateTable, Created, Credentials, DeleteAccount, GamesPage, Item, KeeperCheck,
     KeeperChecked, KeeperCreated, KeeperDealBody, KeeperOp, KeeperStop, Left, Me, PlayerProfile,
     PlayerStats, SaveProfile, SavedProfile, SeatBot, SeatToken, ServerMessage, SetHidden, Summary,
+    TablePlayers,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
