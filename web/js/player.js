@@ -34,14 +34,16 @@ function figure(label, shown, id) {
 }
 
 /** The balance over time as a line, zero marked. */
-function balanceChart(points) {
+function balanceChart(counted) {
   const w = 600, hgt = 200, pad = 30;
-  if (!points.length) return h('p', { class: 'hint', id: 'balance-chart' }, t('pl.no_finished'));
+  if (!counted.length) return h('p', { class: 'hint', id: 'balance-chart' }, t('pl.no_finished'));
+  // The line starts at zero, before the first game.
+  const points = [{ games: 0, balance: '0' }, ...counted];
   const ys = points.map((p) => value(p.balance));
   const lo = Math.min(0, ...ys), hi = Math.max(0, ...ys);
   const span = hi - lo || 1;
   const last = points[points.length - 1].games;
-  const x = (g) => pad + ((w - 2 * pad) * (points.length === 1 ? 1 : (g - points[0].games) / ((last - points[0].games) || 1)));
+  const x = (g) => pad + ((w - 2 * pad) * g) / (last || 1);
   const y = (v) => hgt - pad - ((hgt - 2 * pad) * (v - lo)) / span;
   const line = points.map((p, i) => `${x(p.games).toFixed(1)},${y(ys[i]).toFixed(1)}`).join(' ');
   return svg('svg', { class: 'chart', id: 'balance-chart', viewBox: `0 0 ${w} ${hgt}`, role: 'img', 'aria-label': t('pl.balance_chart') },
