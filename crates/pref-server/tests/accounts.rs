@@ -537,7 +537,7 @@ async fn guest_seats_held_by_the_browser_are_attached_at_sign_up_and_only_with_t
         .await;
     assert_eq!(attached.status, 200, "{}", attached.body);
     let attached: Attached = strict(&attached.body);
-    assert_eq!(attached.attached, [id.clone()]);
+    assert_eq!(attached.attached, std::slice::from_ref(&id));
     assert_eq!(
         attached.refused,
         [other.clone(), other.clone(), "not-an-id".to_owned()]
