@@ -116,8 +116,8 @@ async fn a_player_with_ten_thousand_games_gets_his_first_page_and_his_stats_in_t
         }
         let at = 1_764_000_000 + i as i64 * 600;
         sqlx::query(
-            "INSERT INTO account_seats (account_no, table_id, seat, token_hash, sealed, at)
-             VALUES ($1, $2, 0, $3, NULL, $4)",
+            "INSERT INTO account_seats (account_no, table_id, seat, token_hash, sealed, at, counted)
+             VALUES ($1, $2, 0, $3, NULL, $4, 1)",
         )
         .bind(account)
         .bind(&id)

@@ -67,11 +67,24 @@ async fn refresh(a: &Accounts, account: i64) -> Result<(), ApiError> {
         let Some(id) = Secret::parse(&table) else {
             continue;
         };
-        let handle = a.tables.open(&id).await?;
-        let text = handle.ask(Command::Record).await??;
-        let figures = pref_core::Record::from_json_str(&text)
-            .map_err(|e| e.to_string())
-            .and_then(|r| stats::of_record(&r).map_err(|e| e.to_string()));
+        // A table that cannot be opened now (being rebuilt, moving) is counted on a later
+        // request.
+        let record = match a.tables.open(&id).await {
+            Ok(handle) => handle.ask(Command::Record).await,
+            Err(e) => Err(e),
+        };
+        let text = match record {
+            Ok(text) => text.map_err(|e| e.to_string()),
+            Err(e) => {
+                tracing::warn!(error = %e, "a finished game is not counted yet");
+                continue;
+            }
+        };
+        let figures = text.and_then(|text| {
+            pref_core::Record::from_json_str(&text)
+                .map_err(|e| e.to_string())
+                .and_then(|r| stats::of_record(&r).map_err(|e| e.to_string()))
+        });
         let (result, seat_stats) = match figures {
             Ok(game) => (
                 game.settlement
@@ -84,9 +97,10 @@ async fn refresh(a: &Accounts, account: i64) -> Result<(), ApiError> {
                     .unwrap_or_default(),
             ),
             Err(why) => {
-                // A stored game whose record does not replay is a bug; it is counted as
-                // empty so that it does not hold the others back.
-                tracing::error!(%why, "a finished game's record does not replay; not counted");
+                // A finished game without a record (no deal was played) or whose record
+                // does not replay (a bug) is counted as empty, so that it does not hold the
+                // others back.
+                tracing::error!(%why, "a finished game has no record that replays; counted as empty");
                 (None, SeatStats::default())
             }
         };
