@@ -9,6 +9,7 @@ import { init, LANGS, lang, use, onChange, t } from './i18n.js';
 import { h, svg, toast } from './dom.js';
 import { call } from './api.js';
 import { accountCorner, me, pageOf } from './account.js';
+import { confirmStep } from './confirm.js';
 
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, '').replace(/\/$/, ''));
 const path = `/api/players/${encodeURIComponent(name)}`;
@@ -133,6 +134,33 @@ async function gamesPanel() {
   return h('section', { id: 'all-games' }, h('h2', {}, t('pl.all_games')), list.children.length ? list : h('p', { class: 'hint' }, t('pl.no_games')), more);
 }
 
+/** The player's own settings on his page: hide it, a new password, deleting the account. */
+function ownPanel(who) {
+  const hidden = h('input', { type: 'checkbox', id: 'hide-page', checked: who.hidden });
+  hidden.addEventListener('change', () => call('POST', '/api/me/hidden', { hidden: hidden.checked })
+    .then(() => toast(t(hidden.checked ? 'acc.hidden_on' : 'acc.hidden_off')))
+    .catch((e) => { hidden.checked = !hidden.checked; toast(e.message); }));
+  const now = h('input', { type: 'password', id: 'pw-now', autocomplete: 'current-password' });
+  const next = h('input', { type: 'password', id: 'pw-new', autocomplete: 'new-password' });
+  const change = () => call('POST', '/api/me/password', { password: now.value, new_password: next.value })
+    .then(() => { now.value = ''; next.value = ''; toast(t('acc.password_changed')); })
+    .catch((e) => toast(e.status === 401 ? t('acc.refused') : e.message));
+  const remove = async () => {
+    if (!(await confirmStep(t('acc.delete_q'), t('acc.delete'), t('acc.delete_help')))) return;
+    call('POST', '/api/me/delete', { password: now.value })
+      .then(() => location.assign('/'))
+      .catch((e) => toast(e.status === 401 ? t('acc.refused') : e.message));
+  };
+  return h('section', { id: 'own-settings' },
+    h('h2', {}, t('acc.settings')),
+    h('label', { class: 'field' }, hidden, ' ', t('acc.hide_page')),
+    h('label', { class: 'field' }, t('acc.password'), ' ', now),
+    h('label', { class: 'field' }, t('acc.new_password'), ' ', next),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'secondary', id: 'change-password', onclick: change }, t('acc.change_password')),
+      h('button', { type: 'button', class: 'secondary danger', id: 'delete-account', onclick: remove }, t('acc.delete'))));
+}
+
 async function draw(root) {
   try {
     const [profile, stats, who] = await Promise.all([call('GET', path), call('GET', `${path}/stats`), me()]);
@@ -146,7 +174,8 @@ async function draw(root) {
         h('h2', {}, t('pl.in_progress')),
         profile.in_progress.length ? h('ul', { class: 'games' }, profile.in_progress.map(gameItem)) : h('p', { class: 'hint' }, t('pl.none_in_progress'))),
       statsPanel(stats),
-      await gamesPanel());
+      await gamesPanel(),
+      who && who.name === profile.name ? ownPanel(who) : null);
     document.body.dataset.ready = 'true';
   } catch (e) {
     const key = e.status === 404 ? 'pl.no_player' : e.status === 403 ? 'pl.hidden' : null;

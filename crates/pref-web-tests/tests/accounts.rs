@@ -167,5 +167,13 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
     .await;
     assert_eq!(shown, json!(["Anna", 1, "1", "1", 1, 10, true]));
     shot(&anna, &dir, "81-player-page").await;
+    // Her own page has her settings: hiding it, from then on refused to others.
+    click(&anna, "#hide-page").await;
+    until(
+        &anna,
+        "the page hidden",
+        "return fetch('/api/me').then(r => r.json()).then(m => m.hidden)",
+    )
+    .await;
     let _ = anna.close().await;
 }
