@@ -8,6 +8,7 @@ import { h } from './dom.js';
 import { startPage } from './start.js';
 import { tablePage } from './table.js';
 import { keeperPage } from './keeper.js';
+import { accountCorner, rejoinSeat } from './account.js';
 
 // The header's links are words of the guide.
 extend('guide');
@@ -35,9 +36,11 @@ async function boot() {
   const root = document.getElementById('app');
   const m = /^\/t\/([0-9a-fA-F]+)\/?$/.exec(location.pathname);
   headerLinks(m && m[1]);
+  accountCorner();
   const k = /^\/k\/([0-9a-fA-F]+)\/?$/.exec(location.pathname);
   const redraw = k ? keeperPage(root, k[1]) : m ? tablePage(root, m[1]) : await startPage(root);
-  onChange(() => { headerLinks(m && m[1]); redraw(); });
+  if (m) rejoinSeat(m[1]);
+  onChange(() => { headerLinks(m && m[1]); accountCorner(); redraw(); });
 }
 
 boot();

@@ -7,6 +7,7 @@ import { t } from './i18n.js';
 import { face, back, sortHand } from './cards.js';
 import { botBadge } from './hostseats.js';
 import { lastCall } from './auctionlog.js';
+import { seatName } from './account.js';
 
 /** Screen positions for seat offsets from the viewer (clockwise: left, then across, then right). */
 export function positions(n) {
@@ -72,7 +73,7 @@ export function seatBox(state, s, pos, playable, selectable) {
   },
   h('header', { class: 'seat-head' },
     h('span', { class: `presence ${info.connected ? 'on' : 'off'}`, title: t(info.connected ? 'seat.online' : 'seat.offline') }),
-    h('span', { class: 'name' }, info.name || t('seat.free')),
+    info.name && !info.bot ? seatName(state.id, state.table.seats, s, info.name) : h('span', { class: 'name' }, info.name || t('seat.free')),
     botBadge(info),
     state.seat === s ? h('span', { class: 'you' }, t('seat.you')) : null,
     badges(state, s),

@@ -62,6 +62,7 @@ pub mod record;
 mod scoring;
 mod settlement;
 pub mod sheet;
+pub mod stats;
 pub mod view;
 
 pub use action::{Action, Defence, WhistCall};

@@ -3,6 +3,7 @@
 //! server, the bots' driver, the load generator and the tests read and write the same types
 //! instead of decoding JSON by hand.
 //!
+//! - [`accounts`]: accounts, sessions and players' pages ([`Me`], [`PlayerStats`], …).
 //! - [`bot`]: a bot's level, [`BotLevel`].
 //! - [`table`]: what everybody may see of a table: [`Phase`], [`Summary`], [`SheetView`]
 //!   and its lines ([`LineView`]), [`Settlement`].
@@ -27,6 +28,7 @@
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
 //! [`pref_core::ViewEvent`]); nothing here holds a whole deal.
 
+pub mod accounts;
 pub mod auction;
 pub mod bot;
 pub mod client;
@@ -40,6 +42,11 @@ pub mod strict;
 pub mod subprotocol;
 pub mod table;
 
+pub use accounts::{
+    AttachSeats, Attached, BalancePoint, ChangePassword, Credentials, DeleteAccount, GameEntry,
+    GameLinks, GamePlayer, GamesPage, HeldSeat, LevelFigures, Me, MisereFigures, PlayerProfile,
+    PlayerStats, RaspasyFigures, SeatToken, SetHidden, TablePlayers, WhistFigures,
+};
 pub use auction::AuctionCall;
 pub use bot::BotLevel;
 pub use client::ClientMessage;

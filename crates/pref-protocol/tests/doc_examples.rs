@@ -11,9 +11,11 @@ use std::collections::BTreeSet;
 
 use pref_core::ViewEvent;
 use pref_protocol::{
-    ApiErrorBody, Claim, Claimed, ClientMessage, CreateKeeper, CreateTable, Created, Item,
-    KeeperCheck, KeeperChecked, KeeperCreated, KeeperDealBody, KeeperOp, KeeperStop, Left,
-    SaveProfile, SavedProfile, SeatBot, ServerMessage, Summary,
+    ApiErrorBody, AttachSeats, Attached, ChangePassword, Claim, Claimed, ClientMessage,
+    CreateKeeper, CreateTable, Created, Credentials, DeleteAccount, GamesPage, Item, KeeperCheck,
+    KeeperChecked, KeeperCreated, KeeperDealBody, KeeperOp, KeeperStop, Left, Me, PlayerProfile,
+    PlayerStats, SaveProfile, SavedProfile, SeatBot, SeatToken, ServerMessage, SetHidden, Summary,
+    TablePlayers,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -142,6 +144,18 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "keeper-checked" => drop(round_trip::<KeeperChecked>(other, &v)),
                     "save-profile" => drop(round_trip::<SaveProfile>(other, &v)),
                     "saved-profile" => drop(round_trip::<SavedProfile>(other, &v)),
+                    "credentials" => drop(round_trip::<Credentials>(other, &v)),
+                    "me" => drop(round_trip::<Me>(other, &v)),
+                    "change-password" => drop(round_trip::<ChangePassword>(other, &v)),
+                    "delete-account" => drop(round_trip::<DeleteAccount>(other, &v)),
+                    "set-hidden" => drop(round_trip::<SetHidden>(other, &v)),
+                    "seat-token" => drop(round_trip::<SeatToken>(other, &v)),
+                    "attach-seats" => drop(round_trip::<AttachSeats>(other, &v)),
+                    "attached" => drop(round_trip::<Attached>(other, &v)),
+                    "player" => drop(round_trip::<PlayerProfile>(other, &v)),
+                    "games-page" => drop(round_trip::<GamesPage>(other, &v)),
+                    "player-stats" => drop(round_trip::<PlayerStats>(other, &v)),
+                    "table-players" => drop(round_trip::<TablePlayers>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -260,7 +274,19 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "keeper-check",
             "keeper-checked",
             "save-profile",
-            "saved-profile"
+            "saved-profile",
+            "credentials",
+            "me",
+            "change-password",
+            "delete-account",
+            "set-hidden",
+            "seat-token",
+            "attach-seats",
+            "attached",
+            "player",
+            "games-page",
+            "player-stats",
+            "table-players"
         ])
     );
 }

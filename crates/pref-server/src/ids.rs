@@ -20,7 +20,7 @@ use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
 /// `N` bytes written as exactly `2 * N` hex digits; anything else is `None`.
-fn hex<const N: usize>(s: &str) -> Option<[u8; N]> {
+pub(crate) fn hex<const N: usize>(s: &str) -> Option<[u8; N]> {
     let s = s.as_bytes();
     if s.len() != 2 * N {
         return None;

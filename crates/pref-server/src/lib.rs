@@ -7,8 +7,9 @@
 //! - `edge`: everything that speaks HTTP or WebSocket — the accept loop, the router, its
 //!   state and its handlers, the socket loop, the graceful stop. It is the top: it
 //!   assembles the tables, the cluster and the features into one router.
-//! - Features, a folder each: `keeper` (scorekeeping sheets for games played with real
-//!   cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
+//! - Features, a folder each: `accounts` (players who come back: accounts, sessions, a
+//!   page per player with his games and statistics), `keeper` (scorekeeping sheets for
+//!   games played with real cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
 //!   by the rules core), `analysis` (deal analyses in their own bounded lane). Each
 //!   feature's routes take their own slice of the router's state.
 //! - [`cluster`]: several nodes on one PostgreSQL database — takeover of a dead node's
@@ -30,6 +31,7 @@
 //! [`start`] opens the database, binds, restores every unfinished table by replaying it (on
 //! PostgreSQL: every table whose lease has expired) and serves; the binary (`src/main.rs`) only reads the settings and calls it.
 
+pub(crate) mod accounts;
 pub(crate) mod analysis;
 pub(crate) mod api;
 pub mod cluster;
@@ -199,7 +201,13 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let keepers = Arc::new(keeper::Keepers::new(store.clone(), config.limits.clone()));
     keeper::Keepers::sweeper(&keepers);
     saved::expiry(store.clone(), &config);
+    let accounts = Arc::new(accounts::Accounts::new(
+        store.clone(),
+        Arc::clone(&tables),
+        &config,
+    ));
     let state = edge::http::AppState {
+        accounts,
         budgets: Arc::new(api::budgets::Budgets::new(&config.limits)),
         conns: Arc::default(),
         keepers,

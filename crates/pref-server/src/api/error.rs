@@ -56,6 +56,22 @@ pub enum ApiError {
     /// Something broke inside; details are logged.
     #[error("internal error")]
     Internal(String),
+    // Accounts (`src/accounts/`).
+    /// The request needs a signed-in player and has no live session.
+    #[error("sign in first")]
+    NotSignedIn,
+    /// A sign-in or password check refused: the same whether the name exists or not.
+    #[error("the user name or the password is wrong")]
+    SignInRefused,
+    /// A live account has this user name (compared without case).
+    #[error("this user name is taken")]
+    NameTaken,
+    /// No live account has this user name.
+    #[error("no player has this name")]
+    NoPlayer,
+    /// The player hid his page.
+    #[error("this player's page is hidden")]
+    PageHidden,
 }
 
 impl From<StoreError> for ApiError {
@@ -85,6 +101,11 @@ impl ApiError {
             ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            ApiError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
+            ApiError::SignInRefused => (StatusCode::UNAUTHORIZED, "sign_in_refused"),
+            ApiError::NameTaken => (StatusCode::CONFLICT, "name_taken"),
+            ApiError::NoPlayer => (StatusCode::NOT_FOUND, "no_player"),
+            ApiError::PageHidden => (StatusCode::FORBIDDEN, "hidden"),
         }
     }
 }

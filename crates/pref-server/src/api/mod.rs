@@ -1,7 +1,7 @@
 //! What every route of the API shares, whichever layer serves it: the one error type and
 //! its documented `{"error","message"}` shape (`error.rs`), the client's key behind trusted
 //! proxies (`client.rs`), the connection caps (`conns.rs`), the rate budgets shared across
-//! connections (`budgets.rs`), and the readers of a request's table id, bearer token and
+//! connections (`budgets.rs`), the Origin test pages pass (`origin.rs`), and the readers of a request's table id, bearer token and
 //! JSON body (here).
 //!
 //! It sits below the tables, the cluster and the features, so that each of them answers
@@ -12,6 +12,7 @@ pub(crate) mod budgets;
 pub(crate) mod client;
 pub(crate) mod conns;
 pub(crate) mod error;
+pub(crate) mod origin;
 
 use axum::http::{HeaderMap, header};
 use serde::de::DeserializeOwned;

@@ -6,10 +6,11 @@
 //!
 //! The settings' types live here, one file per section: [`Limits`] (`limits.rs`), the
 //! cluster's [`Cluster`] (`cluster.rs`), the Origin policy and trusted proxies
-//! ([`Security`], `security.rs`), the tables' [`Lifecycle`] (`lifecycle.rs`); `env.rs`
+//! ([`Security`], `security.rs`), the tables' [`Lifecycle`] (`lifecycle.rs`), [`Accounts`] and sessions (`accounts.rs`); `env.rs`
 //! reads the `PREF_*` variables. Nothing here imports the server's other modules but the
 //! store's database URL and the cores' share (`thinking`), so every layer may read settings.
 
+mod accounts;
 mod cluster;
 pub mod env;
 mod lifecycle;
@@ -26,6 +27,7 @@ use serde::Deserialize;
 
 use crate::store::{Database, StoreError};
 
+pub use accounts::Accounts;
 pub use cluster::Cluster;
 pub use lifecycle::Lifecycle;
 pub use limits::Limits;
@@ -53,6 +55,8 @@ pub struct Config {
     pub lifecycle: Lifecycle,
     /// The cores' share of bots and analyses (`thinking.rs`).
     pub bots: crate::thinking::Thinking,
+    /// Accounts, sessions and their limits (`accounts.rs`).
+    pub accounts: Accounts,
 }
 
 impl Default for Config {
@@ -67,6 +71,7 @@ impl Default for Config {
             security: Security::default(),
             lifecycle: Lifecycle::default(),
             bots: crate::thinking::Thinking::default(),
+            accounts: Accounts::default(),
         }
     }
 }

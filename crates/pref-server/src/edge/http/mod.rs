@@ -43,6 +43,8 @@ use websocket::websocket;
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub(crate) struct AppState {
+    /// Accounts and sessions (`accounts/`).
+    pub accounts: Arc<crate::accounts::Accounts>,
     /// The open tables.
     pub tables: Arc<Registry>,
     /// The open scorekeeping sheets.
@@ -89,6 +91,12 @@ impl FromRef<AppState> for AnalysisState {
     }
 }
 
+impl FromRef<AppState> for Arc<crate::accounts::Accounts> {
+    fn from_ref(s: &AppState) -> Arc<crate::accounts::Accounts> {
+        Arc::clone(&s.accounts)
+    }
+}
+
 impl FromRef<AppState> for SavedState {
     fn from_ref(s: &AppState) -> SavedState {
         SavedState {
@@ -131,6 +139,8 @@ pub(crate) fn router(state: AppState) -> Router {
             state.config.limits.max_record_bytes,
         ))
         .route_service("/k/{id}", ServeFile::new(web.join("index.html")))
+        .merge(crate::accounts::http::routes())
+        .route_service("/@/{name}", ServeFile::new(web.join("player.html")))
         .route("/api/tables/{id}/deals/{deal}/analysis", get(deal_analysis))
         .route(
             "/api/analysis",

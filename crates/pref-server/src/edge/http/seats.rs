@@ -27,15 +27,21 @@ pub(super) async fn claim_seat(
         .invite
         .map(|k| Secret::parse(&k).ok_or(ApiError::InviteRequired))
         .transpose()?;
+    // A signed-in player sits under his user name, and the seat is tied to his account.
+    let signed = crate::accounts::for_claim(&s.accounts, &headers).await?;
+    let name = signed.as_ref().map_or(req.name, |a| a.account.name.clone());
     let (seat, token) = handle
         .ask(|reply| Command::Claim {
-            name: req.name,
+            name,
             seat: req.seat,
             host,
             invite,
             reply,
         })
         .await??;
+    if let Some(signed) = &signed {
+        crate::accounts::tie(&s.accounts, signed, &table_id(&id)?, seat, &token).await?;
+    }
     Ok(Json(Claimed {
         seat,
         token: token.expose(),

@@ -24,18 +24,23 @@ pub struct RematchPlan {
     pub people: Vec<(u8, String)>,
 }
 
+/// The preset `profile` is closest to (the fewest keys overridden; the first preset of
+/// [`pref_core::PRESETS`] on a tie).
+#[must_use]
+pub(crate) fn nearest_preset(profile: &Profile) -> Option<String> {
+    pref_core::PRESETS
+        .iter()
+        .filter_map(|&name| Profile::preset(name).map(|p| (name, profile.overrides_from(&p).len())))
+        .min_by_key(|&(_, differ)| differ)
+        .map(|(name, _)| name.to_owned())
+}
+
 impl Machine {
     /// The preset the table's profile is closest to (the fewest keys overridden; the first
     /// preset of [`pref_core::PRESETS`] on a tie): the lobby names it.
     #[must_use]
     pub(crate) fn preset_name(&self) -> Option<String> {
-        pref_core::PRESETS
-            .iter()
-            .filter_map(|&name| {
-                Profile::preset(name).map(|p| (name, self.profile.overrides_from(&p).len()))
-            })
-            .min_by_key(|&(_, differ)| differ)
-            .map(|(name, _)| name.to_owned())
+        nearest_preset(&self.profile)
     }
 
     /// Whether the spectator count changed since the viewers were last told it.

@@ -31,7 +31,7 @@ mod restore;
 mod seats;
 mod view;
 
-pub(crate) use audience::RematchPlan;
+pub(crate) use audience::{RematchPlan, nearest_preset};
 pub(crate) use fair_ops::{FairOp, FairWrite, Opening, StoredFair};
 pub(crate) use op::disallowed_char;
 pub(crate) use op::{
