@@ -106,7 +106,7 @@ export function tablePage(root, id) {
   const mine = watch ? null : saved.seat(id);
   const state = {
     root, id, seat: null, token: mine ? mine.token : null, snap: null, table: null, chat: [],
-    status: 'connecting', busy: false, selected: new Set(), showLast: false, sheetHistory: new Map(), focusCard: null,
+    status: 'connecting', busy: false, selected: new Set(), showLast: false, focusCard: null,
     scoreLog: [], scoreTotal: 0, scoreAsked: null,
   };
   state.redraw = () => { if (state.snap) render(state); };
