@@ -112,7 +112,8 @@ function dealEvent(state, item) {
   state.lastDealEvent = e.type;
 }
 
-function speaker(state, from, t) {
+/** The name a chat line's writer goes by (a seat's player, or "spectator"). */
+export function speaker(state, from, t) {
   if (from && typeof from === 'object' && 'seat' in from) {
     const s = state.table.seats[from.seat];
     return (s && s.name) || t('seat.n', { n: from.seat + 1 });

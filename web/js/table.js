@@ -14,7 +14,7 @@ import { seatBox, positions, baseSeat } from './seats.js';
 import { centre } from './centre.js';
 import { controls, legalSets } from './controls.js';
 import { sheetPanel } from './sheet.js';
-import { chatPanel } from './chat.js';
+import { chatPanel, chatFromSnapshot } from './chat.js';
 import { keyboard } from './keys.js';
 import { follow, Unfollowable } from './follow.js';
 import { trickNews, trickReset } from './trick.js';
@@ -156,6 +156,7 @@ export function tablePage(root, id) {
         if (state.waitFor !== undefined) caughtUp(state);
         state.snap = snap;
         state.table = snap.table;
+        chatFromSnapshot(state, snap);
         scoreFromSnapshot(state, snap);
         state.seat = snap.you && typeof snap.you === 'object' ? snap.you.seat : null;
         if (!snap.deal || snap.deal.stage !== 'discard') state.selected.clear();

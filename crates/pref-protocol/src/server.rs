@@ -130,6 +130,21 @@ pub struct Snapshot {
     /// the revealed values (`docs/fairness.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fair: Option<crate::fair::FairView>,
+    /// The table's last chat lines, first to last (at most `limits.chat_history_lines`), so a
+    /// reload or a late viewer reads what was said; none for a spectator at a table whose
+    /// chat spectators may not read. Absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
+}
+
+/// One chat line kept by the table, as the `chat` news said it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatLine {
+    /// Who wrote it.
+    pub from: Speaker,
+    /// The text.
+    pub text: String,
 }
 
 /// Who wrote a chat line.

@@ -118,6 +118,8 @@ pub struct Limits {
     pub queue: usize,
     /// Longest chat message in characters.
     pub chat_max_chars: usize,
+    /// Chat lines a table keeps for the snapshot (a reload, a late viewer); in memory only.
+    pub chat_history_lines: usize,
     /// Most live tables (lobby or playing) at once; finished games do not count.
     pub max_tables: usize,
     /// Most scorekeeping sheets the database holds.
@@ -265,6 +267,7 @@ impl Default for Limits {
             history: 512,
             queue: 256,
             chat_max_chars: 300,
+            chat_history_lines: 100,
             max_tables: 10_000,
             max_keepers: 100_000,
             keeper_max_deals: 500,
@@ -544,6 +547,7 @@ impl Config {
             ("PREF_HISTORY", &mut l.history),
             ("PREF_QUEUE", &mut l.queue),
             ("PREF_CHAT_MAX_CHARS", &mut l.chat_max_chars),
+            ("PREF_CHAT_HISTORY_LINES", &mut l.chat_history_lines),
             ("PREF_MAX_TABLES", &mut l.max_tables),
             ("PREF_MAX_KEEPERS", &mut l.max_keepers),
             ("PREF_KEEPER_MAX_DEALS", &mut l.keeper_max_deals),
