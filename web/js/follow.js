@@ -151,6 +151,12 @@ function publicNews(state, e, t) {
     case 'spectators': tb.spectators = e.count; break;
     case 'rematch': tb.rematch = e.table; break;
     case 'clock_paused': if (tb.clock) tb.clock.paused = e.paused; break;
+    case 'clock_back': {
+      const off = (c) => { if (c && c.away) c.away = c.away.filter((s) => s !== e.seat); };
+      off(tb.clock);
+      off(state.snap.turn && state.snap.turn.clock);
+      break;
+    }
     case 'fair_seed': case 'fair_commitments': case 'fair_deck': case 'fair_revealed': followFair(state, e); break;
     default: throw new Unfollowable(`table news ${e.kind}`);
   }

@@ -24,6 +24,7 @@ import { audienceBar, rematchPanel } from './audience.js';
 import { yourTurn } from './yourturn.js';
 import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
 import { scoreFromSnapshot, scorePage } from './scorepages.js';
+import { reviewFromSnapshot, reviewNews, reviewPanel } from './review.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -74,7 +75,7 @@ function render(state) {
   } else if (tb.phase === 'over') {
     main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state));
   } else {
-    main.push(clockPanel(state), felt(state));
+    main.push(clockPanel(state), felt(state), reviewPanel(state));
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
   const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state), fairPanel(state, t));
@@ -163,6 +164,7 @@ export function tablePage(root, id) {
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;
         trickReset(state);
         auctionFromSnapshot(state, snap);
+        reviewFromSnapshot(state, snap);
         fairSnapshot(state);
         render(state);
       },
@@ -172,6 +174,7 @@ export function tablePage(root, id) {
           follow(state, msg, t);
           trickNews(state, msg);
           auctionNews(state, msg);
+          reviewNews(state, msg);
         } catch (e) {
           if (!(e instanceof Unfollowable)) throw e;
           console.warn('resync:', e.message);

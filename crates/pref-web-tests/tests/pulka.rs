@@ -10,7 +10,8 @@
 //! - `running_entries_come_from_the_server_for_every_viewer`: a player plays deals against two
 //!   bots until some cell of the sheet has taken two values; the sheet of the player who
 //!   watched from the start, of the same player after a reload and of a spectator who opens
-//!   the table late are the same, cell by cell.
+//!   the table late are the same, cell by cell, and so is the deal's review (each trick and
+//!   the talon); the player's chat line is still there after the reload.
 //!
 //! Without Chromium the tests print why and pass, except under `CI=true`.
 
@@ -27,6 +28,11 @@ async fn shot(c: &Client, name: &str) {
 /// Every text of the sheet, by seat and band: `[seat, class, text]`.
 const CELLS: &str = "return [...document.querySelectorAll('.pulka .sector')].flatMap(g => \
     [...g.querySelectorAll('text.num')].map(e => [g.dataset.seat, e.getAttribute('class').trim(), e.textContent]))";
+
+/// The deal so far as the page lists it: each trick's cards and winner, and the talon.
+const REVIEW: &str = "return [[...document.querySelectorAll('#review-tricks li')].map(l => \
+    [[...l.querySelectorAll('.chip')].map(c => c.dataset.card).join(' '), l.dataset.winner]), \
+    [...document.querySelectorAll('#review-talon .chip')].map(c => c.dataset.card)]";
 
 /// The sheet's texts that collide: two texts whose boxes meet, or a number or name cell that
 /// straddles a band's rectangle, meets a ray or a split line, or reaches into the hub. The
@@ -255,6 +261,23 @@ async fn running_entries_come_from_the_server_for_every_viewer() {
         .await;
     }
     let watched = js(&host, CELLS).await;
+    let review = js(&host, REVIEW).await;
+    assert!(
+        review[0].as_array().is_some_and(|t| !t.is_empty()),
+        "the deal's tricks are at hand: {review}"
+    );
+    // A chat line before the reload is still there after it (the snapshot brings it).
+    js(
+        &host,
+        "const i = document.querySelector('#chat-input'); i.value = 'good game'; i.dispatchEvent(new Event('input')); i.form.requestSubmit(); return true",
+    )
+    .await;
+    until(
+        &host,
+        "the chat line",
+        "return [...document.querySelectorAll('#chat-lines li')].some(l => l.textContent === 'Anna good game')",
+    )
+    .await;
     let late = driver.browser(true).await;
     late.goto(&format!("{base}{table}?watch"))
         .await
@@ -266,6 +289,13 @@ async fn running_entries_come_from_the_server_for_every_viewer() {
     )
     .await;
     assert_eq!(js(&late, CELLS).await, watched, "a late spectator's sheet");
+    assert_eq!(
+        js(&late, REVIEW).await,
+        review,
+        "a late spectator's review of the deal"
+    );
+    js(&late, "const d = document.querySelector('#deal-review'); d.open = true; d.scrollIntoView(); return true").await;
+    shot(&late, "pulka-review-phone").await;
     host.refresh().await.expect("reload");
     until(
         &host,
@@ -274,4 +304,15 @@ async fn running_entries_come_from_the_server_for_every_viewer() {
     )
     .await;
     assert_eq!(js(&host, CELLS).await, watched, "the sheet after a reload");
+    assert_eq!(
+        js(&host, REVIEW).await,
+        review,
+        "the review of the deal after a reload"
+    );
+    let chat = js(
+        &host,
+        "return [...document.querySelectorAll('#chat-lines li')].map(l => l.textContent)",
+    )
+    .await;
+    assert_eq!(chat, json!(["Anna good game"]), "the chat after a reload");
 }

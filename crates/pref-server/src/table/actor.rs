@@ -513,12 +513,20 @@ impl Table {
                 }
                 let _ = reply.send(done);
             }
+            Command::Back { caller, reply } => {
+                let _ = reply.send(self.back(caller.viewer, caller.token).await);
+            }
             Command::Autopilot {
                 seat,
                 version,
                 action,
             } => {
                 self.piloting = None;
+                // The person came back while the autopilot was deciding: his turn is his.
+                if !self.autopilot_due(seat) {
+                    tracing::debug!(table = self.no, seat = seat.0, "autopilot move dropped");
+                    return;
+                }
                 let op = Op::Autopilot {
                     seat,
                     version,

@@ -36,6 +36,7 @@ impl Table {
                 .machine
                 .fair_view(self.limits.fair_snapshot_deals as usize),
             chat: self.chat_for(viewer),
+            so_far: self.machine.so_far(viewer),
         }
     }
 
