@@ -7,8 +7,10 @@
 //!   the pool, then the whists; every cell shows the totals it took deal by deal; no number
 //!   touches another or crosses a band's line, a ray or the hub. Screenshots
 //!   `target/screenshots/pulka-finished-{desktop,phone}-{en,ru}.png`.
-//! - `running_entries_come_from_the_server_for_every_viewer`: a player plays deals against two
-//!   bots until some cell of the sheet has taken two values; the sheet of the player who
+//! - `running_entries_come_from_the_server_for_every_viewer`: a player starts a game against
+//!   two bots with one click, no name typed (the default name) and the pool size set beside
+//!   the button; a phone's start page points to the friends' table and the scorekeeper at the
+//!   top. The player plays deals until some cell of the sheet has taken two values; the sheet of the player who
 //!   watched from the start, of the same player after a reload and of a spectator who opens
 //!   the table late are the same, cell by cell, and so is the deal's review (each trick and
 //!   the talon); the player's chat line is still there after the reload.
@@ -224,7 +226,21 @@ async fn running_entries_come_from_the_server_for_every_viewer() {
     let mut driver = Driver::start(&out_dir("screenshots")).await;
     let host = driver.browser(false).await;
     pref_web_tests::open_start_page(&host, &base).await;
-    js(&host, "const n = document.querySelector('#bots-name'); n.value = 'Anna'; n.dispatchEvent(new Event('input'))").await;
+    // One click, no name typed: the default name; the pool size is beside the button.
+    js(
+        &host,
+        "const n = document.querySelector('#bots-name'); n.value = ''; return true",
+    )
+    .await;
+    let pool = js(&host, "return document.querySelector('#bots-pool').value").await;
+    assert_eq!(pool, json!("20"), "the pool size, shown beside the button");
+    js(&host, "const p = document.querySelector('#bots-pool'); p.value = '10'; p.dispatchEvent(new Event('change')); return true").await;
+    until(
+        &host,
+        "the pool chosen",
+        "return document.querySelector('#opt-pool_target')?.value === '10'",
+    )
+    .await;
     click(&host, "#play-bots").await;
     until(
         &host,
@@ -275,10 +291,30 @@ async fn running_entries_come_from_the_server_for_every_viewer() {
     until(
         &host,
         "the chat line",
-        "return [...document.querySelectorAll('#chat-lines li')].some(l => l.textContent === 'Anna good game')",
+        "return [...document.querySelectorAll('#chat-lines li')].some(l => l.textContent === 'Player good game')",
     )
     .await;
+    let me = js(
+        &host,
+        "return document.querySelector('.seat.pos-me .name')?.textContent",
+    )
+    .await;
+    assert_eq!(me, json!("Player"), "the default name");
     let late = driver.browser(true).await;
+    // On a phone the start page points to its other two jobs at the top.
+    pref_web_tests::open_start_page(&late, &base).await;
+    let jump = js(
+        &late,
+        "const n = document.querySelector('#start-jump'); const r = n.getBoundingClientRect(); \
+         return [getComputedStyle(n).display !== 'none' && r.bottom < 844, \
+           [...n.querySelectorAll('a')].map(a => !!document.querySelector(a.getAttribute('href')))]",
+    )
+    .await;
+    assert_eq!(
+        jump,
+        json!([true, [true, true]]),
+        "links at the top to the friends' table and the scorekeeper"
+    );
     late.goto(&format!("{base}{table}?watch"))
         .await
         .expect("spectator link");
@@ -314,5 +350,5 @@ async fn running_entries_come_from_the_server_for_every_viewer() {
         "return [...document.querySelectorAll('#chat-lines li')].map(l => l.textContent)",
     )
     .await;
-    assert_eq!(chat, json!(["Anna good game"]), "the chat after a reload");
+    assert_eq!(chat, json!(["Player good game"]), "the chat after a reload");
 }
