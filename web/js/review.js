@@ -6,7 +6,7 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { rankLabel, suitIcon, suitOf, cardName } from './cards.js';
+import { chip } from './cards.js';
 
 /** Takes the snapshot's deal so far in place of the page's. */
 export function reviewFromSnapshot(state, snap) {
@@ -31,12 +31,6 @@ export function reviewNews(state, msg) {
     case 'trick_taken': r.tricks.push({ cards: r.trick, winner: e.seat }); r.trick = []; break;
     default: break;
   }
-}
-
-/** A small face-up card in a line of text. */
-function chip(code) {
-  const s = suitOf(code);
-  return h('span', { class: `chip s-${s}`, 'data-card': code, title: cardName(code) }, rankLabel(code), suitIcon(s, 'pip'));
 }
 
 /** The deal so far: talon and tricks, folded; nothing before the talon or first trick. */
