@@ -60,7 +60,7 @@ export function face(code, { button = false, cls = '' } = {}) {
 /** A small face-up card inside a line of text: its rank and its suit's glyph. */
 export function chip(code) {
   const s = suitOf(code);
-  return h('span', { class: `chip s-${s}`, 'data-card': code, title: cardName(code) }, rankLabel(code), suitIcon(s, 'pip'));
+  return h('span', { class: `card-chip s-${s}`, 'data-card': code, title: cardName(code) }, rankLabel(code), suitIcon(s, 'pip'));
 }
 
 /** A card face down: carries nothing about the card. */

@@ -25,6 +25,7 @@ import { yourTurn } from './yourturn.js';
 import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
 import { scoreFromSnapshot, scorePage } from './scorepages.js';
 import { reviewFromSnapshot, reviewNews, reviewPanel } from './review.js';
+import { announceNews } from './announce.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -175,6 +176,7 @@ export function tablePage(root, id) {
           trickNews(state, msg);
           auctionNews(state, msg);
           reviewNews(state, msg);
+          announceNews(state, msg);
         } catch (e) {
           if (!(e instanceof Unfollowable)) throw e;
           console.warn('resync:', e.message);

@@ -36,7 +36,7 @@ const ROWS: &str = "return [...document.querySelectorAll('#an-trick li.an-card')
   best: [...li.querySelectorAll('.an-best .card')].map(c => c.dataset.card),
   face: li.querySelector(':scope > .card').dataset.card,
   shown: li.querySelector('.an-value').dataset.shown,
-  values: [...li.querySelectorAll('.an-values .chip')].map(c => c.dataset.card),
+  values: [...li.querySelectorAll('.an-values .card-chip')].map(c => c.dataset.card),
   codes: /\\b[7-9TJQKA][SCDH]\\b/.test(li.querySelector('.an-values').textContent) }));";
 
 /// The rows the server's document gives for trick `trick` (0-based).

@@ -33,8 +33,8 @@ const CELLS: &str = "return [...document.querySelectorAll('.pulka .sector')].fla
 
 /// The deal so far as the page lists it: each trick's cards and winner, and the talon.
 const REVIEW: &str = "return [[...document.querySelectorAll('#review-tricks li')].map(l => \
-    [[...l.querySelectorAll('.chip')].map(c => c.dataset.card).join(' '), l.dataset.winner]), \
-    [...document.querySelectorAll('#review-talon .chip')].map(c => c.dataset.card)]";
+    [[...l.querySelectorAll('.card-chip')].map(c => c.dataset.card).join(' '), l.dataset.winner]), \
+    [...document.querySelectorAll('#review-talon .card-chip')].map(c => c.dataset.card)]";
 
 /// The sheet's texts that collide: two texts whose boxes meet, or a number or name cell that
 /// straddles a band's rectangle, meets a ray or a split line, or reaches into the hub. The
