@@ -51,9 +51,9 @@ function along(pts, f) {
 const scale = (p, k) => ({ x: C.x + (p.x - C.x) * k, y: C.y + (p.y - C.y) * k });
 
 /** How many of a cell's last values are written out; earlier ones are "…". */
-const SHOWN = 5;
+const SHOWN = 4;
 /** The smallest font a number is shrunk to before its earliest values give way to "…". */
-const MIN_FONT = 13;
+const MIN_FONT = 18;
 
 /** A text's width in ems, estimated: digits and letters about half an em, dots a third. */
 function ems(value) {

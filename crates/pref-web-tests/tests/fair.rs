@@ -282,7 +282,7 @@ async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fa
         first[3]
             .as_str()
             .unwrap()
-            .contains("random values of: Anna"),
+            .contains("with the values of: Anna"),
         "the host's value is in the deck, named on the page: {first}"
     );
     assert_eq!(

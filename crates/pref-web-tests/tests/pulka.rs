@@ -14,6 +14,11 @@
 //!   watched from the start, of the same player after a reload and of a spectator who opens
 //!   the table late are the same, cell by cell, and so is the deal's review (each trick and
 //!   the talon); the player's chat line is still there after the reload.
+//! - `a_whole_pool_against_bots_on_a_phone_in_russian_reads_to_the_settlement`: a player on
+//!   a phone, reading Russian, plays a whole pool (6) against two bots to the settlement; the
+//!   finished sheet and the settlement, at 390×844 and for a spectator at 1280×800, in Russian
+//!   and English, with nothing overlapping (`target/screenshots/pulka-over-*.png`,
+//!   `pulka-settlement-*.png`).
 //!
 //! Without Chromium the tests print why and pass, except under `CI=true`.
 
@@ -198,7 +203,7 @@ async fn a_finished_pool_reads_without_overlaps_at_desktop_and_phone() {
 }
 
 /// A cell's running entries from the sheets after each deal: every new value, the leading
-/// zeros left out, the last five.
+/// zeros left out, the last four.
 fn running(deals: &Value, _seat: usize, pick: impl Fn(&Value) -> Option<i64>) -> String {
     let mut list: Vec<i64> = Vec::new();
     for d in deals.as_array().expect("deals") {
@@ -213,7 +218,7 @@ fn running(deals: &Value, _seat: usize, pick: impl Fn(&Value) -> Option<i64>) ->
         .filter(|&(i, v)| *v != 0 || i + 1 == list.len())
         .map(|(_, v)| v.to_string())
         .collect();
-    let tail = shown.len().saturating_sub(5);
+    let tail = shown.len().saturating_sub(4);
     shown[tail..].join(".")
 }
 
@@ -351,4 +356,107 @@ async fn running_entries_come_from_the_server_for_every_viewer() {
     )
     .await;
     assert_eq!(chat, json!(["Player good game"]), "the chat after a reload");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_pool_against_bots_on_a_phone_in_russian_reads_to_the_settlement() {
+    if browser_missing() {
+        return;
+    }
+    let base = fast_bots_server().await;
+    let mut driver = Driver::start(&out_dir("screenshots")).await;
+    let phone = driver.browser(true).await;
+    pref_web_tests::open_start_page(&phone, &base).await;
+    language(&phone, "ru").await;
+    js(&phone, "const p = document.querySelector('#bots-pool'); p.value = '6'; p.dispatchEvent(new Event('change')); return true").await;
+    until(
+        &phone,
+        "the pool chosen",
+        "return document.querySelector('#bots-pool')?.value === '6'",
+    )
+    .await;
+    click(&phone, "#play-bots").await;
+    until(
+        &phone,
+        "the started table",
+        "return location.pathname.startsWith('/t/') && document.body.dataset.phase !== 'lobby'",
+    )
+    .await;
+    let table = js(&phone, "return location.pathname").await;
+    let table = table.as_str().expect("path").to_owned();
+    let mut deals = 0;
+    loop {
+        play_own_deal(&phone).await;
+        deals += 1;
+        let phase = until(
+            &phone,
+            "the deal's end",
+            "const p = document.body.dataset.phase; return ['between_deals', 'over'].includes(p) && p",
+        )
+        .await;
+        if phase == json!("over") {
+            break;
+        }
+        assert!(deals < 60, "the pool of 6 did not close in {deals} deals");
+        click(&phone, "#next-deal").await;
+        until(
+            &phone,
+            "the next deal",
+            "return document.body.dataset.phase === 'playing' && document.body.dataset.stage !== 'finished'",
+        )
+        .await;
+    }
+    until(
+        &phone,
+        "the settlement",
+        "return !!document.querySelector('#settlement')",
+    )
+    .await;
+    let desk = driver.browser(false).await;
+    desk.set_window_size(1280, 800).await.expect("window size");
+    desk.goto(&format!("{base}{table}?watch"))
+        .await
+        .expect("spectator link");
+    until(
+        &desk,
+        "the settlement",
+        "return !!document.querySelector('#settlement')",
+    )
+    .await;
+    for (c, size) in [(&phone, "phone"), (&desk, "desktop")] {
+        for lang in ["ru", "en"] {
+            language(c, lang).await;
+            until(
+                c,
+                "the sheet",
+                "return !!document.querySelector('.pulka .sector')",
+            )
+            .await;
+            assert_eq!(
+                js(c, COLLISIONS).await,
+                json!([]),
+                "{size} {lang}: nothing overlaps"
+            );
+            js(
+                c,
+                "document.querySelector('.pulka').scrollIntoView(); return true",
+            )
+            .await;
+            shot(c, &format!("pulka-over-{size}-{lang}")).await;
+            js(
+                c,
+                "document.querySelector('#settlement').scrollIntoView(); return true",
+            )
+            .await;
+            shot(c, &format!("pulka-settlement-{size}-{lang}")).await;
+        }
+    }
+    // Every deal of the game is in the log, the same for the player and a late spectator.
+    let log = "return document.querySelectorAll('#score-log .log-deal').length";
+    assert_eq!(js(&phone, log).await, json!(deals));
+    assert_eq!(
+        js(&desk, CELLS).await,
+        js(&phone, CELLS).await,
+        "the same sheet"
+    );
 }
