@@ -232,6 +232,20 @@ fn the_guide_s_reported_slips_are_mended() {
     ] {
         assert!(!text.contains(slip), "ru guide still says {slip:?}");
     }
+    // One name for each agreement, the table's rules page's (the menus' option names).
+    for (code, key, name) in [
+        ("ru", "g.agreements.li1", "отказ от игры"),
+        ("ru", "g.agreements.li2", "заявка остатка"),
+        ("fr", "g.agreements.li2", "les revendications"),
+        ("pt", "g.agreements.li1", "a desistência"),
+        ("pt", "g.agreements.li2", "as reivindicações"),
+        ("it", "g.agreements.li2", "le rivendicazioni"),
+    ] {
+        assert!(
+            guide(code, key).starts_with(name),
+            "{code} {key} names {name:?}"
+        );
+    }
     assert!(guide("fr", "g.profile.li3").contains("de {q10} {q10|one:pli;other:plis}"));
     assert!(
         guide("pt", "g.cards.p1")
