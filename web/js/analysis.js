@@ -8,7 +8,7 @@
 
 import { init, LANGS, lang, use, onChange, t } from './i18n.js';
 import { h, toast } from './dom.js';
-import { face, sortHand, bidLabel, suitIcon } from './cards.js';
+import { face, sortHand, bidLabel, suitIcon, chip } from './cards.js';
 import { claimAnalysis } from './claim.js';
 
 const view = { id: null, deal: 0, deals: 0, record: null, text: null, doc: null, step: 0, error: null };
@@ -120,16 +120,28 @@ function hands(d, step) {
     deal.talon ? h('div', { class: 'an-seat' }, h('b', {}, t('an.talon')), h('div', { class: 'hand' }, deal.talon.map(card))) : null);
 }
 
-function cardRow(c) {
+/** The tricks in a deal: a defender's values are shown as the defence's count. */
+const TRICKS = 10;
+
+/** Whose count a card's values are shown as: the side of the player who moved. In a trick
+ * contract a defender reads the defence's tricks (the server counts the declarer's); in a
+ * misère and on raspasy the counted seat's own tricks are what each side reads. */
+function moverSide(d, c) {
+  if (d.kind === 'game' && c.seat !== c.counted) return { label: t('an.values_defence'), v: (x) => TRICKS - x };
+  return { label: t('an.values', { who: who(c.counted) }), v: (x) => x };
+}
+
+function cardRow(d, c) {
   const mistake = c.cost > 0;
+  const side = moverSide(d, c);
   return h('li', { class: `an-card${mistake ? ' mistake' : ''}`, dataset: { card: c.card, before: c.before, after: c.after, cost: c.cost } },
     h('b', {}, c.by === c.seat ? who(c.seat) : t('an.for', { who: who(c.by), seat: who(c.seat) })),
     face(c.card, { cls: 'small' }),
-    h('span', { class: 'an-value' }, t('an.value', { before: c.before, after: c.after })),
+    h('span', { class: 'an-value', 'data-shown': `${side.v(c.before)} ${side.v(c.after)}` }, t('an.value', { before: side.v(c.before), after: side.v(c.after) })),
     mistake ? h('span', { class: 'an-cost' }, t('an.cost', { n: c.cost })) : h('span', { class: 'an-ok' }, '✓'),
     mistake ? h('span', { class: 'an-best' }, t('an.best'), ' ', c.best.map((b) => face(b, { cls: 'small' }))) : null,
-    h('span', { class: 'an-values' }, t('an.values', { who: who(c.counted) }), ' ',
-      c.values.map((v, i) => `${i ? ', ' : ''}${v.card} ${v.value}`).join('')));
+    h('span', { class: 'an-values' }, side.label, ' ',
+      c.values.map((v, i) => [i ? ', ' : '', chip(v.card), ` ${side.v(v.value)}`])));
 }
 
 function steps(d) {
@@ -141,7 +153,7 @@ function steps(d) {
     h('span', { id: 'an-step' }, view.step === 0 ? t('an.dealt') : t('an.trick', { no: view.step, total: tricks })));
   const cards = d.cards.filter((c) => c.trick === view.step - 1);
   return h('section', { id: 'an-steps', dataset: { step: view.step } }, controls, hands(d, view.step),
-    view.step > 0 ? h('ol', { class: 'an-trick', id: 'an-trick' }, cards.map(cardRow)) : null);
+    view.step > 0 ? h('ol', { class: 'an-trick', id: 'an-trick' }, cards.map((c) => cardRow(d, c))) : null);
 }
 
 function dealView(d) {

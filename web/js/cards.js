@@ -57,6 +57,12 @@ export function face(code, { button = false, cls = '' } = {}) {
   return el;
 }
 
+/** A small face-up card inside a line of text: its rank and its suit's glyph. */
+export function chip(code) {
+  const s = suitOf(code);
+  return h('span', { class: `card-chip s-${s}`, 'data-card': code, title: cardName(code) }, rankLabel(code), suitIcon(s, 'pip'));
+}
+
 /** A card face down: carries nothing about the card. */
 export function back(cls = '') {
   return h('div', { class: `card back ${cls}`.trim(), 'aria-hidden': 'true' });

@@ -1,9 +1,16 @@
-// Why: the table's chat: lines arrive as table news, are kept for this visit, and are sent
-// over the same socket. Spectators take part only where the host allowed it: elsewhere the
+// Why: the table's chat: the snapshot brings the table's last lines (the server keeps them,
+// so a reload or a late viewer reads what was said), then lines arrive as table news; they
+// are sent over the same socket. Spectators take part only where the host allowed it: elsewhere the
 // server sends them no line at all, and the panel says so.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { speaker } from './follow.js';
+
+/** Takes a snapshot's kept chat lines, in place of the page's. */
+export function chatFromSnapshot(state, snap) {
+  state.chat = (snap.chat || []).map((l) => ({ from: speaker(state, l.from, t), text: l.text }));
+}
 
 export function chatPanel(state) {
   const canWrite = state.seat !== null || state.table.spectator_chat;

@@ -98,6 +98,9 @@ export function clockPanel(state) {
     h('span', { class: 'clock-title' }, t('clock.title'), ': ', controlText(info.control), info.paused ? ` — ${t('clock.paused')}` : ''),
     h('ul', { class: 'clock-seats' }, seats),
     pauseButton(state, info),
+    state.seat !== null && away.has(state.seat) ? h('button', {
+      type: 'button', class: 'primary', id: 'clock-back', onclick: () => state.socket.back(),
+    }, t('clock.back')) : null,
     autoName ? h('p', { class: 'clock-autopilot', id: 'autopilot-move' }, t('clock.autopilot_moved', { name: autoName })) : null,
     pilotedNote(state, clock));
 }

@@ -206,6 +206,13 @@ async function fromRecord(state, before) {
   state.redraw();
 }
 
+/** Who shuffled a checked deck, in words on the page (no tooltip a phone cannot show): the
+ * server's seed and the players whose values are in it, by name. */
+function fairFrom(state, r, t) {
+  const name = (s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
+  return r.inDeck.length ? t('fair.with', { names: r.inDeck.map(name).join(', ') }) : t('fair.alone');
+}
+
 /**
  * The mark beside finished deal `dealNo` in the score log: "verified ✓", or "not verified ✗"
  * with the reason, as this page's own check found; "checking…" while it runs; and before
@@ -219,8 +226,8 @@ export function fairMark(state, dealNo, t) {
       h('b', {}, t('fair2.not_verified')), ` (${t(r.why)})`);
   }
   if (r) {
-    const from = r.inDeck.length ? t('fair.with', { seats: r.inDeck.map((s) => s + 1).join(', ') }) : t('fair.alone');
-    return h('span', { class: 'fair-mark fair-ok', 'data-fair': 'ok', title: from }, t('fair2.verified'),
+    const from = fairFrom(state, r, t);
+    return h('span', { class: 'fair-mark fair-ok', 'data-fair': 'ok' }, t('fair2.verified'), ' ', h('span', { class: 'fair-from' }, `(${from})`),
       r.late ? h('span', { class: 'hint' }, ' ', t('fair.late')) : null);
   }
   if (fm.revealed.has(dealNo) || fm.fromRecord) return h('span', { class: 'fair-mark', 'data-fair': 'checking' }, t('fair2.checking'));
@@ -281,8 +288,8 @@ export function fairPanel(state, t) {
     const deal = t('fair.deal', { n: n + 1 });
     if (!r) return h('li', { class: 'fair-checking', 'data-deal': n }, deal, ' ', t('fair.checking'));
     if (r.why) return h('li', { class: 'fair-failed', 'data-deal': n }, deal, ' ', h('b', {}, t('fair.failed')), ' ', t(r.why));
-    const from = r.inDeck.length ? t('fair.with', { seats: r.inDeck.map((s) => s + 1).join(', ') }) : t('fair.alone');
-    return h('li', { class: 'fair-ok', 'data-deal': n, 'data-hand': r.hand ? 'checked' : '', title: from }, deal, ' ', h('b', {}, t('fair.verified')),
+    const from = fairFrom(state, r, t);
+    return h('li', { class: 'fair-ok', 'data-deal': n, 'data-hand': r.hand ? 'checked' : '' }, deal, ' ', h('b', {}, t('fair.verified')), ' ', h('span', { class: 'fair-from' }, from),
       r.late ? h('span', { class: 'hint' }, ' ', t('fair.late')) : null);
   });
   return h('section', { class: 'fair', id: 'fair' }, h('h2', {}, t('fair.title')), h('ol', { class: 'fair-deals' }, rows),

@@ -121,7 +121,8 @@ function dealEvent(state, item) {
   state.lastDealEvent = e.type;
 }
 
-function speaker(state, from, t) {
+/** The name a chat line's writer goes by (a seat's player, or "spectator"). */
+export function speaker(state, from, t) {
   if (from && typeof from === 'object' && 'seat' in from) {
     const s = state.table.seats[from.seat];
     return (s && s.name) || t('seat.n', { n: from.seat + 1 });
@@ -159,6 +160,12 @@ function publicNews(state, e, t) {
     case 'spectators': tb.spectators = e.count; break;
     case 'rematch': tb.rematch = e.table; break;
     case 'clock_paused': if (tb.clock) tb.clock.paused = e.paused; break;
+    case 'clock_back': {
+      const off = (c) => { if (c && c.away) c.away = c.away.filter((s) => s !== e.seat); };
+      off(tb.clock);
+      off(state.snap.turn && state.snap.turn.clock);
+      break;
+    }
     case 'fair_seed': case 'fair_commitments': case 'fair_deck': case 'fair_revealed': followFair(state, e); break;
     default: throw new Unfollowable(`table news ${e.kind}`);
   }

@@ -72,11 +72,12 @@ function choice(name, options, value, set) {
     h('button', { type: 'button', class: `chip ${v === value ? 'on' : ''}`, 'data-value': v, 'aria-pressed': String(v === value), onclick: () => set(v) }, label)));
 }
 
-function stepper(id, value, set) {
-  return h('span', { class: 'stepper' },
-    h('button', { type: 'button', class: 'chip', 'aria-label': '−', onclick: () => set(Math.max(0, value - 1)) }, '−'),
-    h('output', { id }, String(value)),
-    h('button', { type: 'button', class: 'chip', 'aria-label': '+', onclick: () => set(Math.min(10, value + 1)) }, '+'));
+/** A seat's tricks as one tap on a row 0 … `most` (the deal's tricks), not repeated +. */
+function trickRow(seat, value, most, set) {
+  const row = Array.from({ length: most + 1 }, (_, n) => [n, String(n)]);
+  return h('span', { class: 'trick-row' },
+    choice(`tricks-${seat}`, row, value, set),
+    h('output', { id: `k-tricks-${seat}`, hidden: true }, String(value)));
 }
 
 /**
@@ -123,7 +124,13 @@ export function entryForm(view, ui, { redraw, check, submit, cancel }) {
     parts.push(h('h3', {}, t('k.whist')));
     for (const s of defenders) {
       parts.push(h('div', { class: 'k-row' }, h('span', { class: 'k-who' }, name(s)),
-        choice(`whist-${s}`, calls, d.whist[s] || null, (v) => change(() => { d.whist[s] = v; }))));
+        choice(`whist-${s}`, calls, d.whist[s] || null, (v) => change(() => {
+          // A half-whist stands without play (R5.2): the cards were not played out.
+          const was = d.whist[s];
+          d.whist[s] = v;
+          if (v === 'half') d.played = false;
+          else if (was === 'half') d.played = true;
+        }))));
     }
     if (next.dealer_whist) {
       const s = next.dealer;
@@ -148,7 +155,7 @@ export function entryForm(view, ui, { redraw, check, submit, cancel }) {
       const last = i === seats.length - 1;
       parts.push(h('div', { class: 'k-row' }, h('span', { class: 'k-who' }, name(s)),
         last ? h('output', { id: `k-tricks-${s}`, class: 'k-rest' }, String(o.tricks[s]))
-          : stepper(`k-tricks-${s}`, d.tricks[s] || 0, (v) => change(() => { d.tricks[s] = v; }))));
+          : trickRow(s, d.tricks[s] || 0, next.tricks_total, (v) => change(() => { d.tricks[s] = v; }))));
     });
   }
   const verdict = ui.verdict;

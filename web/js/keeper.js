@@ -7,7 +7,7 @@ import { call } from './api.js';
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { linkRow } from './lobby.js';
-import { pulka, sheetPanel } from './sheet.js';
+import { sheetPanel } from './sheet.js';
 import { saved } from './store.js';
 import { draftOf, entryForm, newDraft } from './keeper-form.js';
 import { historyPanel, scoreLog } from './keeper-log.js';
@@ -25,10 +25,8 @@ function sheetState(id, view) {
     // the sheet has its own export.
     deals_finished: 0,
   };
-  const state = { id, seat: null, sheetHistory: new Map(), table };
   // The running totals ("2.4.6") come from the sheet after each deal, in order.
-  for (const deal of view.deals) pulka({ ...state, table: { ...table, sheet: deal.sheet } });
-  return state;
+  return { id, seat: null, table, trail: view.deals.length ? view.deals.map((d) => d.sheet) : [view.sheet] };
 }
 
 export function keeperPage(root, id) {

@@ -36,9 +36,14 @@ export function lobby(state) {
       state.sit(res.seat, res.token);
     } catch (e) { toast(e.message); }
   };
+  // A rematch starts by itself once every kept seat is back: nobody presses Start again.
+  if (host && tb.phase === 'lobby' && full && saved.rematch(state.id)) {
+    saved.setRematch(state.id, false);
+    api.start(state.id, host).catch((e) => toast(e.message));
+  }
   const l = links(state.id);
   return h('section', { class: 'panel lobby', id: 'lobby' },
-    h('h1', {}, t('lobby.title')),
+    h('h1', {}, t(state.seat === null && !canTake ? 'lobby.title_watch' : 'lobby.title')),
     h('p', { class: 'lead', id: 'lobby-preset' }, tb.preset ? [h('b', {}, t(`preset.${tb.preset}`)), ' · '] : null,
       t(`preset.summary`, { players: tb.players, target: tb.profile.pool_target })),
     canTake ? h('p', {}, nameInput) : null,
@@ -48,7 +53,8 @@ export function lobby(state) {
       botBadge(s),
       state.seat === s.seat ? h('span', { class: 'you' }, t('seat.you')) : null,
       !s.name && canTake ? h('button', { type: 'button', class: 'primary', dataset: { take: s.seat }, onclick: () => take(s.seat) }, t('lobby.take')) : null))),
-    h('p', { class: 'hint' }, t(state.seat === null ? 'lobby.watching' : host ? 'ux.seated_host' : 'lobby.seated')),
+    // A visitor by the watch link cannot take a seat: he is told how one is taken instead.
+    h('p', { class: 'hint', id: 'lobby-hint' }, t(state.seat !== null ? (host ? 'ux.seated_host' : 'lobby.seated') : canTake ? 'lobby.watching' : 'lobby.watch_only')),
     host && tb.phase === 'lobby' ? h('div', { class: 'host' },
       linkRow(t('start.invite'), l.invite, 'invite'),
       linkRow(t('start.watch_link'), l.watch, 'watch'),

@@ -1,5 +1,6 @@
 // Why: the shortest way to a game. One click on the start page opens a table with the
-// house rules chosen below, seats the visitor and a bot of the chosen level in every other
+// house rules chosen below and the pool size shown beside the button, seats the visitor
+// (under the name typed, else a default one) and a bot of the chosen level in every other
 // seat, starts the game and goes to it: the same HTTP steps a host takes by hand.
 
 import { api } from './api.js';
@@ -33,22 +34,25 @@ async function play(profile, players, name, button) {
  * The "Play against bots" panel.
  * @param {() => object} request the profile request of the options chosen
  * @param {() => number} players how many sit at the table with those options
+ * @param {{get: () => number, set: (n: number) => void}} pool the pool size chosen (the
+ *   option `pool_target`, shared with the options below)
  */
-export function botsPanel(request, players) {
-  const name = h('input', { type: 'text', id: 'bots-name', maxlength: 32, value: saved.name(), placeholder: t('lobby.name'), 'aria-label': t('lobby.name') });
+export function botsPanel(request, players, pool) {
+  const name = h('input', { type: 'text', id: 'bots-name', maxlength: 32, value: saved.name(), placeholder: t('ux.default_name'), 'aria-label': t('lobby.name') });
   const button = h('button', {
     type: 'button', class: 'primary', id: 'play-bots',
-    onclick: () => {
-      const who = name.value.trim();
-      if (!who) { toast(t('lobby.need_name')); name.focus(); return; }
-      play(request(), players(), who, button);
-    },
+    onclick: () => play(request(), players(), name.value.trim() || t('ux.default_name'), button),
   }, t('ux.play_bots'));
+  const size = h('input', {
+    type: 'number', id: 'bots-pool', min: 1, max: 1000, value: pool.get(), inputmode: 'numeric',
+    onchange: (e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n > 0) pool.set(n); },
+  });
   return h('section', { class: 'quick-play', id: 'quick-play' },
     h('h2', {}, t('ux.play_bots_title')),
     h('p', { class: 'hint' }, t('ux.play_bots_help')),
     h('div', { class: 'row' },
       name,
+      h('label', { class: 'bot-pool' }, t('opt.pool_target'), ' ', size),
       h('label', { class: 'bot-level' }, t('bot.level'), ' ',
         h('select', { id: 'bots-level', onchange: (e) => { level = e.target.value; } },
           LEVELS.map((l) => h('option', { value: l, selected: l === level }, t(`bot.${l}`))))),

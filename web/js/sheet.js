@@ -1,7 +1,8 @@
 // Why: the score sheet drawn as players know it on paper, the pulka: one sector per player
-// with the pool nearest the centre, the mountain around it and the whists on each opponent
-// along the edge, the pool target in the central circle. Values come from the server's sheet;
-// as on paper, each cell keeps the running totals it has shown ("2.4.6"). At the end of the
+// with the mountain nearest the centre, the pool around it and the whists on each opponent
+// along the edge, the pool target in the central circle. Values come from the server's
+// sheets: as on paper, each cell shows the running totals it took deal by deal ("2.4.6"),
+// read from the score log, so every viewer sees the same after a reload. At the end of the
 // game the settlement table follows (with an agreed stop's R10.3 charges as their own column),
 // then the deal-by-deal score log.
 
@@ -15,6 +16,10 @@ const W = 600;
 const H = 440;
 const C = { x: W / 2, y: H / 2 };
 const INK = 'ink';
+/** The hub's radius, and each band's outer edge and text line as a fraction of the way out
+ * from the centre to the frame. */
+const HUB = 38;
+const BAND = { mountain: 0.42, pool: 0.7, mountainAt: 0.3, poolAt: 0.56, whistsAt: 0.85 };
 
 /** Each screen position's outer edge, walked clockwise on screen, as corner points. */
 function paths(n) {
@@ -45,21 +50,47 @@ function along(pts, f) {
 
 const scale = (p, k) => ({ x: C.x + (p.x - C.x) * k, y: C.y + (p.y - C.y) * k });
 
-/** A cell's running totals as paper shows them. */
-function cell(history, key, value) {
-  const list = history.get(key) || [];
-  if (list.length === 0 || list[list.length - 1] !== value) list.push(value);
-  history.set(key, list);
-  if (list.length === 1 && value === 0) return '';
-  const shown = list.filter((v, i) => v !== 0 || i === list.length - 1);
-  const tail = shown.slice(-4).join('.');
-  return shown.length > 4 ? `…${tail}` : tail;
+/** How many of a cell's last values are written out; earlier ones are "…". */
+const SHOWN = 4;
+/** The smallest font a number is shrunk to before its earliest values give way to "…". */
+const MIN_FONT = 18;
+
+/** A text's width in ems, estimated: digits and letters about half an em, dots a third. */
+function ems(value) {
+  let w = 0;
+  for (const ch of value) w += /[.,:·]/.test(ch) ? 0.32 : /[0-9]/.test(ch) ? 0.56 : 0.62;
+  return w;
 }
 
-function text(p, value, cls, rotate = 0) {
+/** A cell's running totals as paper shows them, from the sheet after each deal: every
+ * value it took, first to last, the zeros it started with left blank ("2.4.6"). `partial`:
+ * the deals before the first sheet are not at hand yet. */
+export function runningEntries(values) {
+  const list = [];
+  for (const v of values) if (list[list.length - 1] !== v) list.push(v);
+  const shown = list.filter((v, i) => v !== 0 || i === list.length - 1);
+  return shown.length === 1 && shown[0] === 0 ? [] : shown;
+}
+
+/** The entries as one line that fits `avail` units at `base` size or smaller: the font
+ * shrinks, and below MIN_FONT the earliest entries give way to "…". */
+function fitted(entries, partial, avail, base) {
+  if (!entries.length) return { value: '', size: base };
+  let keep = Math.min(entries.length, SHOWN);
+  for (;;) {
+    const cut = partial || keep < entries.length;
+    const value = (cut ? '…' : '') + entries.slice(-keep).join('.');
+    const size = Math.min(base, avail / Math.max(ems(value), 0.5));
+    if (size >= MIN_FONT || keep <= 1) return { value, size: Math.max(Math.floor(size), Math.min(MIN_FONT, base)) };
+    keep -= 1;
+  }
+}
+
+/** A text at `p`, turned by `rotate` degrees, its font size `size`. */
+function text(p, value, cls, rotate = 0, size = undefined) {
   const x = p.x.toFixed(1); const y = p.y.toFixed(1);
   return svg('text', {
-    x, y, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'middle',
+    x, y, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-size': size,
     transform: rotate ? `rotate(${rotate} ${x} ${y})` : undefined,
   }, value);
 }
@@ -77,10 +108,39 @@ export function sheetData(state) {
   };
 }
 
-/** The pulka as an SVG. */
+/** The sheets after each deal the page holds, first to last, ending with the sheet now, and
+ * whether earlier deals are missing. At a table they are the server's score log
+ * (`state.scoreLog`, whole once its pages came): the same for every viewer, after a reload
+ * too; the scorekeeper's page hands its deals' sheets in `state.trail`. */
+function sheetTrail(state) {
+  if (state.trail) return { sheets: state.trail, partial: false };
+  const log = state.scoreLog || [];
+  const sheets = log.map((e) => e.sheet);
+  if (state.table.sheet) sheets.push(state.table.sheet);
+  return { sheets, partial: log.length > 0 && log[0].deal_no > 0 };
+}
+
+/** The direction of a polyline at fraction `f`: 'h' along a horizontal edge, else the turn
+ * (−90 on the left edge, 90 on the right) that lays a text along it. */
+function turnAt(pts, f) {
+  const a = along(pts, Math.max(0, f - 0.001)); const b = along(pts, Math.min(1, f + 0.001));
+  if (Math.abs(b.x - a.x) >= Math.abs(b.y - a.y)) return 0;
+  return a.x < W / 2 ? -90 : 90;
+}
+
+/** The length of a polyline. */
+function length(pts) {
+  let total = 0;
+  for (let i = 1; i < pts.length; i++) total += Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+  return total;
+}
+
+/** The pulka as an SVG. Bands from the centre out, as on the paper sheet: the mountain
+ * nearest the centre, then the pool, then the whists on each opponent along the edge. */
 export function pulka(state) {
   const n = state.table.players;
   const data = sheetData(state);
+  const trail = sheetTrail(state);
   const base = state.seat ?? 0;
   const pos = positions(n);
   const ps = paths(n);
@@ -88,48 +148,62 @@ export function pulka(state) {
   const names = (s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
   const out = svg('svg', { viewBox: `-40 -40 ${W + 80} ${H + 80}`, class: 'pulka', role: 'img', 'aria-label': t('sheet.title') });
   out.append(svg('rect', { x: 0, y: 0, width: W, height: H, class: `${INK} frame` }));
-  for (const k of [0.7, 0.42]) {
+  for (const k of [BAND.pool, BAND.mountain]) {
     const a = scale({ x: 0, y: 0 }, k); const b = scale({ x: W, y: H }, k);
-    out.append(svg('rect', { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y, class: INK }));
+    out.append(svg('rect', { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y, class: `${INK} band` }));
   }
   const rays = n === 4 ? [{ x: 0, y: 0 }, { x: W, y: 0 }, { x: W, y: H }, { x: 0, y: H }] : [{ x: W / 2, y: 0 }, { x: W, y: H }, { x: 0, y: H }];
-  const R = 38;
   for (const r of rays) {
     const len = Math.hypot(r.x - C.x, r.y - C.y);
-    const from = { x: C.x + (r.x - C.x) * (R / len), y: C.y + (r.y - C.y) * (R / len) };
-    out.append(svg('line', { x1: from.x, y1: from.y, x2: r.x, y2: r.y, class: INK }));
+    const from = { x: C.x + (r.x - C.x) * (HUB / len), y: C.y + (r.y - C.y) * (HUB / len) };
+    out.append(svg('line', { x1: from.x, y1: from.y, x2: r.x, y2: r.y, class: `${INK} ray` }));
   }
-  out.append(svg('circle', { cx: C.x, cy: C.y, r: R, class: `${INK} hub` }));
+  out.append(svg('circle', { cx: C.x, cy: C.y, r: HUB, class: `${INK} hub` }));
   out.append(text(C, String(target), 'target'));
+  const values = (pick) => trail.sheets.map(pick);
   for (let i = 0; i < n; i++) {
     const s = (base + i) % n;
     const path = ps[pos[i]];
+    const total = length(path);
     const g = svg('g', { class: `sector ${state.seat === s ? 'mine' : ''}`, 'data-seat': s });
     // The middle of the sector's long side: on a three-player sheet the side sectors bend
     // round a corner, and their pool and mountain sit beside the long edge.
     const midAt = n === 3 && pos[i] === 'left' ? 0.3 : n === 3 && pos[i] === 'right' ? 0.7 : 0.5;
     const mid = along(path, midAt);
+    const turn = turnAt(path, midAt);
+    // The long edge the inner bands follow: the whole side, or on a bent side its long part.
+    const side = n === 3 && turn ? H : total;
     const closed = data.pool[s] >= target;
-    g.append(text(scale(mid, 0.3), cell(state.sheetHistory, `p${s}`, data.pool[s]), `num pool ${closed ? 'closed' : ''}`));
-    g.append(text(scale(mid, 0.56), cell(state.sheetHistory, `m${s}`, data.mountain[s]), 'num mountain'));
+    const band = (k, cls, pick) => {
+      const f = fitted(runningEntries(values(pick)), trail.partial, side * k * 0.78, 30);
+      return text(scale(mid, k), f.value, `num ${cls}`, turn, f.size);
+    };
+    g.append(band(BAND.mountainAt, 'mountain', (sh) => sh.mountain[s]));
+    g.append(band(BAND.poolAt, `pool ${closed ? 'closed' : ''}`, (sh) => sh.pool[s]));
     const opp = n === 4 ? [(s + n - 1) % n, (s + 2) % n, (s + 1) % n] : [(s + n - 1) % n, (s + 1) % n];
     opp.forEach((o, j) => {
       const f0 = j / opp.length; const f1 = (j + 1) / opp.length;
       if (j > 0) {
         const p = along(path, f0);
-        const a = scale(p, 0.7);
-        g.append(svg('line', { x1: a.x, y1: a.y, x2: p.x, y2: p.y, class: `${INK} thin` }));
+        const a = scale(p, BAND.pool);
+        g.append(svg('line', { x1: a.x, y1: a.y, x2: p.x, y2: p.y, class: `${INK} thin split` }));
       }
-      const at = scale(along(path, (f0 + f1) / 2), 0.85);
-      const v = data.whists[s][o];
-      g.append(text({ x: at.x, y: at.y - 8 }, v ? cell(state.sheetHistory, `w${s}-${o}`, v) : '', 'num whists'));
-      g.append(text({ x: at.x, y: at.y + 16 }, t('sheet.on', { name: names(o) }), 'hint'));
+      const fm = (f0 + f1) / 2;
+      const at = scale(along(path, fm), BAND.whistsAt);
+      const rot = turnAt(path, fm);
+      // The number toward the edge, the opponent's name toward the centre, across the band.
+      const toward = rot === 0 ? { x: 0, y: at.y > C.y ? -1 : 1 } : { x: rot < 0 ? 1 : -1, y: 0 };
+      const away = { x: -toward.x, y: -toward.y };
+      const avail = (f1 - f0) * total * BAND.whistsAt * 0.72;
+      const f = fitted(runningEntries(values((sh) => sh.whists[s][o])), trail.partial, avail, 30);
+      g.append(text({ x: at.x + away.x * 10, y: at.y + away.y * 10 }, f.value, 'num whists', rot, f.size));
+      const hint = t('sheet.on', { name: names(o) });
+      g.append(text({ x: at.x + toward.x * 16, y: at.y + toward.y * 16 }, hint, 'hint', rot, Math.min(17, Math.floor(avail / ems(hint)))));
     });
     const label = scale(mid, 1.0);
     const dx = label.x - C.x; const dy = label.y - C.y; const l = Math.hypot(dx, dy) || 1;
-    const side = pos[i] === 'left' ? -90 : pos[i] === 'right' ? 90 : 0;
-    const edge = side ? { x: side < 0 ? -20 : W + 20, y: H / 2 } : { x: label.x + (dx / l) * 22, y: label.y + (dy / l) * 22 };
-    g.append(text(edge, names(s), 'who', side));
+    const edge = turn ? { x: turn < 0 ? -20 : W + 20, y: H / 2 } : { x: label.x + (dx / l) * 22, y: label.y + (dy / l) * 22 };
+    g.append(text(edge, names(s), 'who', turn));
     out.append(g);
   }
   return out;

@@ -123,6 +123,8 @@ export class TableSocket {
   act(action) { return this.request('action', { action }); }
   nextDeal() { return this.request('next_deal'); }
   chat(text) { return this.send({ type: 'chat', text }); }
+  /** "I'm back": takes the seat off the autopilot at once (`back`). */
+  back() { return this.send({ type: 'back' }); }
   /** Asks for the score log's finished deals just before deal `before` (a `score_page`). */
   scorePage(before) { return this.send({ type: 'score_page', before }); }
   /** Asks for a snapshot (`cause`: `gap` or `unfollowable`) and drops items until it comes. */

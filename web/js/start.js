@@ -135,9 +135,16 @@ function render(root) {
   if (form.created) { root.append(createdPanel(root)); return; }
   root.append(h('section', { class: 'panel start' },
     h('h1', {}, t('start.title')),
+    // On a phone the page's other two jobs are screens down: say so at the top.
+    h('nav', { class: 'start-jump', id: 'start-jump', 'aria-label': t('ux.jump') },
+      h('a', { href: '#friends' }, t('ux.jump_friends')), ' · ',
+      h('a', { href: '#keeper-start' }, t('ux.jump_keeper'))),
     h('p', { class: 'lead' }, t('start.lead')),
-    botsPanel(request, () => form.profile.players),
-    h('h2', {}, t('start.preset')),
+    botsPanel(request, () => form.profile.players, {
+      get: () => form.profile.pool_target,
+      set: (n) => { form.profile.pool_target = n; render(root); },
+    }),
+    h('h2', { id: 'friends' }, t('start.preset')),
     h('div', { class: 'presets', role: 'radiogroup' },
       form.saved && savedCard(form.saved, form.useSaved, () => { useSaved(form.saved); render(root); }),
       PRESET_ORDER.filter((n) => presets[n]).map((name) => {

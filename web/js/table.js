@@ -14,7 +14,7 @@ import { seatBox, positions, baseSeat } from './seats.js';
 import { centre } from './centre.js';
 import { controls, legalSets } from './controls.js';
 import { sheetPanel } from './sheet.js';
-import { chatPanel } from './chat.js';
+import { chatPanel, chatFromSnapshot } from './chat.js';
 import { keyboard } from './keys.js';
 import { follow, Unfollowable } from './follow.js';
 import { trickNews, trickReset } from './trick.js';
@@ -24,6 +24,8 @@ import { audienceBar, rematchPanel } from './audience.js';
 import { yourTurn } from './yourturn.js';
 import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
 import { scoreFromSnapshot, scorePage } from './scorepages.js';
+import { reviewFromSnapshot, reviewNews, reviewPanel } from './review.js';
+import { announceNews } from './announce.js';
 
 /** Snapshots received by cause, for the page and its tests. */
 const snapshots = { connect: 0, lagged: 0, stale: 0, gap: 0, unfollowable: 0, unasked: 0 };
@@ -74,7 +76,7 @@ function render(state) {
   } else if (tb.phase === 'over') {
     main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state));
   } else {
-    main.push(clockPanel(state), felt(state));
+    main.push(clockPanel(state), felt(state), reviewPanel(state));
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
   const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state), fairPanel(state, t));
@@ -106,7 +108,7 @@ export function tablePage(root, id) {
   const mine = watch ? null : saved.seat(id);
   const state = {
     root, id, seat: null, token: mine ? mine.token : null, snap: null, table: null, chat: [],
-    status: 'connecting', busy: false, selected: new Set(), showLast: false, sheetHistory: new Map(), focusCard: null,
+    status: 'connecting', busy: false, selected: new Set(), showLast: false, focusCard: null,
     scoreLog: [], scoreTotal: 0, scoreAsked: null,
   };
   state.redraw = () => { if (state.snap) render(state); };
@@ -156,12 +158,14 @@ export function tablePage(root, id) {
         if (state.waitFor !== undefined) caughtUp(state);
         state.snap = snap;
         state.table = snap.table;
+        chatFromSnapshot(state, snap);
         scoreFromSnapshot(state, snap);
         state.seat = snap.you && typeof snap.you === 'object' ? snap.you.seat : null;
         if (!snap.deal || snap.deal.stage !== 'discard') state.selected.clear();
         if (!snap.deal || !snap.deal.last_trick) state.showLast = false;
         trickReset(state);
         auctionFromSnapshot(state, snap);
+        reviewFromSnapshot(state, snap);
         fairSnapshot(state);
         render(state);
       },
@@ -171,6 +175,8 @@ export function tablePage(root, id) {
           follow(state, msg, t);
           trickNews(state, msg);
           auctionNews(state, msg);
+          reviewNews(state, msg);
+          announceNews(state, msg);
         } catch (e) {
           if (!(e instanceof Unfollowable)) throw e;
           console.warn('resync:', e.message);

@@ -32,6 +32,9 @@ pub enum ClientMessage {
     /// variant of an internally tagged enum without checking the object's other fields, so
     /// `{"type": "resync", "zzz": 1}` would pass.
     Resync {},
+    /// A seated player on autopilot ("away") is back: the autopilot stops moving for the
+    /// seat at once, before its next turn. An empty struct like [`ClientMessage::Resync`].
+    Back {},
     /// Ask for the score log's finished deals just before deal `before` (a page of them):
     /// the snapshot holds only the last ones. Answered by a `score_page`.
     ScorePage {

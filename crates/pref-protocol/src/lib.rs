@@ -61,7 +61,8 @@ pub use keeper::{
 };
 pub use score::{OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
-    DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot, Speaker, TurnView,
+    ChatLine, DealSoFar, DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot,
+    Speaker, TurnView,
 };
 pub use strict::{ReadError, read};
 pub use table::{LineView, Phase, SeatInfo, Settlement, SheetView, Summary};

@@ -139,6 +139,45 @@ pub struct Snapshot {
     /// the revealed values (`docs/fairness.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fair: Option<crate::fair::FairView>,
+    /// The table's last chat lines, first to last (at most `limits.chat_history_lines`), so a
+    /// reload or a late viewer reads what was said; none for a spectator at a table whose
+    /// chat spectators may not read. Absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
+    /// The shown deal so far, for a player to look back at during play: its completed
+    /// tricks in order, and the talon cards everybody was shown. Absent when empty.
+    #[serde(default, skip_serializing_if = "DealSoFar::is_empty")]
+    pub so_far: DealSoFar,
+}
+
+/// The shown deal's public past: every completed trick, and the talon once it was shown.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DealSoFar {
+    /// The completed tricks, first to last.
+    #[serde(default)]
+    pub tricks: Vec<pref_core::view::TrickView>,
+    /// The talon cards turned face up for everybody (R4.1; on raspasy one per trick, R7.3).
+    #[serde(default)]
+    pub talon: Vec<pref_core::Card>,
+}
+
+impl DealSoFar {
+    /// Nothing to show yet.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.tricks.is_empty() && self.talon.is_empty()
+    }
+}
+
+/// One chat line kept by the table, as the `chat` news said it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatLine {
+    /// Who wrote it.
+    pub from: Speaker,
+    /// The text.
+    pub text: String,
 }
 
 /// Who wrote a chat line.
@@ -223,6 +262,12 @@ pub enum Public {
     ClockPaused {
         /// Paused (`true`) or running again.
         paused: bool,
+    },
+    /// An away seat's player said "I'm back" (`back`): the seat leaves the clock's `away`
+    /// list and the autopilot no longer moves for it.
+    ClockBack {
+        /// The seat.
+        seat: u8,
     },
     /// A deal opens: the server's seed commitment, before anything else of the deal; the
     /// seats named are asked for a contribution (`fair_commit`).
@@ -327,9 +372,11 @@ pub enum ErrorCode {
     ChatText,
     /// Spectators may not chat at this table.
     ChatForbidden,
-    /// A spectator's `fair_join`: only a seat contributes to the deals (a message with an
-    /// `id` is answered `rejected` with reason `not_seated` instead).
+    /// A spectator's `fair_join` or `back`: only a seat contributes to the deals or comes
+    /// back (a message with an `id` is answered `rejected` with reason `not_seated` instead).
     NotSeated,
+    /// A `back` at a table without a clock: no seat is ever away there.
+    NoClock,
     /// The socket fell behind; a snapshot follows.
     Lagged,
     /// The table stopped; reconnect.

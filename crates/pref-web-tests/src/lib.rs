@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 pub mod picture;
 pub mod steps;
 
-pub use steps::{create_table, seat_bot, sit, watch};
+pub use steps::{create_table, fast_bots_server, play_own_deal, seat_bot, sit, watch};
 
 /// Debian's Chromium (`scripts/install-browser`).
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -391,18 +391,22 @@ pub async fn step(c: &Client, stage: &str, bid_made: &mut bool, whists: &mut u32
                 click(c, "#bidbox .grid button[data-action=bid]:not([disabled])").await;
             }
         }
+        // Each pick in one script (a redraw between a lookup and its click would leave a
+        // stale element), waiting for the page to mark it.
         "discard" => {
-            let cards = c
-                .find_all(Locator::Css(".hand.own .card.legal"))
-                .await
-                .expect("cards");
-            cards[0].click().await.expect("pick");
-            c.find_all(Locator::Css(".hand.own .card.legal"))
-                .await
-                .expect("cards")[1]
-                .click()
-                .await
-                .expect("pick");
+            for n in 1..=2 {
+                until(
+                    c,
+                    "a card picked for the discard",
+                    &format!(
+                        "const picked = document.querySelectorAll('.hand.own .card.selected').length;
+                         if (picked >= {n}) return true;
+                         document.querySelector('.hand.own .card.legal:not(.selected)')?.click();
+                         return false;"
+                    ),
+                )
+                .await;
+            }
             click(c, "#discard-ok:not([disabled])").await;
         }
         "declare" => click(c, "#declare button").await,

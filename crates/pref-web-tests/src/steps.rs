@@ -104,3 +104,43 @@ pub async fn play_against_bots(c: &Client, name: &str, level: &str) {
     )
     .await;
 }
+
+/// A server whose bots answer at once, for the tests that play against them.
+///
+/// # Panics
+/// If it cannot start.
+pub async fn fast_bots_server() -> String {
+    crate::server_with(|c| {
+        c.limits.bot_delay_min_ms = 0;
+        c.limits.bot_delay_max_ms = 0;
+    })
+    .await
+}
+
+/// Plays the page's player's turns with [`crate::step`] until the shown deal is finished
+/// (or the game is over).
+///
+/// # Panics
+/// If the deal does not finish within five minutes.
+pub async fn play_own_deal(c: &Client) {
+    use serde_json::json;
+    use std::time::{Duration, Instant};
+    const TURN: &str = "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.version || '', d.phase || '']";
+    let (mut bid_made, mut whists) = (false, 0);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        assert!(Instant::now() < deadline, "the deal did not finish");
+        let v = crate::js(c, TURN).await;
+        if v[1] == json!("finished") || v[3] == json!("between_deals") || v[3] == json!("over") {
+            return;
+        }
+        if v[0] == json!("true") {
+            let stage = v[1].as_str().unwrap_or_default().to_owned();
+            let version = v[2].as_str().unwrap_or_default().to_owned();
+            crate::step(c, &stage, &mut bid_made, &mut whists).await;
+            crate::past(c, &version).await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}

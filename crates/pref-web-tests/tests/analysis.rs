@@ -34,7 +34,10 @@ const ROWS: &str = "return [...document.querySelectorAll('#an-trick li.an-card')
   card: li.dataset.card, before: Number(li.dataset.before), after: Number(li.dataset.after),
   cost: Number(li.dataset.cost), mistake: li.classList.contains('mistake'),
   best: [...li.querySelectorAll('.an-best .card')].map(c => c.dataset.card),
-  face: li.querySelector(':scope > .card').dataset.card }));";
+  face: li.querySelector(':scope > .card').dataset.card,
+  shown: li.querySelector('.an-value').dataset.shown,
+  values: [...li.querySelectorAll('.an-values .card-chip')].map(c => c.dataset.card),
+  codes: /\\b[7-9TJQKA][SCDH]\\b/.test(li.querySelector('.an-values').textContent) }));";
 
 /// The rows the server's document gives for trick `trick` (0-based).
 fn expected_rows(deal: &Value, trick: u64) -> Value {
@@ -45,7 +48,26 @@ fn expected_rows(deal: &Value, trick: u64) -> Value {
         .filter(|c| c["trick"] == json!(trick))
         .map(|c| {
             let cost = c["cost"].as_u64().unwrap();
+            // Values from the mover's side: a defender in a trick contract reads the
+            // defence's tricks, everybody else the counted seat's.
+            let side = |v: &Value| {
+                let v = v.as_u64().unwrap();
+                if deal["kind"] == json!("game") && c["seat"] != c["counted"] {
+                    10 - v
+                } else {
+                    v
+                }
+            };
+            let values: Vec<Value> = c["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v["card"].clone())
+                .collect();
             json!({
+                "shown": format!("{} {}", side(&c["before"]), side(&c["after"])),
+                "values": values,
+                "codes": false,
                 "card": c["card"], "before": c["before"], "after": c["after"], "cost": cost,
                 "mistake": cost > 0,
                 "best": if cost > 0 { c["best"].clone() } else { json!([]) },
@@ -259,7 +281,8 @@ async fn a_record_file_opened_from_disk_is_analysed() {
         .clone();
     assert_eq!(
         anna,
-        json!({"card": "QH", "before": 4, "after": 5, "cost": 1, "mistake": true, "best": ["9D", "AD"], "face": "QH"})
+        json!({"card": "QH", "before": 4, "after": 5, "cost": 1, "mistake": true, "best": ["9D", "AD"], "face": "QH",
+            "shown": "4 5", "values": ["JS", "KS", "7C", "QC", "9D", "AD", "7H", "QH", "AH"], "codes": false})
     );
     let _ = c.close().await;
 }

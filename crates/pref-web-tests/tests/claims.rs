@@ -302,10 +302,16 @@ async fn a_rejected_and_an_accepted_claim_in_the_browser() {
     assert_eq!(c["claimed"], doc["deals"][0]["tricks"][0], "{doc}");
     let open = c["open_hand"].as_u64().expect("open_hand");
     let claimed = c["claimed"].as_u64().expect("claimed");
+    let tricks = |n: u64| format!("{n} {}", if n == 1 { "trick" } else { "tricks" });
     let verdict = match claimed.cmp(&open) {
-        std::cmp::Ordering::Less => format!("The claim gave Anna {} fewer.", open - claimed),
+        std::cmp::Ordering::Less => {
+            format!("The claim gave Anna {} fewer.", tricks(open - claimed))
+        }
         std::cmp::Ordering::Greater => {
-            format!("The claim gave the defence {} fewer.", claimed - open)
+            format!(
+                "The claim gave the defence {} fewer.",
+                tricks(claimed - open)
+            )
         }
         std::cmp::Ordering::Equal => "The claim gave exactly what best play gives.".to_owned(),
     };

@@ -1,7 +1,7 @@
 //! A table with a short clock in the browser: the host chooses custom values on the start
 //! page, the rules page names them, the table draws every seat's clock, and a player who
 //! does not act is played by the autopilot, shown to her as such, then away (autopilot)
-//! after two timeouts, until she acts and takes her seat back.
+//! after two timeouts, until she presses "I'm back" and takes her seat back at once.
 //!
 //! - `a_short_clock_the_autopilot_and_taking_the_seat_back`: Anna against two bots, with 3 s
 //!   a move, no bank and 5 s of grace; her browser's clock runs 90 s behind the server's and
@@ -11,12 +11,12 @@
 //! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` the test prints why and passes,
 //! except under `CI=true`, where it fails.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use fantoccini::Locator;
 use pref_web_tests::{
     Driver, browser_missing, click, create_table, js, open_start_page, out_dir, seat_bot,
-    server_with, shot, sit, step, until,
+    server_with, shot, sit, until,
 };
 use serde_json::json;
 
@@ -138,45 +138,39 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
     )
     .await;
 
-    // She acts on one of her turns (the autopilot waits 2 s for an away seat) and takes the
-    // seat back at once; or the deal ends first, by the autopilot.
-    let (mut bid_made, mut whists) = (false, 0);
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let mut took_back = false;
-    while Instant::now() < deadline {
-        let v = js(
+    // "I'm back": one click takes the seat off the autopilot at once, whoever's turn it is
+    // (unless the deal ended first, by the autopilot).
+    let button = until(
+        &anna,
+        "the I'm back button",
+        "return document.querySelector('#clock-back')?.textContent || (document.body.dataset.stage === 'finished' ? 'over' : '')",
+    )
+    .await;
+    if button != json!("over") {
+        assert_eq!(button, json!("I'm back — I play my seat"));
+        js(
             &anna,
-            "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.phase || '']",
+            "document.querySelector('#clock-back')?.click(); return true",
         )
         .await;
-        if v[2] != json!("playing") || v[1] == json!("finished") {
-            break;
-        }
-        if v[0] == json!("true") {
-            let stage = v[1].as_str().unwrap_or_default().to_owned();
-            step(&anna, &stage, &mut bid_made, &mut whists).await;
-            let summary = js(
-                &anna,
-                &format!("return fetch('/api/tables/{id}').then((r) => r.json())"),
-            )
-            .await;
-            if summary["clock"]["away"]
-                .as_array()
-                .is_none_or(Vec::is_empty)
-            {
-                took_back = true;
-                break;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    }
-    if took_back {
         until(
             &anna,
             "Anna back at her seat",
-            "return !document.querySelector('#clock .clock-seat.away[data-seat=\"0\"]')",
+            "return !document.querySelector('#clock .clock-seat.away[data-seat=\"0\"]') && !document.querySelector('#clock-back')",
         )
         .await;
+        let summary = js(
+            &anna,
+            &format!("return fetch('/api/tables/{id}').then((r) => r.json())"),
+        )
+        .await;
+        assert!(
+            summary["clock"]["away"]
+                .as_array()
+                .is_none_or(Vec::is_empty)
+                || summary["phase"] != json!("playing"),
+            "the server took her back: {summary}"
+        );
     }
     // Either way the deal ends: nobody waits for her.
     until(

@@ -205,14 +205,14 @@ async fn play_deal(host: &fantoccini::Client) {
 }
 
 /// The score log's fairness mark of deal `n` once checked: its `data-fair`, its `data-why`,
-/// its text and its title.
+/// its text and the words saying who shuffled the deck.
 async fn mark(c: &fantoccini::Client, n: u32) -> Value {
     until(
         c,
         &format!("deal {n}'s mark in the score log"),
         &format!(
             "const m = document.querySelector('#score-log .log-deal[data-deal=\"{n}\"] .fair-mark'); \
-             return m && ['ok', 'failed'].includes(m.dataset.fair) && [m.dataset.fair, m.dataset.why || '', m.textContent, m.title || '']"
+             return m && ['ok', 'failed'].includes(m.dataset.fair) && [m.dataset.fair, m.dataset.why || '', m.textContent, m.querySelector('.fair-from')?.textContent || '', m.title || '']"
         ),
     )
     .await
@@ -279,8 +279,16 @@ async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fa
     assert!(first[2].as_str().unwrap().contains("verified ✓"), "{first}");
     // The host's page contributed: its seat is in the deck.
     assert!(
-        first[3].as_str().unwrap().contains("seats 1"),
-        "the host's value is in the deck: {first}"
+        first[3]
+            .as_str()
+            .unwrap()
+            .contains("with the values of: Anna"),
+        "the host's value is in the deck, named on the page: {first}"
+    );
+    assert_eq!(
+        first[4],
+        json!(""),
+        "no tooltip a phone cannot show: {first}"
     );
     let line = until(
         &host,

@@ -18,15 +18,21 @@ async fn tap(c: &Client, name: &str, value: &str) {
     click(c, &format!("[data-name='{name}'] [data-value='{value}']")).await;
 }
 
-/// Sets seat `seat`'s tricks with the stepper's buttons (each tap redraws the form).
+/// Sets seat `seat`'s tricks with one tap on its row 0–10 (the tap redraws the form).
 async fn tricks(c: &Client, seat: u8, n: u8) {
-    let script = format!(
-        "const out = () => document.querySelector('#k-tricks-{seat}');
-         while (Number(out().textContent) > {n}) out().previousElementSibling.click();
-         while (Number(out().textContent) < {n}) out().nextElementSibling.click();
-         return Number(out().textContent);"
+    let row = js(c, &format!("return [...document.querySelectorAll(\"[data-name='tricks-{seat}'] [data-value]\")].map(b => b.textContent)")).await;
+    assert_eq!(
+        row,
+        json!(["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]),
+        "a row of 0–10"
     );
-    assert_eq!(js(c, &script).await, json!(n));
+    tap(c, &format!("tricks-{seat}"), &n.to_string()).await;
+    until(
+        c,
+        "the tricks",
+        &format!("return Number(document.querySelector('#k-tricks-{seat}').textContent) === {n}"),
+    )
+    .await;
 }
 
 /// Waits for the server's verdict on the draft and returns it: (fits, text).
@@ -122,7 +128,22 @@ async fn a_short_game_kept_on_a_phone() {
     tap(&phone, "level", "7").await;
     assert_eq!(js(&phone, half).await, json!(true), "half-whist against 7");
     tap(&phone, "strain", "H").await;
+    // A half-whist stands without play (R5.2): "cards played out" goes off by itself, and
+    // back on when the half-whist is taken back.
+    let played = "return document.querySelector('#k-played')?.checked";
+    tap(&phone, "whist-2", "pass").await;
+    tap(&phone, "whist-0", "half").await;
+    assert_eq!(
+        js(&phone, played).await,
+        json!(false),
+        "a half-whist is not played out"
+    );
     tap(&phone, "whist-0", "whist").await;
+    assert_eq!(
+        js(&phone, played).await,
+        json!(true),
+        "a whist is played out"
+    );
     tap(&phone, "whist-2", "pass").await;
     // Too many tricks: the server refuses the draft, in words.
     tricks(&phone, 0, 4).await;

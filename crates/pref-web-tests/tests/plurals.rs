@@ -24,7 +24,7 @@ async fn numbers_agree_with_their_words_in_every_language() {
     let mut driver = Driver::start(&out_dir("screenshots")).await;
     let page = driver.browser(false).await;
     open_start_page(&page, &base).await;
-    let cases: [(&str, &str, Value, &str); 11] = [
+    let cases: [(&str, &str, Value, &str); 14] = [
         (
             "en",
             "log.why.trick_whists",
@@ -81,6 +81,20 @@ async fn numbers_agree_with_their_words_in_every_language() {
             json!({"left": 4}),
             "Restano 4 prese: come cadono?",
         ),
+        // The examples: "4 вистов на Анна", "2 очк.", French "1 plis".
+        (
+            "ru",
+            "log.col.whists",
+            json!({"n": 4, "on": "Анна"}),
+            "4 виста на игрока Анна",
+        ),
+        (
+            "ru",
+            "log.why.help",
+            json!({"points": 2, "earner": "Анна"}),
+            "помощь: 2 очка игрока Анна сверх пули",
+        ),
+        ("fr", "seat.tricks_n", json!({"n": 1}), "1 pli"),
     ];
     for (code, key, vars, want) in cases {
         let got = page

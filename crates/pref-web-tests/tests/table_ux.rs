@@ -7,8 +7,8 @@
 //!   started and that he is watching, and everybody sees the spectator count; after the deal
 //!   the player and the spectator show the same running totals; leaving the seat and ending
 //!   the game each ask for a confirmation that can be cancelled; after the end the host's
-//!   "Rematch" opens a new table with the same bots and the host in his seat, and the
-//!   spectator is given its link. The favicon is served as SVG, and the header's links open
+//!   "Rematch" opens a new table with the same bots and the host in his seat, which starts
+//!   by itself once every kept seat is back, and the spectator is given its link. The favicon is served as SVG, and the header's links open
 //!   a new tab at a table. Screenshots at desktop and phone sizes in English and Russian go
 //!   to `target/screenshots/ux-*.png`.
 //!
@@ -348,13 +348,14 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
         "only the host opens a rematch"
     );
 
-    // The rematch: the host lands at the new table in his seat, the bots back in theirs.
+    // The rematch: the host lands at the new table in his seat, the bots back in theirs, and
+    // with every kept seat back the game starts by itself (nobody presses Start again).
     click(&host, "#rematch").await;
     until(
         &host,
-        "the rematch table",
+        "the rematch table, started",
         &format!(
-            "return location.pathname !== {table:?} && document.body.dataset.phase === 'lobby' && document.body.dataset.seat === '0'"
+            "return location.pathname !== {table:?} && ['playing', 'between_deals'].includes(document.body.dataset.phase) && document.body.dataset.seat === '0'"
         ),
     )
     .await;
@@ -362,7 +363,7 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
     let seats = until(
         &host,
         "the rematch's seats",
-        "const s = [...document.querySelectorAll('#lobby > ul.seats li')]; return s.length === 3 && s.map(li => [li.querySelector('.name').textContent, li.querySelector('.badge.bot')?.dataset.level || null])",
+        "const s = [...document.querySelectorAll('#felt .seat')]; return s.length === 3 && s.map(e => [e.querySelector('.name').textContent, e.querySelector('.badge.bot')?.dataset.level || null]).sort()",
     )
     .await;
     assert_eq!(
@@ -378,24 +379,6 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
         json!(true),
         "the sound setting is remembered on the next page"
     );
-    let lobby = js(
-        &host,
-        "return document.querySelector('#lobby-preset').textContent",
-    )
-    .await;
-    assert!(
-        lobby.as_str().is_some_and(|l| l.starts_with("Sochi · ")),
-        "the lobby names the preset: {lobby}"
-    );
-    let hint = js(
-        &host,
-        "return document.querySelector('#lobby .hint').textContent",
-    )
-    .await;
-    assert_eq!(
-        hint,
-        json!("You are seated. Start the game once every seat is taken.")
-    );
     let link = until(
         &late,
         "the rematch link",
@@ -404,10 +387,10 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
     .await;
     assert_eq!(link, new, "the spectator is given the new table's link");
     shot(&late, "ux-07-rematch-open-phone-ru").await;
-    shot(&host, "ux-08-rematch-lobby-desktop-en").await;
+    shot(&host, "ux-08-rematch-started-desktop-en").await;
     // The other two pictures: the host in Russian, the spectator in English.
     language(&host, "ru").await;
-    shot(&host, "ux-09-rematch-lobby-desktop-ru").await;
+    shot(&host, "ux-09-rematch-started-desktop-ru").await;
     language(&late, "en").await;
     shot(&late, "ux-10-rematch-open-phone-en").await;
     // The rule a sentence links to is marked in the guide, on a phone.

@@ -131,6 +131,7 @@ settings! {
     "limits.history" => PREF_HISTORY: limits.history,
     "limits.queue" => PREF_QUEUE: limits.queue,
     "limits.chat_max_chars" => PREF_CHAT_MAX_CHARS: limits.chat_max_chars,
+    "limits.chat_history_lines" => PREF_CHAT_HISTORY_LINES: limits.chat_history_lines,
     "limits.max_tables" => PREF_MAX_TABLES: limits.max_tables,
     "limits.max_keepers" => PREF_MAX_KEEPERS: limits.max_keepers,
     "limits.keeper_max_deals" => PREF_KEEPER_MAX_DEALS: limits.keeper_max_deals,

@@ -27,6 +27,8 @@ pub struct Limits {
     pub queue: usize,
     /// Longest chat message in characters.
     pub chat_max_chars: usize,
+    /// Chat lines a table keeps for the snapshot (a reload, a late viewer); in memory only.
+    pub chat_history_lines: usize,
     /// Most live tables (lobby or playing) at once; finished games do not count.
     pub max_tables: usize,
     /// Most scorekeeping sheets the database holds.
@@ -158,6 +160,7 @@ impl Default for Limits {
             history: 512,
             queue: 256,
             chat_max_chars: 300,
+            chat_history_lines: 100,
             max_tables: 10_000,
             max_keepers: 100_000,
             keeper_max_deals: 500,

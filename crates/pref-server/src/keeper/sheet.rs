@@ -36,8 +36,8 @@ pub(crate) enum SheetError {
     /// The rules refuse the sheet the change would make (the record's message).
     #[error("{0}")]
     Rule(String),
-    /// There is no such deal.
-    #[error("there is no deal {0} on the sheet")]
+    /// There is no such deal (its index; the message counts from 1, as the form does).
+    #[error("there is no deal {} on the sheet", .0 + 1)]
     NoDeal(usize),
     /// The players agreed to stop: no deal can be entered until the stop is taken back.
     #[error("the players agreed to stop; take the stop back to enter a deal")]
@@ -264,5 +264,19 @@ pub(crate) fn next(profile: &Profile, dealer: Seat) -> KeeperNext {
         dark: profile.dark_games(),
         no_talon: profile.misere_without_talon(),
         tricks_total: 10,
+    }
+}
+
+#[cfg(test)]
+mod counted_from_one {
+    use super::SheetError;
+
+    #[test]
+    fn a_missing_deal_is_named_as_the_form_numbers_it() {
+        // Index 3 is the form's "Deal 4".
+        assert_eq!(
+            SheetError::NoDeal(3).to_string(),
+            "there is no deal 4 on the sheet"
+        );
     }
 }

@@ -53,6 +53,8 @@ pub struct Table {
     epoch: String,
     /// Recent items for reconnecting clients.
     history: VecDeque<Arc<Stamped>>,
+    /// The last chat lines (at most `limits.chat_history_lines`), for the snapshot.
+    chat: VecDeque<pref_protocol::ChatLine>,
     /// The broadcast to every socket.
     tx: broadcast::Sender<Arc<Stamped>>,
     /// The task's own inbox, for the bots it starts (weak: bots do not keep a table open).
@@ -112,6 +114,7 @@ impl Table {
             machine,
             epoch: Secret::random().expose()[..16].to_owned(),
             history: VecDeque::new(),
+            chat: VecDeque::new(),
             tx,
             me: None,
             bots: [None, None, None, None],
@@ -499,12 +502,20 @@ impl Table {
                 text,
                 reply,
             } => {
+                let viewer = caller.viewer;
                 let op = Op::Chat {
-                    viewer: caller.viewer,
+                    viewer,
                     token: caller.token,
-                    text,
+                    text: text.clone(),
                 };
-                let _ = reply.send(self.apply(op).await.map(|_| ()));
+                let done = self.apply(op).await.map(|_| ());
+                if done.is_ok() {
+                    self.keep_chat(viewer, text);
+                }
+                let _ = reply.send(done);
+            }
+            Command::Back { caller, reply } => {
+                let _ = reply.send(self.back(caller.viewer, caller.token).await);
             }
             Command::Autopilot {
                 seat,
@@ -512,6 +523,11 @@ impl Table {
                 action,
             } => {
                 self.piloting = None;
+                // The person came back while the autopilot was deciding: his turn is his.
+                if !self.autopilot_due(seat) {
+                    tracing::debug!(table = self.no, seat = seat.0, "autopilot move dropped");
+                    return;
+                }
                 let op = Op::Autopilot {
                     seat,
                     version,

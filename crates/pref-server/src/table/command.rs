@@ -277,6 +277,14 @@ pub enum Command {
         /// been freed.
         reply: oneshot::Sender<Result<(), TableError>>,
     },
+    /// An away seat's player is back (`back`): the autopilot stops moving for the seat.
+    Back {
+        /// Who says so: a seat and its token.
+        caller: Caller,
+        /// Refused for a spectator, a freed seat and at a table without a clock; `Ok` also
+        /// when the seat was not away.
+        reply: oneshot::Sender<Result<(), TableError>>,
+    },
     /// A seat's part in provably fair deals (`table/fair.rs`).
     Fair {
         /// The seat.

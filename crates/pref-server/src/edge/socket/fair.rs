@@ -44,6 +44,7 @@ where
             | ClientMessage::NextDeal { .. }
             | ClientMessage::Chat { .. }
             | ClientMessage::Resync {}
+            | ClientMessage::Back {}
             | ClientMessage::ScorePage { .. } => return Ok(()),
         };
         let (Viewer::Seat(seat), Some(token)) = (caller.viewer, caller.token) else {

@@ -264,7 +264,9 @@ where
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
                 self.answer(id, out).await
             }
-            ClientMessage::Chat { .. } | ClientMessage::Resync {} if !self.shared.take() => {
+            ClientMessage::Chat { .. } | ClientMessage::Resync {} | ClientMessage::Back {}
+                if !self.shared.take() =>
+            {
                 self.error(
                     ErrorCode::RateLimited,
                     "too many chat lines or resyncs from this seat; this one was dropped",
@@ -306,6 +308,7 @@ where
                 }
             }
             ClientMessage::Resync {} => self.resync().await,
+            ClientMessage::Back {} => self.back().await,
             ClientMessage::ScorePage { .. } if !self.shared.take_page() => {
                 self.error(
                     ErrorCode::RateLimited,
@@ -317,6 +320,28 @@ where
             m @ (ClientMessage::FairJoin {}
             | ClientMessage::FairCommit { .. }
             | ClientMessage::FairReveal { .. }) => self.fair(m).await,
+        }
+    }
+
+    /// "I'm back" from a seat on autopilot: the table takes it off at once.
+    async fn back(&mut self) -> Result<(), Stop> {
+        let caller = self.caller();
+        let answer = self
+            .table
+            .ask(|reply| Command::Back { caller, reply })
+            .await
+            .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
+        match answer {
+            Ok(()) => Ok(()),
+            Err(TableError::SeatLost) => self.cut().await,
+            Err(TableError::NoClock) => {
+                self.error(
+                    ErrorCode::NoClock,
+                    "this table has no clock: no seat is away",
+                )
+                .await
+            }
+            Err(e) => self.error(ErrorCode::NotSeated, e.to_string()).await,
         }
     }
 

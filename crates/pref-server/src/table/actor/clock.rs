@@ -121,6 +121,39 @@ impl Table {
         }
     }
 
+    /// Whether the autopilot may still move for `seat` now: its time is up, or it is away
+    /// and the short wait has passed.
+    pub(super) fn autopilot_due(&self, seat: Seat) -> bool {
+        let now = self.now_ms();
+        self.clock.as_ref().is_some_and(|c| c.due(seat, now))
+    }
+
+    /// `viewer` says "I'm back": an away seat leaves the autopilot at once, and every viewer
+    /// is told (`clock_back`).
+    ///
+    /// # Errors
+    /// [`TableError::NotSeated`] for a spectator, [`TableError::SeatLost`] for a token that
+    /// no longer holds the seat, [`TableError::NoClock`] at a table without a clock.
+    pub(super) async fn back(
+        &mut self,
+        viewer: Viewer,
+        token: Option<Secret>,
+    ) -> Result<(), TableError> {
+        let Viewer::Seat(seat) = viewer else {
+            return Err(TableError::NotSeated);
+        };
+        if !self.machine.holds(viewer, token.as_ref()) {
+            return Err(TableError::SeatLost);
+        }
+        let Some(clock) = &mut self.clock else {
+            return Err(TableError::NoClock);
+        };
+        if clock.back(seat) {
+            self.apply(Op::ClockBack { seat }).await?;
+        }
+        Ok(())
+    }
+
     /// Asks the autopilot for `seat`'s move, from that seat's view only.
     fn start_autopilot(&self, seat: Seat) {
         let (Some(me), Stage::Playing { game, .. }) = (self.me.clone(), self.machine.stage())

@@ -574,3 +574,98 @@ async fn the_autopilot_s_moves_are_on_every_clock_of_the_deal_and_in_a_snapshot(
     let snap = restored.snapshot(Viewer::Seat(Seat(0)));
     assert_eq!(snap.turn.clock.unwrap().piloted, vec![Seat(0)]);
 }
+
+/// Anna says "I'm back" (`back`) while away.
+async fn back(g: &Game, viewer: Viewer, token: Option<Secret>) -> Result<(), TableError> {
+    g.handle
+        .ask(|reply| Command::Back {
+            caller: crate::table::command::Caller { viewer, token },
+            reply,
+        })
+        .await
+        .unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn i_m_back_takes_an_away_seat_off_the_autopilot_before_its_next_turn() {
+    watchdog(120);
+    let _hold = hold_time();
+    let mut g = game("back").await;
+    // Not away yet: "back" changes nothing and tells nobody.
+    let mut b = next_batch(&mut g.rx).await;
+    back(&g, Viewer::Seat(Seat(0)), Some(g.anna))
+        .await
+        .expect("a seat that is not away may say so");
+    // Two timeouts in a row put Anna away.
+    let mut timeouts = 0;
+    while timeouts < 2 {
+        assert!(!b.finished, "the deal lasted two of Anna's turns");
+        if b.turn.to_act == Some(Seat(0)) {
+            b = times_out(&mut g, &b).await.1;
+            timeouts += 1;
+        } else {
+            b = next_batch(&mut g.rx).await;
+        }
+    }
+    let info = g.handle.ask(Command::Summary).await.unwrap().clock.unwrap();
+    assert_eq!(info.away, vec![Seat(0)], "away after two timeouts");
+    // A spectator and a token that does not hold the seat are refused, and nothing changes.
+    assert_eq!(
+        back(&g, Viewer::Spectator, None).await,
+        Err(TableError::NotSeated)
+    );
+    assert_eq!(
+        back(&g, Viewer::Seat(Seat(0)), Some(Secret::random())).await,
+        Err(TableError::SeatLost)
+    );
+    assert_eq!(
+        g.handle
+            .ask(Command::Summary)
+            .await
+            .unwrap()
+            .clock
+            .unwrap()
+            .away,
+        vec![Seat(0)]
+    );
+    // "I'm back": at once, every viewer is told, and the summary shows nobody away.
+    back(&g, Viewer::Seat(Seat(0)), Some(g.anna))
+        .await
+        .expect("back");
+    let told = loop {
+        let item = g.rx.recv().await.expect("the table goes on");
+        match &item.news {
+            News::Public(Public::ClockBack { seat }) => break *seat,
+            News::Public(Public::DealFinished { .. }) => b.finished = true,
+            News::Public(_) | News::Deal { .. } => {}
+        }
+        if let Some(turn) = &item.turn {
+            b.turn = turn.clone();
+        }
+    };
+    assert_eq!(told, 0, "clock_back names Anna's seat");
+    let info = g.handle.ask(Command::Summary).await.unwrap().clock.unwrap();
+    assert!(info.away.is_empty(), "nobody is away");
+    if b.finished {
+        return;
+    }
+    if b.turn.to_act == Some(Seat(0)) {
+        // Her turn was already running: the autopilot's short wait passes and nothing moves.
+        advance(clock::AWAY_MOVE_MS).await;
+        settle().await;
+        assert!(
+            g.rx.try_recv().is_err(),
+            "no autopilot move after she came back"
+        );
+        return;
+    }
+    // Her next turn has the whole allowance (her bank is spent), not the autopilot's
+    // short wait.
+    while !b.finished && b.turn.to_act != Some(Seat(0)) {
+        b = next_batch(&mut g.rx).await;
+    }
+    if !b.finished {
+        assert_eq!(allowed(&b.turn), u64::from(blitz().per_move) * 1_000);
+        assert!(allowed(&b.turn) > clock::AWAY_MOVE_MS);
+    }
+}

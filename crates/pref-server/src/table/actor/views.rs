@@ -35,6 +35,29 @@ impl Table {
             fair: self
                 .machine
                 .fair_view(self.limits.fair_snapshot_deals as usize),
+            chat: self.chat_for(viewer),
+            so_far: self.machine.so_far(viewer),
+        }
+    }
+
+    /// The kept chat lines `viewer` may read: none for a spectator where spectators get no
+    /// chat (as `News::visible` drops the lines themselves).
+    fn chat_for(&self, viewer: Viewer) -> Vec<pref_protocol::ChatLine> {
+        match viewer {
+            Viewer::Spectator if !self.machine.spectator_chat() => Vec::new(),
+            Viewer::Spectator | Viewer::Seat(_) => self.chat.iter().cloned().collect(),
+        }
+    }
+
+    /// Keeps an accepted chat line, dropping the oldest beyond `limits.chat_history_lines`.
+    pub(super) fn keep_chat(&mut self, viewer: Viewer, text: String) {
+        let from = match viewer {
+            Viewer::Seat(s) => pref_protocol::Speaker::Seat(s),
+            Viewer::Spectator => pref_protocol::Speaker::Spectator,
+        };
+        self.chat.push_back(pref_protocol::ChatLine { from, text });
+        while self.chat.len() > self.limits.chat_history_lines {
+            self.chat.pop_front();
         }
     }
 

@@ -308,6 +308,16 @@ impl Clock {
         self.started = None;
     }
 
+    /// `seat`'s person says "I'm back": its timeouts and autopilot end at once, before its
+    /// next turn. Returns whether the seat was away.
+    pub(crate) fn back(&mut self, seat: Seat) -> bool {
+        let i = seat.index();
+        let was = self.away[i];
+        self.strikes[i] = 0;
+        self.away[i] = false;
+        was
+    }
+
     /// Somebody new sits in `seat` (or it is freed): the seat's timeouts, autopilot and
     /// absence were the last occupant's and go with him; its bank is the seat's and stays.
     pub(crate) fn seated(&mut self, seat: Seat) {

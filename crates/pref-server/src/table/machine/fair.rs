@@ -129,6 +129,7 @@ impl Machine {
             | super::Op::TellSpectators
             | super::Op::Rematch { .. }
             | super::Op::ClockPaused { .. }
+            | super::Op::ClockBack { .. }
             | super::Op::Chat { .. }
             | super::Op::Presence { .. }
             | super::Op::Fair(_) => Ok(()),

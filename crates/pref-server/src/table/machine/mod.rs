@@ -349,6 +349,12 @@ impl Machine {
             Op::ClockPaused { paused } => {
                 self.publish(&mut change, News::Public(Public::ClockPaused { paused }));
             }
+            Op::ClockBack { seat } => {
+                self.publish(
+                    &mut change,
+                    News::Public(Public::ClockBack { seat: seat.0 }),
+                );
+            }
             Op::Fair(op) => self.fair_op(&mut change, op)?,
         }
         self.fair_publish(&mut change);

@@ -180,6 +180,12 @@ pub(crate) enum Op {
         /// Paused or running again.
         paused: bool,
     },
+    /// The actor took an away seat off the autopilot at its player's word
+    /// (`table/actor/clock.rs`, which checks the seat and the clock): every viewer is told.
+    ClockBack {
+        /// The seat.
+        seat: Seat,
+    },
 }
 
 /// What the host may do.

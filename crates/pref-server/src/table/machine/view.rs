@@ -1,8 +1,9 @@
 //! What everybody may see of the table, read off the machine: phase, summary, the deal
 //! shown, and whose turn it is.
 
-use pref_core::{Deal, DealEntry, DealView, Seat, Viewer};
-use pref_protocol::{AuctionCall, DealStatus, Phase, SeatInfo, SheetView, Summary};
+use pref_core::view::{SeatCard, TrickView, ViewEvent};
+use pref_core::{Card, Deal, DealEntry, DealView, Seat, Viewer};
+use pref_protocol::{AuctionCall, DealSoFar, DealStatus, Phase, SeatInfo, SheetView, Summary};
 
 use super::{Machine, Stage};
 use crate::table::wire::Turn;
@@ -66,6 +67,90 @@ impl Machine {
             Some(DealEntry::Played { actions, .. }) if shown => AuctionCall::log(actions),
             Some(DealEntry::Played { .. } | DealEntry::Scored { .. }) | None => Vec::new(),
         }
+    }
+
+    /// The shown deal's completed tricks and the talon cards everybody was shown, replayed
+    /// from the game's history of the deal and projected for `viewer` (as the snapshot's
+    /// deal is), so a reload or a late viewer can look back over the deal.
+    #[must_use]
+    pub(crate) fn so_far(&self, viewer: Viewer) -> DealSoFar {
+        let mut out = DealSoFar::default();
+        let (Some((deal_no, _)), Some(game)) = (self.shown_deal(), self.game()) else {
+            return out;
+        };
+        let Some(DealEntry::Played {
+            dealer,
+            hands,
+            talon,
+            actions,
+            ..
+        }) = game.history().last()
+        else {
+            return out;
+        };
+        let players = self.players();
+        let hands: Vec<Vec<Card>> = hands[..usize::from(players)]
+            .iter()
+            .map(|h| h.iter().collect())
+            .collect();
+        let Ok(mut deal) = Deal::from_hands(
+            game.profile(),
+            *dealer,
+            &hands,
+            talon,
+            game.raspasy_streak(),
+        ) else {
+            return out;
+        };
+        let viewer = self.deal_viewer(viewer, deal_no);
+        let mut trick: Vec<SeatCard> = Vec::new();
+        for &(seat, action) in actions {
+            let Ok(events) = deal.apply(seat, action) else {
+                break;
+            };
+            for e in events.iter() {
+                match e.project(viewer, players) {
+                    ViewEvent::TalonTurned { cards } => out.talon = cards.to_vec(),
+                    // A dark misère's talon, shown to its declarer alone (R4.7.1).
+                    ViewEvent::TalonSeen {
+                        cards: Some(cards), ..
+                    } => out.talon = cards.to_vec(),
+                    ViewEvent::TalonCardTurned { card, .. } => {
+                        out.talon.push(card);
+                        // At four, the dealer's talon card leads the trick (R11.3).
+                        if players == 4 {
+                            trick.push(SeatCard {
+                                seat: *dealer,
+                                card,
+                            });
+                        }
+                    }
+                    ViewEvent::Played { seat, card } => trick.push(SeatCard { seat, card }),
+                    ViewEvent::TrickTaken { seat, .. } => out.tricks.push(TrickView {
+                        cards: std::mem::take(&mut trick),
+                        winner: seat,
+                    }),
+                    ViewEvent::Dealt { .. }
+                    | ViewEvent::Looked { .. }
+                    | ViewEvent::TalonSeen { cards: None, .. }
+                    | ViewEvent::Called { .. }
+                    | ViewEvent::AuctionWon { .. }
+                    | ViewEvent::AllPassed
+                    | ViewEvent::Discarded { .. }
+                    | ViewEvent::Declared { .. }
+                    | ViewEvent::Surrendered { .. }
+                    | ViewEvent::Whisted { .. }
+                    | ViewEvent::DefenceChosen { .. }
+                    | ViewEvent::HandOpened { .. }
+                    | ViewEvent::Claimed { .. }
+                    | ViewEvent::Answered { .. }
+                    | ViewEvent::ClaimAccepted { .. }
+                    | ViewEvent::DealOver
+                    | ViewEvent::Revealed(_) => {}
+                }
+            }
+        }
+        out
     }
 
     /// The protocol's name of the phase.
