@@ -1,11 +1,15 @@
 // Why: play without a mouse, every decision included. When the viewer is to act, the arrow
 // keys move between what may be chosen now: the bids of the bidding box (← → one call, ↑ ↓
-// one level), the whist / pass / half-whist or open / closed buttons, the contracts, and the
+// one level), the whist / pass / half-whist or open / closed buttons, the contracts, a
+// pending claim's accept / reject, and the
 // cards that may be played or discarded; Enter or Space takes the focused one (they are
 // buttons), P passes in the auction and in the whist. L shows the last trick.
 
 /** The enabled buttons the arrows move between now, and the bidding grid's row length. */
 function targets() {
+  // A claim waiting for this player's answer (R6.7): accept or reject, nothing else.
+  const answers = [...document.querySelectorAll('#claim-pending button:not([disabled])')];
+  if (answers.length) return { list: answers, row: 0 };
   const bids = [...document.querySelectorAll('#bidbox button:not([disabled])')];
   if (bids.length) return { list: bids, row: 5 };
   // The cards first (to play, or to pick for the discard), then the panel's buttons (the

@@ -155,6 +155,8 @@ fn price(profile: &Profile, view: &DealView, seat: Seat, target: Seat, count: u8
         dealer: view.dealer,
         kind,
         tricks: Some(tricks),
+        dark: false,
+        no_talon: false,
     };
     let r = deal_result(profile, &outcome, 0)[seat.index()];
     Some(*r.numer() as f64 / *r.denom() as f64)

@@ -232,6 +232,8 @@ fn game_outcome(
             talon_units: None,
         },
         tricks: played.then_some(tricks),
+        dark: false,
+        no_talon: false,
     }
 }
 
@@ -261,6 +263,8 @@ fn misere_table(view: &DealView, seat: Seat, declarer: Seat) -> Table {
             dealer: view.dealer,
             kind: OutcomeKind::Misere { declarer },
             tricks: Some(tricks),
+            dark: false,
+            no_talon: false,
         }
     })
 }

@@ -42,6 +42,8 @@ impl Seen {
                 self.led = None;
             }
             ViewEvent::Called { .. }
+            | ViewEvent::Looked { .. }
+            | ViewEvent::TalonSeen { .. }
             | ViewEvent::AuctionWon { .. }
             | ViewEvent::TalonTurned { .. }
             | ViewEvent::Discarded { .. }

@@ -143,7 +143,10 @@ fn the_list_of_settings_is_the_files_keys_and_the_docs_variables() {
         if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             section = format!("{name}.");
         } else if let Some((name, _)) = line.trim_start_matches("# ").split_once(" = ") {
-            if name.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            if name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            {
                 keys.push(format!("{section}{name}"));
             }
         }
