@@ -27,8 +27,8 @@ fn cheap(c: &mut Config) {
     c.accounts.signup_burst_per_ip = 1000;
     c.accounts.signins_per_ip_per_minute = 1000;
     c.accounts.signin_burst_per_ip = 1000;
-    c.limits.bot_delay_min_ms = 0;
-    c.limits.bot_delay_max_ms = 0;
+    c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+    c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     c.limits.messages_per_second = 1000;
     c.limits.message_burst = 1000;
 }

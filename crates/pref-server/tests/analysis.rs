@@ -238,7 +238,7 @@ async fn the_upload_size_and_rate_are_settings() {
     let (addr, _) = server("analysis-settings", |c| {
         c.limits.analysis_max_record_bytes = 4096;
         c.limits.analysis_burst = 2;
-        c.limits.analysis_every_ms = 600_000;
+        c.limits.analysis_every_ms = pref_server::config::Millis(600_000);
     })
     .await;
     let (status, body) = upload(&addr, "", &" ".repeat(5000)).await;

@@ -265,8 +265,8 @@ async fn chat_limits_and_spectator_stubs() {
 #[tokio::test]
 async fn idle_socket_is_closed() {
     let (addr, _) = server("idle", |c| {
-        c.limits.ping_secs = 1;
-        c.limits.idle_timeout_secs = 1;
+        c.limits.ping_secs = pref_server::config::Secs(1);
+        c.limits.idle_timeout_secs = pref_server::config::Secs(1);
     })
     .await;
     let info = table(&addr, json!("sochi"), 0, false).await;

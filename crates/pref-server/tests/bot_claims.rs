@@ -120,8 +120,8 @@ async fn bots_reject_a_hopeless_claim_and_accept_a_certain_one() {
     // The bots wait a little before acting, so that a claim at a trick boundary is in
     // before the next card.
     let (addr, _) = server("bot-claims", |c| {
-        c.limits.bot_delay_min_ms = 150;
-        c.limits.bot_delay_max_ms = 150;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(150);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(150);
         c.limits.messages_per_second = 1000;
         c.limits.message_burst = 1000;
     })

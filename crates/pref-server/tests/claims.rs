@@ -247,7 +247,7 @@ async fn r6_7_claims_go_through_the_protocol_and_an_accepted_claim_is_scored() {
         .find(|e| e["event"]["type"] == "dealt")
         .unwrap();
     let dealer: Seat = serde_json::from_value(dealt["event"]["dealer"].clone()).unwrap();
-    let (deal, _) = truth.replay(dealer, &deck, &actions, actions.len());
+    let (deal, _) = truth.replay(dealer, &deck, &actions, actions.len(), 0);
     let hand = deal
         .view(pref_core::Viewer::Seat(Seat(declarer)))
         .hand

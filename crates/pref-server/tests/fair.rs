@@ -241,9 +241,9 @@ async fn commitments_come_before_any_card_and_a_contribution_changes_the_deck() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_contribution_is_recorded_as_late_left_out_and_said_so() {
     let (addr, _) = server("fair-late", |c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
-        c.limits.fair_window_ms = 300;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
+        c.limits.fair_window_ms = pref_server::config::Millis(300);
         c.limits.messages_per_second = 1000;
         c.limits.message_burst = 1000;
     })
@@ -309,8 +309,8 @@ async fn on_postgresql_a_table_of_bots_does_not_wait_and_its_record_verifies() {
     };
     let (addr, _) = server("fair-bots-pg", |c| {
         c.database = Some(url);
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
         c.limits.messages_per_second = 1000;
         c.limits.message_burst = 1000;
     })

@@ -23,8 +23,8 @@ const BODY: Duration = Duration::from_millis(300);
 
 async fn slow_server(tag: &str) -> String {
     let (addr, _) = server(tag, |c| {
-        c.limits.header_read_timeout_ms = 300;
-        c.limits.body_read_timeout_ms = 300;
+        c.limits.header_read_timeout_ms = pref_server::config::Millis(300);
+        c.limits.body_read_timeout_ms = pref_server::config::Millis(300);
     })
     .await;
     addr
@@ -174,7 +174,10 @@ async fn a_body_trickled_past_the_deadline_times_out_though_no_pause_is_long() {
     // One deadline for the whole body, not a wait per piece: pieces come every 0.45 of the
     // timeout, so a per-piece timer would fire only a whole timeout after the last one.
     let timeout = Duration::from_millis(600);
-    let (addr, _) = server("trickle", |c| c.limits.body_read_timeout_ms = 600).await;
+    let (addr, _) = server("trickle", |c| {
+        c.limits.body_read_timeout_ms = pref_server::config::Millis(600)
+    })
+    .await;
     let body = json!({ "profile": "sochi" }).to_string();
     let mut s = TcpStream::connect(&addr).await.unwrap();
     let sent_at = Instant::now();

@@ -111,8 +111,8 @@ pub async fn play_against_bots(c: &Client, name: &str, level: &str) {
 /// If it cannot start.
 pub async fn fast_bots_server() -> String {
     crate::server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await
 }

@@ -57,8 +57,8 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
         return;
     }
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
         c.accounts.argon2_memory_kib = 8;
         c.accounts.argon2_iterations = 1;
     })

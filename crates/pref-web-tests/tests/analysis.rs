@@ -116,8 +116,8 @@ async fn a_bots_deal_is_stepped_through_with_the_servers_values() {
         return;
     }
     let base = pref_web_tests::server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await;
     let mut driver = Driver::start(&shots()).await;

@@ -442,8 +442,8 @@ async fn the_host_plays_a_deal_against_bots() {
     }
     let started = Instant::now();
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await;
     let mut driver = Driver::start(&screenshots_dir()).await;

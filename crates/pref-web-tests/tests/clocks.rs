@@ -26,8 +26,8 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
         return;
     }
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await;
     let dir = out_dir("screenshots");

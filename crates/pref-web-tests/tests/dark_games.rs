@@ -55,8 +55,8 @@ async fn r3_9_r8_11_a_dark_deal_against_bots_shows_its_badge_and_doubles() {
     }
     let started = Instant::now();
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await;
     let mut driver = Driver::start(&out_dir("screenshots")).await;

@@ -250,8 +250,8 @@ async fn each_deal_in_the_score_log_is_checked_in_the_page_and_a_tampered_one_fa
         return;
     }
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
         c.limits.fair_snapshot_deals = 1;
         // The score log too: the spectator's page fetches deal 0's entry with `score_page`.
         c.limits.score_snapshot_deals = 1;

@@ -90,8 +90,8 @@ async fn a_page_builds_the_picture_from_events_and_gets_one_snapshot_per_connect
         return;
     }
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await;
     let mut driver = Driver::start(&out_dir("screenshots")).await;

@@ -72,8 +72,8 @@ async fn r4_5_r5_3_house_rules_saved_shared_and_surrendered_on_a_phone() {
     }
     let started = Instant::now();
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await;
     let mut driver = Driver::start(&out_dir("screenshots")).await;

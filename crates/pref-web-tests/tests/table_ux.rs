@@ -120,8 +120,8 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
         return;
     }
     let base = server_with(|c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
     })
     .await;
     let mut driver = Driver::start(&out_dir("screenshots")).await;

@@ -91,7 +91,7 @@ impl Analyses {
         Analyses {
             cache: Cache::builder()
                 .max_capacity(limits.analysis_cache_deals)
-                .time_to_live(Duration::from_secs(limits.analysis_cache_secs.max(1)))
+                .time_to_live(limits.analysis_cache_secs.at_least(Duration::from_secs(1)))
                 .build(),
             lane: Lane::new(limits.analysis_running, limits.analysis_queue),
         }

@@ -179,7 +179,7 @@ impl Budgets {
             ),
             uploads: ClientBudget::new(
                 "records analysed",
-                Duration::from_millis(limits.analysis_every_ms),
+                limits.analysis_every_ms.duration(),
                 limits.analysis_burst,
             ),
             deal_analyses: ClientBudget::per_minute(
@@ -331,7 +331,7 @@ mod tests {
     fn uploads_are_budgeted_per_client_not_for_all_together() {
         let b = Budgets::new(&Limits {
             analysis_burst: 2,
-            analysis_every_ms: 60_000,
+            analysis_every_ms: crate::config::Millis(60_000),
             ..Limits::default()
         });
         let spend = |c| b.uploads.spend(c).is_ok();

@@ -108,7 +108,7 @@ impl Cluster {
             settings: settings.clone(),
             lookups: Lookups::new(
                 settings.lookups_per_second,
-                std::time::Duration::from_secs(settings.miss_cache_secs),
+                settings.miss_cache_secs.duration(),
             ),
             leases,
             registry,
@@ -393,9 +393,10 @@ pub async fn route(State(s): State<Routing>, req: Request, next: Next) -> Respon
             };
             let forwarding = proxy::Forwarding {
                 secret: cluster.settings.secret.as_deref().unwrap_or("1"),
-                send_timeout: std::time::Duration::from_millis(
-                    cluster.settings.forward_send_timeout_ms.max(1),
-                ),
+                send_timeout: cluster
+                    .settings
+                    .forward_send_timeout_ms
+                    .at_least(std::time::Duration::from_millis(1)),
                 limits: &s.limits,
                 client,
             };

@@ -2,6 +2,7 @@
 //! password hash's costs, the sessions' life, and the limits of what a stranger may make
 //! (accounts, sign-in attempts, guest seats attached at once). `docs/security.md` lists them.
 
+use super::span::Days;
 use serde::Deserialize;
 
 /// The `[accounts]` settings.
@@ -21,7 +22,7 @@ pub struct Accounts {
     /// The longest password, in bytes (a hash's input is bounded).
     pub max_password_bytes: usize,
     /// A session lasts this many days from sign-in.
-    pub session_days: u64,
+    pub session_days: Days,
     /// Sessions one account holds at once; signing in beyond drops the oldest.
     pub max_sessions_per_account: u32,
     /// Accounts the node stores at most; beyond, signing up answers `503 full`.
@@ -62,7 +63,7 @@ impl Default for Accounts {
             hashes_at_once: 2,
             min_password_chars: 8,
             max_password_bytes: 256,
-            session_days: 30,
+            session_days: Days(30),
             max_sessions_per_account: 16,
             max_accounts: 1_000_000,
             signups_per_ip_per_minute: 3,
@@ -84,7 +85,7 @@ impl Accounts {
     /// How long a session lasts, in seconds.
     #[must_use]
     pub fn session_secs(&self) -> i64 {
-        i64::try_from(self.session_days.max(1).saturating_mul(86_400)).unwrap_or(i64::MAX)
+        self.session_days.max(Days(1)).as_secs_i64()
     }
 }
 

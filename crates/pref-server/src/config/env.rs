@@ -47,6 +47,23 @@ macro_rules! parsed {
 
 parsed!("a non-negative integer": u32, u64, usize);
 parsed!("true or false": bool);
+
+macro_rules! span {
+    ($($t:ident: $why:literal),+) => {$(
+        impl FromVar for super::$t {
+            const WHY: &'static str = $why;
+            fn from_var(text: &str) -> Option<super::$t> {
+                u64::from_var(text).map(super::$t)
+            }
+        }
+    )+};
+}
+
+span!(
+    Millis: "a whole number of milliseconds",
+    Secs: "a whole number of seconds",
+    Days: "a whole number of days"
+);
 parsed!("an address such as 127.0.0.1:8080": SocketAddr);
 
 impl FromVar for PathBuf {

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::span::Secs;
 use serde::Deserialize;
 
 /// The `[lifecycle]` settings.
@@ -11,16 +12,16 @@ use serde::Deserialize;
 pub struct Lifecycle {
     /// A lobby table, or a game of bots only, unused and unwatched this long expires, in
     /// seconds.
-    pub lobby_idle_secs: u64,
+    pub lobby_idle_secs: Secs,
     /// A finished game unused and unwatched this long leaves memory, in seconds.
-    pub finished_linger_secs: u64,
+    pub finished_linger_secs: Secs,
 }
 
 impl Default for Lifecycle {
     fn default() -> Lifecycle {
         Lifecycle {
-            lobby_idle_secs: 1800,
-            finished_linger_secs: 300,
+            lobby_idle_secs: Secs(1800),
+            finished_linger_secs: Secs(300),
         }
     }
 }
@@ -29,12 +30,12 @@ impl Lifecycle {
     /// The lobby's idle time (at least a second).
     #[must_use]
     pub fn lobby_idle(&self) -> Duration {
-        Duration::from_secs(self.lobby_idle_secs.max(1))
+        self.lobby_idle_secs.at_least(Duration::from_secs(1))
     }
 
     /// A finished game's time in memory (at least a second).
     #[must_use]
     pub fn finished_linger(&self) -> Duration {
-        Duration::from_secs(self.finished_linger_secs.max(1))
+        self.finished_linger_secs.at_least(Duration::from_secs(1))
     }
 }

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::span::{Days, Millis, Secs};
 use serde::Deserialize;
 
 /// Limits that keep one client or one table from hurting the rest.
@@ -18,9 +19,9 @@ pub struct Limits {
     /// Messages a connection may send at once above the sustained rate.
     pub message_burst: u32,
     /// A socket silent this long is closed.
-    pub idle_timeout_secs: u64,
+    pub idle_timeout_secs: Secs,
     /// Interval of server pings.
-    pub ping_secs: u64,
+    pub ping_secs: Secs,
     /// Events kept per table for reconnecting clients.
     pub history: usize,
     /// Events queued per socket before it is resynchronised.
@@ -43,12 +44,12 @@ pub struct Limits {
     pub max_profiles: usize,
     /// A sheet nobody read, changed or watched for this long leaves memory (it is read
     /// again from the database when asked for), in seconds.
-    pub keeper_idle_secs: u64,
+    pub keeper_idle_secs: Secs,
     /// Most sheets held in memory at once; beyond it the least recently used one nobody
     /// watches leaves first.
     pub keeper_max_open: usize,
     /// A sheet nobody read, changed or watched for this many days is deleted.
-    pub keeper_expire_days: u64,
+    pub keeper_expire_days: Days,
     /// Sheets one client address may open or import per minute, sustained.
     pub keeper_sheets_per_ip_per_minute: u32,
     /// Sheets one client address may open or import at once above that rate.
@@ -69,17 +70,17 @@ pub struct Limits {
     /// Profiles one client address may save at once above that rate.
     pub profile_burst_per_ip: u32,
     /// A saved profile nobody read for this many days is deleted.
-    pub profile_expire_days: u64,
+    pub profile_expire_days: Days,
     /// Shortest time a bot waits before it acts, in milliseconds.
-    pub bot_delay_min_ms: u64,
+    pub bot_delay_min_ms: Millis,
     /// Longest time a bot waits before it acts, in milliseconds.
-    pub bot_delay_max_ms: u64,
+    pub bot_delay_max_ms: Millis,
     /// Largest record uploaded for analysis (`POST /api/analysis`), in bytes.
     pub analysis_max_record_bytes: usize,
     /// Uploaded deals one client may have analysed at once above the sustained rate.
     pub analysis_burst: u32,
     /// One more uploaded deal of one client may be analysed every this many milliseconds.
-    pub analysis_every_ms: u64,
+    pub analysis_every_ms: Millis,
     /// Table deals not analysed yet that one client may have analysed per minute.
     pub deal_analyses_per_minute: u32,
     /// Those at once above that rate.
@@ -91,7 +92,7 @@ pub struct Limits {
     /// Analysed table deals kept in memory at most.
     pub analysis_cache_deals: u64,
     /// How long an analysed table deal is kept, in seconds.
-    pub analysis_cache_secs: u64,
+    pub analysis_cache_secs: Secs,
     /// Most WebSockets open from one client address.
     pub max_conns_per_ip: usize,
     /// Most WebSockets open to one table.
@@ -120,13 +121,13 @@ pub struct Limits {
     pub spectators_heavy_burst: u32,
     /// How long each step of a deal's contribution window (commitments, then values)
     /// waits for the seated players' clients, in milliseconds (`docs/fairness.md`).
-    pub fair_window_ms: u64,
+    pub fair_window_ms: Millis,
     /// A connection that has not sent a whole request head (request line and headers)
     /// this many milliseconds after it opened, or after its previous answer, is closed.
-    pub header_read_timeout_ms: u64,
+    pub header_read_timeout_ms: Millis,
     /// A request's body must have arrived whole this many milliseconds after its head;
     /// later, the request answers `408` with the JSON error `timeout`.
-    pub body_read_timeout_ms: u64,
+    pub body_read_timeout_ms: Millis,
     /// How many deals a snapshot's `fair.dealt` and `fair.revealed` each list at most (the
     /// last ones); the record (`GET /api/tables/{id}/record`) holds every deal's values.
     pub fair_snapshot_deals: u32,
@@ -145,7 +146,7 @@ pub struct Limits {
     pub socket_write_buffer_bytes: usize,
     /// A table tells its viewers the spectator count at most once in this many
     /// milliseconds (the latest count), however many sockets open and close.
-    pub spectators_every_ms: u64,
+    pub spectators_every_ms: Millis,
 }
 
 impl Default for Limits {
@@ -155,8 +156,8 @@ impl Default for Limits {
             max_body_bytes: 16384,
             messages_per_second: 10,
             message_burst: 20,
-            idle_timeout_secs: 60,
-            ping_secs: 20,
+            idle_timeout_secs: Secs(60),
+            ping_secs: Secs(20),
             history: 512,
             queue: 256,
             chat_max_chars: 300,
@@ -167,9 +168,9 @@ impl Default for Limits {
             keeper_max_changes: 2000,
             max_record_bytes: 262_144,
             max_profiles: 100_000,
-            keeper_idle_secs: 300,
+            keeper_idle_secs: Secs(300),
             keeper_max_open: 1000,
-            keeper_expire_days: 365,
+            keeper_expire_days: Days(365),
             keeper_sheets_per_ip_per_minute: 10,
             keeper_sheet_burst_per_ip: 5,
             keeper_requests_per_ip_per_second: 10,
@@ -179,18 +180,18 @@ impl Default for Limits {
             max_streams: 4096,
             profiles_per_ip_per_minute: 10,
             profile_burst_per_ip: 5,
-            profile_expire_days: 365,
-            bot_delay_min_ms: 700,
-            bot_delay_max_ms: 1600,
+            profile_expire_days: Days(365),
+            bot_delay_min_ms: Millis(700),
+            bot_delay_max_ms: Millis(1600),
             analysis_max_record_bytes: 524_288,
             analysis_burst: 10,
-            analysis_every_ms: 2000,
+            analysis_every_ms: Millis(2000),
             deal_analyses_per_minute: 30,
             deal_analysis_burst: 10,
             analysis_running: 1,
             analysis_queue: 8,
             analysis_cache_deals: 256,
-            analysis_cache_secs: 3600,
+            analysis_cache_secs: Secs(3600),
             max_conns_per_ip: 256,
             max_conns_per_table: 512,
             max_conns_per_token: 8,
@@ -202,16 +203,16 @@ impl Default for Limits {
             seat_heavy_burst: 10,
             spectators_heavy_per_second: 5,
             spectators_heavy_burst: 20,
-            fair_window_ms: 3000,
-            header_read_timeout_ms: 10_000,
-            body_read_timeout_ms: 30_000,
+            fair_window_ms: Millis(3000),
+            header_read_timeout_ms: Millis(10_000),
+            body_read_timeout_ms: Millis(30_000),
             fair_snapshot_deals: 8,
             score_snapshot_deals: 10,
             score_page_deals: 20,
             score_pages_per_second: 4,
             score_page_burst: 20,
             socket_write_buffer_bytes: 65_536,
-            spectators_every_ms: 1000,
+            spectators_every_ms: Millis(1000),
         }
     }
 }
@@ -220,53 +221,49 @@ impl Limits {
     /// The idle timeout as a duration.
     #[must_use]
     pub fn idle_timeout(&self) -> Duration {
-        Duration::from_secs(self.idle_timeout_secs.max(1))
+        self.idle_timeout_secs.at_least(Duration::from_secs(1))
     }
 
     /// The ping interval as a duration.
     #[must_use]
     pub fn ping_interval(&self) -> Duration {
-        Duration::from_secs(self.ping_secs.max(1))
+        self.ping_secs.at_least(Duration::from_secs(1))
     }
 
     /// The interval at which uploaded deals may be analysed (at least 1 ms).
     #[must_use]
     pub fn analysis_every(&self) -> Duration {
-        Duration::from_millis(self.analysis_every_ms.max(1))
+        self.analysis_every_ms.at_least(Duration::from_millis(1))
     }
 
     /// The header-read timeout (at least 1 ms: hyper would read 0 as "at once").
     #[must_use]
     pub fn header_read_timeout(&self) -> Duration {
-        Duration::from_millis(self.header_read_timeout_ms.max(1))
+        self.header_read_timeout_ms
+            .at_least(Duration::from_millis(1))
     }
 
     /// How long an unused sheet stays in memory (at least 1 s).
     #[must_use]
     pub fn keeper_idle(&self) -> Duration {
-        Duration::from_secs(self.keeper_idle_secs.max(1))
+        self.keeper_idle_secs.at_least(Duration::from_secs(1))
     }
 
     /// How long an unused sheet is kept in the database, in seconds (at least a day).
     #[must_use]
     pub fn keeper_expire_secs(&self) -> i64 {
-        days_secs(self.keeper_expire_days)
+        self.keeper_expire_days.max(Days(1)).as_secs_i64()
     }
 
     /// How long an unread saved profile is kept, in seconds (at least a day).
     #[must_use]
     pub fn profile_expire_secs(&self) -> i64 {
-        days_secs(self.profile_expire_days)
+        self.profile_expire_days.max(Days(1)).as_secs_i64()
     }
 
     /// The time a request's body has to arrive (at least 1 ms).
     #[must_use]
     pub fn body_read_timeout(&self) -> Duration {
-        Duration::from_millis(self.body_read_timeout_ms.max(1))
+        self.body_read_timeout_ms.at_least(Duration::from_millis(1))
     }
-}
-
-/// `days` (at least one) in seconds.
-fn days_secs(days: u64) -> i64 {
-    i64::try_from(days.max(1).saturating_mul(86_400)).unwrap_or(i64::MAX)
 }

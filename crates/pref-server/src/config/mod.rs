@@ -6,9 +6,12 @@
 //!
 //! The settings' types live here, one file per section: [`Limits`] (`limits.rs`), the
 //! cluster's [`Cluster`] (`cluster.rs`), the Origin policy and trusted proxies
-//! ([`Security`], `security.rs`), the tables' [`Lifecycle`] (`lifecycle.rs`), [`Accounts`] and sessions (`accounts.rs`); `env.rs`
-//! reads the `PREF_*` variables. Nothing here imports the server's other modules but the
-//! store's database URL and the cores' share (`thinking`), so every layer may read settings.
+//! ([`Security`], `security.rs`), the tables' [`Lifecycle`] (`lifecycle.rs`), the
+//! [`Accounts`] and their sessions (`accounts.rs`). Spans of time are typed by the unit
+//! their key names ([`Millis`], [`Secs`], [`Days`] in `span.rs`), so a `…_ms` value is never
+//! read as seconds. `env.rs` holds the one list of settings and reads the `PREF_*`
+//! variables. Nothing here imports the server's other modules but the store's database URL
+//! and the cores' share (`thinking`), so every layer may read settings.
 
 mod accounts;
 mod cluster;
@@ -16,6 +19,7 @@ pub mod env;
 mod lifecycle;
 mod limits;
 mod security;
+mod span;
 #[cfg(test)]
 mod tests;
 
@@ -32,6 +36,7 @@ pub use cluster::Cluster;
 pub use lifecycle::Lifecycle;
 pub use limits::Limits;
 pub use security::{BadProxy, Proxy, Security};
+pub use span::{Days, Millis, Secs};
 
 /// Everything the server needs to start.
 #[derive(Clone, Debug, Deserialize)]
@@ -91,7 +96,7 @@ impl Config {
     /// The lease length (at least 100 ms).
     #[must_use]
     pub fn lease(&self) -> Duration {
-        Duration::from_millis(self.cluster.lease_ms.max(100))
+        self.cluster.lease_ms.at_least(Duration::from_millis(100))
     }
 }
 

@@ -106,7 +106,7 @@ fn the_lifecycle_bots_and_cluster_guards_ship_at_their_defaults_and_env_wins() {
             c.lifecycle.lobby_idle_secs,
             c.lifecycle.finished_linger_secs
         ),
-        (60, 5)
+        (Secs(60), Secs(5))
     );
     assert_eq!(c.bots.core_share_percent, 25);
     assert_eq!(c.cluster.secret.as_deref(), Some("s"));
@@ -116,7 +116,7 @@ fn the_lifecycle_bots_and_cluster_guards_ship_at_their_defaults_and_env_wins() {
             c.cluster.miss_cache_secs,
             c.cluster.forward_send_timeout_ms
         ),
-        (7, 8, 9)
+        (7, Secs(8), Millis(9))
     );
     // An empty secret is no secret.
     c.apply_env(|n| (n == "PREF_CLUSTER_SECRET").then(String::new))

@@ -13,9 +13,9 @@ use super::*;
 
 fn limits() -> Limits {
     Limits {
-        keeper_idle_secs: 60,
+        keeper_idle_secs: crate::config::Secs(60),
         keeper_max_open: 100,
-        keeper_expire_days: 30,
+        keeper_expire_days: crate::config::Days(30),
         max_keepers: 2,
         ..Limits::default()
     }

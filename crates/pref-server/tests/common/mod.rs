@@ -45,8 +45,8 @@ pub async fn server(tag: &str, tweak: impl FnOnce(&mut Config)) -> (String, Path
 /// in practice.
 pub async fn quick_server(tag: &str) -> String {
     let (addr, _) = server(tag, |c| {
-        c.limits.bot_delay_min_ms = 0;
-        c.limits.bot_delay_max_ms = 0;
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
         c.limits.messages_per_second = 1000;
         c.limits.message_burst = 1000;
     })
@@ -411,15 +411,37 @@ impl Truth {
         &self.profile
     }
 
-    /// The deal after its first `k` actions and every event so far.
+    /// How many deals just before `deal_no` were raspasy (nobody bid), which sets the
+    /// deal's lowest bid (R3.3).
+    pub async fn raspasy_before(&self, deal_no: u32) -> u32 {
+        let mut streak = 0;
+        for before in (0..deal_no).rev() {
+            let (_, actions) = self.deal(before).await;
+            let bid = actions.iter().any(|(_, a)| {
+                matches!(
+                    a,
+                    Action::Bid(pref_core::Call::Bid(_)) | Action::Dark(pref_core::Call::Bid(_))
+                )
+            });
+            if bid {
+                break;
+            }
+            streak += 1;
+        }
+        streak
+    }
+
+    /// The deal after its first `k` actions and every event so far; `raspasy_before` is
+    /// [`Truth::raspasy_before`].
     pub fn replay(
         &self,
         dealer: Seat,
         deck: &[Card; 32],
         actions: &[(Seat, Action)],
         k: usize,
+        raspasy_before: u32,
     ) -> (Deal, Vec<Event>) {
-        let mut deal = Deal::new(&self.profile, dealer, deck, 0).unwrap();
+        let mut deal = Deal::new(&self.profile, dealer, deck, raspasy_before).unwrap();
         let mut events = vec![deal.deal_event()];
         for &(p, a) in &actions[..k] {
             events.extend(deal.act(p, a).unwrap());

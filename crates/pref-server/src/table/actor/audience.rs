@@ -6,8 +6,6 @@
 //! The machine stays pure: the time lives here, in the actor, and comes to the machine as an
 //! op ([`Op::TellSpectators`]) when it is due.
 
-use std::time::Duration;
-
 use tokio::time::Instant;
 
 use super::Table;
@@ -28,7 +26,7 @@ impl Table {
         let _ = self.apply(Op::Watching { connected }).await;
         if self.machine.spectators_untold() && self.told.due.is_none() {
             let now = Instant::now();
-            let every = Duration::from_millis(self.limits.spectators_every_ms);
+            let every = self.limits.spectators_every_ms.duration();
             self.told.due = Some(self.told.last.map_or(now, |last| (last + every).max(now)));
         }
     }

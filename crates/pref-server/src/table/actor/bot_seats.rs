@@ -13,8 +13,8 @@ impl Table {
     /// How long bots wait before they act.
     pub(super) fn pace(&self) -> Pace {
         Pace {
-            min: std::time::Duration::from_millis(self.limits.bot_delay_min_ms),
-            max: std::time::Duration::from_millis(self.limits.bot_delay_max_ms),
+            min: self.limits.bot_delay_min_ms.duration(),
+            max: self.limits.bot_delay_max_ms.duration(),
         }
     }
 

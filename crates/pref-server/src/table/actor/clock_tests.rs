@@ -90,8 +90,8 @@ async fn game_of(name: &str, people: u8) -> Game {
     let dir = std::env::temp_dir().join(format!("pref-clock-{name}-{}", Secret::random().expose()));
     let store = Store::open(&dir).await.unwrap();
     let limits = Limits {
-        bot_delay_min_ms: 0,
-        bot_delay_max_ms: 0,
+        bot_delay_min_ms: crate::config::Millis(0),
+        bot_delay_max_ms: crate::config::Millis(0),
         ..Limits::default()
     };
     let (id, no, host, table) = test_table(&store, &limits).await;

@@ -5,7 +5,7 @@
 use pref_core::fair::{Contribution, Digest, Scheme, Seed};
 use rand::RngCore as _;
 use rand::rngs::OsRng;
-use tokio::time::{Duration, Instant};
+use tokio::time::Instant;
 
 use super::Table;
 use crate::store::{FairRow, StoreError};
@@ -63,7 +63,7 @@ impl Table {
         let op = FairOp::Open {
             opening,
             seed: fresh_seed(),
-            window_ms: self.limits.fair_window_ms,
+            window_ms: self.limits.fair_window_ms.0,
         };
         self.apply(Op::Fair(op)).await?;
         Ok(self.machine.version())
@@ -120,7 +120,7 @@ impl Table {
                 Some((d, r, at))
             }
             (Some((deal, revealing)), Some(_) | None) => {
-                let wait = Duration::from_millis(self.limits.fair_window_ms);
+                let wait = self.limits.fair_window_ms.duration();
                 Some((deal, revealing, Instant::now() + wait))
             }
         };

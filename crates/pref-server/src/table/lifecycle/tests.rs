@@ -20,8 +20,8 @@ use crate::table::registry::{Registry, TableHandle};
 use pref_protocol::Summary;
 
 const SETTINGS: Lifecycle = Lifecycle {
-    lobby_idle_secs: 60,
-    finished_linger_secs: 30,
+    lobby_idle_secs: crate::config::Secs(60),
+    finished_linger_secs: crate::config::Secs(30),
 };
 
 async fn setup(name: &str) -> (std::path::PathBuf, Store, Arc<Registry>) {
@@ -228,8 +228,8 @@ async fn a_bot_table_nobody_watches_pauses_goes_on_when_opened_and_expires_when_
     let dir = std::env::temp_dir().join(format!("pref-pause-{}", Secret::random().expose()));
     let store = Store::open(&dir).await.unwrap();
     let limits = Limits {
-        bot_delay_min_ms: 0,
-        bot_delay_max_ms: 0,
+        bot_delay_min_ms: crate::config::Millis(0),
+        bot_delay_max_ms: crate::config::Millis(0),
         ..Limits::default()
     };
     let registry = Registry::with(store.clone(), limits.clone(), SETTINGS);
