@@ -94,6 +94,9 @@ async fn a_deal_played_by_keyboard_is_read_out_in_the_page_s_language() {
     .await;
     // The deal, with keys only.
     let (mut bid_made, mut picked) = (false, 0);
+    // Whether this player passed: the bots may all have passed before the region was
+    // watched (they act at once from the start), so only a pass of ours is sure to be heard.
+    let mut passed = false;
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         assert!(Instant::now() < deadline, "the deal did not finish");
@@ -117,7 +120,10 @@ async fn a_deal_played_by_keyboard_is_read_out_in_the_page_s_language() {
                 bid_made = true;
                 press(&c, ENTER).await;
             }
-            "auction" | "whist" => press(&c, "p").await,
+            "auction" | "whist" => {
+                passed = true;
+                press(&c, "p").await;
+            }
             // Two cards picked with Enter and the arrow, then → to the OK button.
             "discard" => {
                 if picked < 2 {
@@ -181,7 +187,7 @@ async fn a_deal_played_by_keyboard_is_read_out_in_the_page_s_language() {
         "the player's own calls said under his name: {heard:?}"
     );
     assert!(
-        heard.iter().any(|l| l.ends_with(": Пас")),
+        !passed || heard.iter().any(|l| l.ends_with(": Пас")),
         "a pass said in Russian: {heard:?}"
     );
     let low = js(&c, LOW_CONTRAST).await;
