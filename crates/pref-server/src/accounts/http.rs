@@ -22,9 +22,9 @@ use super::keys::{self, SessionToken};
 use super::session::{self, Acting, SignedIn};
 use super::store::AccountRow;
 use super::{Accounts, check_name, folded, now};
-use crate::api::body;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
+use crate::api::{body, table_id};
 use crate::ids::{Secret, TokenHash};
 
 /// The accounts' and players' routes.
@@ -277,7 +277,7 @@ async fn seat_token(
     signed: SignedIn,
     Path(table): Path<String>,
 ) -> Result<Json<SeatToken>, ApiError> {
-    let id = Secret::parse(&table).ok_or(ApiError::NoTable)?;
+    let id = table_id(&table)?;
     let nothing = || ApiError::Conflict("this account holds no seat at this table".into());
     let link = a
         .store

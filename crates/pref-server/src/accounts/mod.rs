@@ -37,7 +37,7 @@ use crate::api::error::ApiError;
 pub(crate) use crate::config::Accounts as Settings;
 use crate::config::{Config, Security};
 use crate::ids::{Secret, TokenHash};
-use crate::store::Store;
+use crate::store::{Store, now};
 use crate::table::registry::Registry;
 pub(crate) use session::SignedIn;
 
@@ -104,13 +104,6 @@ pub(crate) fn check_name(name: &str) -> Result<String, ApiError> {
         )));
     }
     Ok(name)
-}
-
-/// Seconds since 1970.
-pub(crate) fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// The accounts' part of the node: its settings, budgets and the lane of password hashes.

@@ -25,6 +25,7 @@ use serde::Deserialize;
 use super::store::{AccountRow, GameRow, SeatRow};
 use super::{Accounts, folded, now, session};
 use crate::api::error::ApiError;
+use crate::api::table_id;
 use crate::ids::Secret;
 use crate::table::command::Command;
 
@@ -173,7 +174,7 @@ async fn table_players(
     State(a): State<Arc<Accounts>>,
     Path(id): Path<String>,
 ) -> Result<Json<TablePlayers>, ApiError> {
-    let id = Secret::parse(&id).ok_or(ApiError::NoTable)?.expose();
+    let id = table_id(&id)?.expose();
     let seats = a.store.seats_of(std::slice::from_ref(&id)).await?;
     if seats.is_empty() && !a.store.table_exists(&id).await? {
         return Err(ApiError::NoTable);

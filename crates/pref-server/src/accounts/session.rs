@@ -159,11 +159,8 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Acting, ApiError> {
-        let accounts = Arc::<Accounts>::from_ref(state);
-        let signed = signed_in(&accounts, &parts.headers)
-            .await?
-            .ok_or(ApiError::NotSignedIn)?;
-        same_site(&accounts, &parts.headers)?;
+        let signed = SignedIn::from_request_parts(parts, state).await?;
+        same_site(&Arc::<Accounts>::from_ref(state), &parts.headers)?;
         Ok(Acting(signed))
     }
 }

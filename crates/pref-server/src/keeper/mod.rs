@@ -31,7 +31,6 @@ mod tests;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use pref_protocol::{KeeperChange, KeeperDeal, KeeperOp, KeeperView};
 use tokio::sync::{OwnedMutexGuard, broadcast};
@@ -42,7 +41,7 @@ use crate::config::Limits;
 use crate::ids::{Secret, TokenHash};
 #[cfg(test)]
 use crate::store::{Pool, with_pool};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, now};
 
 use self::sheet::{Deals, Header, SheetError};
 use self::store::Written;
@@ -116,13 +115,6 @@ impl From<SheetError> for ApiError {
             SheetError::Stopped | SheetError::Over => ApiError::Conflict(e.to_string()),
         }
     }
-}
-
-/// Seconds since 1970.
-fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 fn damaged(no: i64, why: impl ToString) -> ApiError {

@@ -28,7 +28,7 @@ use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::config::Config;
 use crate::ids::Secret;
-use crate::store::{Pool, Store, StoreError, with_pool};
+use crate::store::{Pool, Store, StoreError, now, with_pool};
 
 /// Longest name of a saved profile, in characters.
 pub(crate) const NAME_MAX_CHARS: usize = 60;
@@ -38,13 +38,6 @@ const USE_EVERY_SECS: i64 = 86_400;
 
 /// How often the expiry of unread profiles runs (and once at start).
 const EXPIRE_EVERY: Duration = Duration::from_secs(3600);
-
-/// Seconds since 1970.
-fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-}
 
 /// The saved profiles' rows in the server's database.
 impl Store {

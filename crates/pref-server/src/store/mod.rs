@@ -176,6 +176,14 @@ mod fair;
 mod group;
 mod hashed;
 pub mod lease;
+
+/// Seconds since 1970: the clock the features stamp their rows with (sheets, saved
+/// profiles, accounts and sessions) and expire them by.
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
 mod load;
 mod served;
 
