@@ -354,23 +354,69 @@ pub async fn past(c: &Client, version: &str) {
     .await;
 }
 
-/// Waits for `css` to be on the page, then clicks it.
+/// Waits for `css` to be on the page, then clicks it (a WebDriver click: the element must be
+/// visible and not covered, as for a person's click).
+///
+/// The page redraws whenever an event arrives, replacing its elements: one replaced between
+/// the lookup and the click leaves a stale element, and the click is tried again on the new
+/// one. chromedriver also now and then drops a kept-alive connection; one retry covers that.
+///
+/// # Panics
+/// If the click fails otherwise, or the element keeps being replaced.
 pub async fn click(c: &Client, css: &str) {
     until(c, css, &format!("return !!document.querySelector({css:?})")).await;
-    // chromedriver now and then drops a kept-alive connection; one retry covers that.
-    for attempt in 0..2 {
+    let (mut redrawn, mut other) = (0, 0);
+    loop {
         let done = match c.find(Locator::Css(css)).await {
             Ok(el) => el.click().await.map(|_| ()),
             Err(e) => Err(e),
         };
         match done {
             Ok(()) => return,
-            Err(e) if attempt == 0 => {
+            Err(e)
+                if (e.is_stale_element_reference() || e.is_no_such_element()) && redrawn < 20 =>
+            {
+                redrawn += 1;
+                until(c, css, &format!("return !!document.querySelector({css:?})")).await;
+            }
+            Err(e) if other == 0 => {
+                other += 1;
                 eprintln!("click {css}: {e}; retrying");
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
             Err(e) => panic!("click {css}: {e}"),
         }
+    }
+}
+
+/// Types `text` into the field `css` (cleared first), as a user would, and checks the field
+/// holds it. The page redraws whenever an event arrives, replacing the field (a draft and
+/// the focus are kept): a field replaced between the lookup and the typing leaves a stale
+/// element, and the typing is tried again on the new field.
+///
+/// # Panics
+/// If the field does not hold `text` after a few tries.
+pub async fn type_into(c: &Client, css: &str, text: &str) {
+    until(c, css, &format!("return !!document.querySelector({css:?})")).await;
+    let check = format!(
+        "return document.querySelector({css:?})?.value === {}",
+        serde_json::to_string(text).expect("a string")
+    );
+    for attempt in 0..6 {
+        let typed = match c.find(Locator::Css(css)).await {
+            Ok(el) => match el.clear().await {
+                Ok(()) => el.send_keys(text).await,
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        };
+        match typed {
+            Ok(()) if js(c, &check).await == json!(true) => return,
+            Ok(()) => eprintln!("type into {css}: the field was redrawn; typing again"),
+            Err(e) => eprintln!("type into {css}: {e}; typing again"),
+        }
+        assert!(attempt < 5, "could not type {text:?} into {css}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 

@@ -2,9 +2,9 @@
 //! taking a seat by the invite link, watching by the spectator link, seating a bot from the
 //! host's panel.
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 
-use crate::{click, until};
+use crate::{click, type_into, until};
 
 /// Creates a table from the start page with the options chosen; returns the invite link.
 ///
@@ -28,9 +28,7 @@ pub async fn create_table(c: &Client) -> String {
 pub async fn sit(c: &Client, invite: &str, name: &str) {
     c.goto(invite).await.expect("invite opens");
     until(c, "the lobby", "return !!document.querySelector('#name')").await;
-    let input = c.find(Locator::Css("#name")).await.expect("name field");
-    input.clear().await.expect("clear");
-    input.send_keys(name).await.expect("type name");
+    type_into(c, "#name", name).await;
     click(c, "button[data-take]").await;
     until(
         c,

@@ -25,7 +25,7 @@ use fantoccini::{Client, Locator};
 use pref_web_tests::picture::describe;
 use pref_web_tests::{
     Driver, browser_missing, click, create_table, js, open_start_page, out_dir, past, seat_bot,
-    server_with, sit, step, until,
+    server_with, sit, step, type_into, until,
 };
 use serde_json::{Value, json};
 
@@ -204,8 +204,7 @@ async fn a_full_deal_in_three_browsers() {
         "return document.body.dataset.phase === 'playing'",
     )
     .await;
-    let input = bob.find(Locator::Css("#chat-input")).await.expect("chat");
-    input.send_keys("good luck").await.expect("type");
+    type_into(&bob, "#chat-input", "good luck").await;
     click(&bob, ".chat-form button").await;
     until(
         &host,
