@@ -9,6 +9,10 @@
 //! makes: a trick contract of level L in a strain where he takes at least L tricks, or
 //! misère. The auction's lowest level (R3.3) and who could have outbid whom are not part of
 //! it: it says what the cards were worth, not what the auction allowed.
+//!
+//! With `misere_without_talon` (R3.10) the ladder has two more steps, MWT above 9NT and 9WT
+//! above it: he plays the ten cards he was dealt, no talon taken and no discard (R4.6). MWT
+//! makes when he takes no trick so; 9WT when some strain gives him nine tricks so.
 
 use pref_bot::{Goal, Position, Solver};
 use pref_core::{Bid, Card, CardSet, Contract, Deal, Seat, Strain};
@@ -23,14 +27,46 @@ pub struct SeatBest {
     pub strains: [(u8, CardSet); 5],
     /// A discard with which he takes no trick in misère, if there is one.
     pub misere: Option<CardSet>,
-    /// The highest bid he makes, with its discard; `None` if he makes none (fewer than six
-    /// tricks in every strain and no clean misère).
+    /// With `misere_without_talon` on: what his ten dealt cards make without the talon.
+    pub no_talon: Option<NoTalon>,
+    /// The highest bid he makes, with its discard (empty for MWT and 9WT, R4.6); `None` if
+    /// he makes none (fewer than six tricks in every strain and no clean misère).
     pub best: Option<(Bid, CardSet)>,
 }
 
-/// The best contracts of every active seat of `deal` (as dealt: no action applied).
+/// What a seat's ten dealt cards make with no talon taken (R4.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoTalon {
+    /// Per strain ([`Strain`] order): the most tricks he takes as declarer.
+    pub strains: [u8; 5],
+    /// Whether he takes no trick in a misère (MWT, R3.10.1).
+    pub misere: bool,
+}
+
+impl NoTalon {
+    /// The highest no-talon step he makes: MWT when his misère is clean, 9WT when some
+    /// strain gives him nine tricks (9WT ranks above MWT).
+    #[must_use]
+    pub fn best(self) -> Option<Bid> {
+        if self.strains.iter().any(|&t| t >= 9) {
+            Some(Bid::NINE_NO_TALON)
+        } else if self.misere {
+            Some(Bid::MISERE_NO_TALON)
+        } else {
+            None
+        }
+    }
+}
+
+/// The best contracts of every active seat of `deal` (as dealt: no action applied); with
+/// `no_talon` (the profile's `misere_without_talon`) MWT and 9WT are steps of the ladder.
 #[must_use]
-pub fn best_contracts(solver: &mut Solver, deal: &Deal, active: &[Seat]) -> Vec<SeatBest> {
+pub fn best_contracts(
+    solver: &mut Solver,
+    deal: &Deal,
+    active: &[Seat],
+    no_talon: bool,
+) -> Vec<SeatBest> {
     let dealt = deal.dealt_hands();
     let talon = deal.talon();
     let leader = active
@@ -65,6 +101,26 @@ pub fn best_contracts(solver: &mut Solver, deal: &Deal, active: &[Seat]) -> Vec<
                 let clean = solver.at_least(&position(x, Goal::Misere { declarer: d }), 1);
                 !clean.expect("the analysis solver has no node limit")
             });
+            let no_talon = no_talon.then(|| {
+                let ten = |goal: Goal| Position {
+                    hands: std::array::from_fn(|i| dealt[active[i].index()]),
+                    leader,
+                    trick: Vec::new(),
+                    tricks_done: 0,
+                    goal,
+                };
+                NoTalon {
+                    strains: std::array::from_fn(|s| {
+                        let trump = Strain::ALL[s].trump();
+                        solver
+                            .solve(&ten(Goal::Tricks { declarer: d, trump }))
+                            .expect("the analysis solver has no node limit")
+                    }),
+                    misere: !solver
+                        .at_least(&ten(Goal::Misere { declarer: d }), 1)
+                        .expect("the analysis solver has no node limit"),
+                }
+            });
             let mut best = misere.map(|x| (Bid::MISERE, x));
             for (s, &(tricks, x)) in strains.iter().enumerate() {
                 let made = Contract::new(tricks.min(10), Strain::ALL[s]);
@@ -74,10 +130,16 @@ pub fn best_contracts(solver: &mut Solver, deal: &Deal, active: &[Seat]) -> Vec<
                     best = Some((c.bid(), x));
                 }
             }
+            if let Some(b) = no_talon.and_then(NoTalon::best)
+                && best.is_none_or(|(high, _)| b > high)
+            {
+                best = Some((b, CardSet::EMPTY));
+            }
             SeatBest {
                 seat,
                 strains,
                 misere,
+                no_talon,
                 best,
             }
         })

@@ -327,7 +327,12 @@ impl Analyser {
     ) -> DealAnalysis {
         let (mut deal, active) = dealt(profile, p, raspasy_before);
         let auction = if parts.auction {
-            best_contracts(&mut self.solver, &deal, &active)
+            best_contracts(
+                &mut self.solver,
+                &deal,
+                &active,
+                profile.misere_without_talon(),
+            )
         } else {
             Vec::new()
         };

@@ -141,6 +141,14 @@ fn seat_best(s: &SeatBest) -> Value {
         "seat": s.seat.0,
         "strains": tricks,
         "misere": s.misere.map(|x| json!({ "discard": cards(x) })),
+        "no_talon": s.no_talon.map(|n| {
+            let tricks: serde_json::Map<String, Value> = STRAINS
+                .iter()
+                .zip(n.strains)
+                .map(|(name, t)| ((*name).to_owned(), json!(t)))
+                .collect();
+            json!({ "strains": tricks, "misere": n.misere })
+        }),
         "best": s.best.map(|(b, x)| json!({ "bid": b.to_string(), "discard": cards(x) })),
     })
 }

@@ -39,7 +39,7 @@ mod deal;
 pub mod json;
 pub mod line;
 
-pub use auction::{SeatBest, best_contracts, discards};
+pub use auction::{NoTalon, SeatBest, best_contracts, discards};
 pub use claim::{ClaimAnalysis, Side};
 pub use deal::{
     Analyser, CardAnalysis, DealAnalysis, NotAnalysable, Par, Parts, PlayLine, play_line, replay,

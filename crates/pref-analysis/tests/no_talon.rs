@@ -118,3 +118,95 @@ fn r3_9_a_dark_bid_alone_is_no_raspasy() {
         a.par
     );
 }
+
+/// A deal with dealer C (seat 2), so A (seat 0) is first hand: A holds `mine`, the talon
+/// is `talon`, and the other twenty cards go to B and C in turn, by card index.
+fn deal_for(profile: &pref_core::Profile, mine: &[&str], talon: [&str; 2]) -> pref_core::Deal {
+    use pref_core::{Card, Deal};
+    let card = |s: &&str| s.parse::<Card>().unwrap();
+    let a: Vec<Card> = mine.iter().map(card).collect();
+    let t: Vec<Card> = talon.iter().map(card).collect();
+    let rest: Vec<Card> = (0..32)
+        .map(Card::from_index)
+        .filter(|c| !a.contains(c) && !t.contains(c))
+        .collect();
+    let b = rest.iter().copied().step_by(2).collect();
+    let c = rest.iter().copied().skip(1).step_by(2).collect();
+    Deal::from_hands(profile, Seat(2), &[a, b, c], &t, 0).unwrap()
+}
+
+const ACTIVE: [Seat; 3] = [Seat(0), Seat(1), Seat(2)];
+
+/// R3.10, R4.6: with `misere_without_talon`, a hand whose ten dealt cards take no trick is
+/// worth misère without talon, the step above 9NT; without the option the same hand is worth
+/// misère. The lowest two of each suit and a third spade and club: every card is under every
+/// card of its suit the others hold, and they hold at least as many of each.
+#[test]
+fn r3_10_a_clean_ten_card_misere_is_worth_mwt_when_the_option_is_on() {
+    use pref_analysis::best_contracts;
+    use pref_bot::Solver;
+    use pref_core::{Bid, Profile};
+    let mine = ["7S", "8S", "9S", "7C", "8C", "9C", "7D", "8D", "7H", "8H"];
+    let on = Profile::sochi().with("misere_without_talon", true).unwrap();
+    let deal = deal_for(&on, &mine, ["AD", "AH"]);
+    let mut solver = Solver::new();
+    let a = &best_contracts(&mut solver, &deal, &ACTIVE, true)[0];
+    let no_talon = a.no_talon.expect("the option is on");
+    assert!(
+        no_talon.misere,
+        "ten cards under every card of their suit: clean"
+    );
+    assert_eq!(
+        a.best,
+        Some((Bid::MISERE_NO_TALON, pref_core::CardSet::EMPTY))
+    );
+    let off = Profile::sochi();
+    let a = &best_contracts(
+        &mut solver,
+        &deal_for(&off, &mine, ["AD", "AH"]),
+        &ACTIVE,
+        false,
+    )[0];
+    assert_eq!(a.no_talon, None);
+    assert_eq!(a.best.map(|(b, _)| b), Some(Bid::MISERE));
+}
+
+/// R3.10.2, R4.6: all eight spades and an ace take nine tricks without the talon, in
+/// spades or no trumps, and a talon of two low diamonds adds none, so the hand is worth nine
+/// without talon (above 9NT); with the option off it is worth 9NT.
+#[test]
+fn r3_10_nine_sure_tricks_without_the_talon_are_worth_9wt() {
+    use pref_analysis::best_contracts;
+    use pref_bot::Solver;
+    use pref_core::{Bid, Contract, Profile, Strain};
+    let mine = ["7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS", "AH", "7D"];
+    let on = Profile::sochi().with("misere_without_talon", true).unwrap();
+    let mut solver = Solver::new();
+    let a = &best_contracts(
+        &mut solver,
+        &deal_for(&on, &mine, ["8D", "9D"]),
+        &ACTIVE,
+        true,
+    )[0];
+    let no_talon = a.no_talon.expect("the option is on");
+    assert_eq!(no_talon.strains[Strain::Spades as usize], 9);
+    assert_eq!(no_talon.strains[Strain::NoTrump as usize], 9);
+    assert!(!no_talon.misere);
+    assert_eq!(
+        a.strains[Strain::NoTrump as usize].0,
+        9,
+        "the talon adds no trick"
+    );
+    assert_eq!(a.best.map(|(b, _)| b), Some(Bid::NINE_NO_TALON));
+    let off = Profile::sochi();
+    let a = &best_contracts(
+        &mut solver,
+        &deal_for(&off, &mine, ["8D", "9D"]),
+        &ACTIVE,
+        false,
+    )[0];
+    assert_eq!(
+        a.best.map(|(b, _)| b),
+        Contract::new(9, Strain::NoTrump).map(Contract::bid)
+    );
+}

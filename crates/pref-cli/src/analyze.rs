@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use pref_analysis::{Analyser, CardAnalysis, DealAnalysis, NotAnalysable, Par, Parts, json};
-use pref_core::{Bid, CardSet, Contract, Record, Strain};
+use pref_core::{Bid, CardSet, Record, Strain};
 
 /// Runs the command: the text for stdout, or the one line for stderr.
 pub(crate) fn run(path: &Path, as_json: bool, deal: Option<usize>) -> Result<String, String> {
@@ -77,6 +77,21 @@ fn deal(a: &DealAnalysis, names: &[String], out: &mut String) {
                 names[s.seat.index()],
                 strains.join(", ")
             );
+            if let Some(n) = s.no_talon {
+                let tricks: Vec<String> = n
+                    .strains
+                    .iter()
+                    .zip(Strain::ALL)
+                    .map(|(&t, strain)| format!("{} {t}", strain_name(strain)))
+                    .collect();
+                let misere = if n.misere { "clean" } else { "not clean" };
+                let _ = writeln!(
+                    out,
+                    "  {:<width$}  without the talon: misère {misere}; tricks {}",
+                    "",
+                    tricks.join(", ")
+                );
+            }
         }
     }
     match a.par {
@@ -170,11 +185,13 @@ fn strain_name(s: Strain) -> String {
 }
 
 fn bid_name(b: Bid) -> String {
-    b.contract()
-        .map_or_else(|| "misère".to_owned(), |c: Contract| c.pretty().to_string())
+    b.pretty().to_string()
 }
 
 fn discard(x: CardSet) -> String {
+    if x.is_empty() {
+        return "(the ten cards dealt, no talon taken)".to_owned();
+    }
     let cards: Vec<String> = x.iter().map(|c| c.pretty().to_string()).collect();
     format!("(discarding {})", cards.join(" "))
 }
