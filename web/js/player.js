@@ -118,7 +118,7 @@ function gameItem(g, own = false) {
     g.phase === 'over'
       ? h('span', { class: 'result', title: g.result ?? '' }, t('pl.result', { result: mixed(g.result) }))
       : h('span', { class: 'result' }, t(`pl.phase.${g.phase}`)),
-    h('a', { href: g.phase === 'over' ? g.links.table : `${g.links.table}?watch` }, g.phase === 'over' ? t('pl.open') : t('pl.watch')),
+    h('a', { class: 'table-link', href: g.phase === 'over' ? g.links.table : `${g.links.table}?watch` }, g.phase === 'over' ? t('pl.open') : t('pl.watch')),
     own && g.phase !== 'over'
       ? h('button', { type: 'button', class: 'primary rejoin', dataset: { rejoin: g.table }, onclick: () => takeSeatBack(g.table).catch((e) => toast(e.message)) }, t('pl.rejoin'))
       : null,

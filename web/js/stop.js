@@ -35,10 +35,10 @@ export function stopPanel(state) {
   const asked = state.seat !== null && !p.accepted.includes(state.seat);
   return h('div', { class: 'banner stop-proposal', id: 'stop-proposal', role: 'status' },
     h('p', {}, t('stop.proposed', { name: name(p.by) })),
-    h('p', { class: 'hint', id: 'stop-agreed' }, t('stop.agreed', { list: p.accepted.map(name).join(', ') })),
+    h('p', { id: 'stop-agreed' }, t('stop.agreed', { list: p.accepted.map(name).join(', ') })),
     asked
       ? h('div', { class: 'row' },
         h('button', { type: 'button', class: 'primary', id: 'stop-accept', onclick: () => vote(state, 'accept') }, t('stop.accept')),
         h('button', { type: 'button', class: 'secondary', id: 'stop-decline', onclick: () => vote(state, 'decline') }, t('stop.decline')))
-      : h('p', { class: 'hint' }, t('stop.waiting')));
+      : h('p', {}, t('stop.waiting')));
 }

@@ -138,7 +138,7 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
     let live = js(
         &phone,
         "const li = document.querySelector('#in-progress li');
-         return li && [li.dataset.table, li.querySelector('a').getAttribute('href'),
+         return li && [li.dataset.table, li.querySelector('a.table-link').getAttribute('href'),
                        !!li.querySelector('[data-rejoin]'),
                        Object.keys(localStorage).some((k) => k.includes(li.dataset.table) && k.endsWith('seat'))]",
     )
@@ -228,11 +228,10 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
 
 /// "n/d" as the page writes it: a true minus, the whole part, the fraction's glyph.
 fn mixed(exact: &str) -> String {
-    let (n, d) = exact
-        .split_once('/')
-        .map_or((exact.parse::<i64>().unwrap(), 1), |(n, d)| {
-            (n.parse().unwrap(), d.parse().unwrap())
-        });
+    let (n, d) = exact.split_once('/').map_or_else(
+        || (exact.parse::<i64>().unwrap(), 1),
+        |(n, d)| (n.parse().unwrap(), d.parse().unwrap()),
+    );
     let sign = if n < 0 { "\u{2212}" } else { "" };
     let (whole, part) = (n.abs() / d, n.abs() % d);
     const GLYPHS: [(i64, i64, &str); 15] = [
