@@ -140,6 +140,14 @@ function nameEl(account, s, text) {
   return h('a', { class: 'name seat-name', href: pageOf(account), target: '_blank', rel: 'noopener', dataset: { seat: s } }, text);
 }
 
+/** The signed-in player takes his seat at `table` again from any device: the account gives
+ * the seat's token, which the browser keeps, and the table opens as his seat. */
+export async function takeSeatBack(table) {
+  const got = await accountApi.seatToken(table);
+  saved.setSeat(table, got.seat, got.token);
+  location.assign(`/t/${table}`);
+}
+
 /** A signed-in player on another device opens his table: the page has no seat token for it,
  * so it asks the account for the seat's token, keeps it and opens the table as his seat. */
 export async function rejoinSeat(table) {

@@ -29,6 +29,7 @@ export const api = {
   leave: (id, token) => call('POST', `/api/tables/${id}/leave`, undefined, token),
   start: (id, host) => call('POST', `/api/tables/${id}/start`, undefined, host),
   end: (id, host) => call('POST', `/api/tables/${id}/end`, undefined, host),
+  stop: (id, token, vote) => call('POST', `/api/tables/${id}/stop`, { vote }, token),
   rematch: (id, host) => call('POST', `/api/tables/${id}/rematch`, undefined, host),
   rematchSeat: (id, token) => call('POST', `/api/tables/${id}/rematch/seat`, undefined, token),
   bot: (id, seat, level, host) => call('POST', `/api/tables/${id}/seats/${seat}/bot`, { level }, host),

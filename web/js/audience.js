@@ -41,7 +41,6 @@ async function rematch(state, host) {
     const res = await api.rematch(state.id, host);
     saved.setHost(res.id, res.host_token);
     saved.setInvite(res.id, res.invite);
-    saved.setRematch(res.id, true);
     await join(state, res.id);
   } catch (e) { toast(e.message); }
 }

@@ -12,6 +12,7 @@ import { saved } from './store.js';
 import { seatAdmin } from './hostseats.js';
 import { claimPending } from './claim.js';
 import { endGame } from './audience.js';
+import { proposeButton, stopPanel } from './stop.js';
 
 const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
 
@@ -133,11 +134,14 @@ export function controls(state) {
   if (!d || d.stage === 'finished') {
     if (phase !== 'between_deals') return null;
     const host = saved.host(state.id);
-    return h('div', { class: 'controls between' }, h('div', { class: 'row' },
-      state.seat !== null ? h('button', {
+    // A seated player (the host too) proposes the agreed stop to the others (R10.3); a
+    // host who holds no seat may still end his table.
+    return h('div', { class: 'controls between' }, stopPanel(state), h('div', { class: 'row' },
+      state.seat !== null && !state.table.stop ? h('button', {
         type: 'button', class: 'primary', id: 'next-deal', disabled: state.busy, onclick: () => state.nextDeal(),
       }, t('deal.next')) : null,
-      host ? h('button', {
+      proposeButton(state),
+      host && state.seat === null ? h('button', {
         type: 'button', class: 'secondary', id: 'end-game',
         onclick: () => endGame(state, host),
       }, t('deal.end_game')) : null),

@@ -156,6 +156,10 @@ function publicNews(state, e, t) {
     case 'game_over':
       tb.settlement = { agreed: e.agreed, balance: e.balance, stop: e.stop || [] };
       tb.phase = 'over';
+      tb.stop = null;
+      break;
+    case 'stop_vote':
+      tb.stop = e.vote === 'decline' ? null : { by: e.vote === 'propose' || !tb.stop ? e.seat : tb.stop.by, accepted: e.accepted };
       break;
     case 'spectators': tb.spectators = e.count; break;
     case 'rematch': tb.rematch = e.table; break;

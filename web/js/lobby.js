@@ -36,11 +36,6 @@ export function lobby(state) {
       state.sit(res.seat, res.token);
     } catch (e) { toast(e.message); }
   };
-  // A rematch starts by itself once every kept seat is back: nobody presses Start again.
-  if (host && tb.phase === 'lobby' && full && saved.rematch(state.id)) {
-    saved.setRematch(state.id, false);
-    api.start(state.id, host).catch((e) => toast(e.message));
-  }
   const l = links(state.id);
   return h('section', { class: 'panel lobby', id: 'lobby' },
     h('h1', {}, t(state.seat === null && !canTake ? 'lobby.title_watch' : 'lobby.title')),

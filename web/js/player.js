@@ -3,13 +3,14 @@
 // by level drawn as inline SVG, and every game he played, newest first, a page at a time,
 // each with its players, result and links to the table, the record and the analysis.
 // Numbers arrive exact ("14/3"); the page only rounds shares to a percentage for reading,
-// with the exact value in the title.
+// and writes balances as mixed numbers ("−29 ⅓"), with the exact value in the title.
 
 import { init, LANGS, lang, use, onChange, t } from './i18n.js';
 import { h, svg, toast } from './dom.js';
 import { call } from './api.js';
-import { accountCorner, me, pageOf } from './account.js';
+import { accountCorner, me, pageOf, takeSeatBack } from './account.js';
 import { confirmStep } from './confirm.js';
+import { mixed } from './mixed.js';
 
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, '').replace(/\/$/, ''));
 const path = `/api/players/${encodeURIComponent(name)}`;
@@ -29,6 +30,9 @@ function percent(text) {
 
 /** An exact number shown as is ("-35/3" stays exact). */
 const exact = (text) => h('b', { title: text }, text === null ? '—' : text);
+
+/** A balance in whists as a mixed number ("−29 ⅓"), the exact fraction in its title. */
+const whists = (text) => h('b', { title: text }, mixed(text));
 
 function figure(label, shown, id) {
   return h('div', { class: 'figure', id }, label, shown);
@@ -52,7 +56,7 @@ function balanceChart(counted) {
     svg('text', { x: 2, y: y(0) + 4 }, '0'),
     svg('text', { x: w - pad, y: hgt - 8, 'text-anchor': 'end' }, t('pl.games_n', { n: last })),
     svg('polyline', { class: 'line', points: line }),
-    svg('text', { x: x(last), y: y(ys[ys.length - 1]) - 6, 'text-anchor': 'end' }, points[points.length - 1].balance));
+    svg('text', { x: x(last), y: y(ys[ys.length - 1]) - 6, 'text-anchor': 'end', class: 'last' }, mixed(points[points.length - 1].balance)));
 }
 
 /** Contracts by level: declared (light) and made (dark). */
@@ -89,7 +93,7 @@ function statsPanel(s) {
       figure(t('pl.whists_per_game'), exact(s.whists.per_game), 'fig-whists-game'),
       figure(t('pl.raspasy'), percent(s.raspasy.share), 'fig-raspasy'),
       figure(t('pl.raspasy_tricks'), exact(s.raspasy.average_tricks), 'fig-raspasy-tricks'),
-      figure(t('pl.balance'), exact(s.balance), 'fig-balance')),
+      figure(t('pl.balance'), whists(s.balance), 'fig-balance')),
     h('h3', {}, t('pl.balance_chart')),
     balanceChart(s.over_time),
     h('h3', {}, t('pl.levels_chart')),
@@ -102,7 +106,9 @@ function playerEl(p) {
   return p.account ? h('a', { href: pageOf(p.account) }, text) : h('span', {}, text);
 }
 
-function gameItem(g) {
+/** A game in the list; `own` (the signed-in player's own page) adds "rejoin" to a game in
+ * progress, which takes his seat back through the account on this device. */
+function gameItem(g, own = false) {
   const when = new Date(g.date * 1000).toLocaleString(lang());
   const players = g.players.map(playerEl).flatMap((el, i) => (i ? [', ', el] : [el]));
   return h('li', { dataset: { table: g.table, phase: g.phase } },
@@ -110,9 +116,12 @@ function gameItem(g) {
     h('span', { class: 'preset' }, g.profile),
     h('span', { class: 'who' }, players),
     g.phase === 'over'
-      ? h('span', { class: 'result' }, t('pl.result', { result: g.result ?? '—' }))
+      ? h('span', { class: 'result', title: g.result ?? '' }, t('pl.result', { result: mixed(g.result) }))
       : h('span', { class: 'result' }, t(`pl.phase.${g.phase}`)),
-    h('a', { href: g.links.table }, g.phase === 'over' ? t('pl.open') : t('pl.watch')),
+    h('a', { class: 'table-link', href: g.phase === 'over' ? g.links.table : `${g.links.table}?watch` }, g.phase === 'over' ? t('pl.open') : t('pl.watch')),
+    own && g.phase !== 'over'
+      ? h('button', { type: 'button', class: 'primary rejoin', dataset: { rejoin: g.table }, onclick: () => takeSeatBack(g.table).catch((e) => toast(e.message)) }, t('pl.rejoin'))
+      : null,
     g.phase === 'over' ? h('a', { href: g.links.record, download: `${g.table}.json` }, t('pl.record')) : null,
     g.phase === 'over' ? h('a', { href: g.links.analysis }, t('pl.analysis')) : null);
 }
@@ -124,7 +133,7 @@ async function gamesPanel() {
   const next = async () => {
     more.disabled = true;
     const page = await call('GET', `${path}/games${before === null ? '' : `?before=${before}`}`);
-    list.append(...page.games.map(gameItem));
+    list.append(...page.games.map((g) => gameItem(g)));
     before = page.next;
     more.hidden = before === null;
     more.disabled = false;
@@ -172,7 +181,9 @@ async function draw(root) {
         who && who.name === profile.name ? [' · ', t('pl.mine')] : null),
       h('section', { id: 'in-progress' },
         h('h2', {}, t('pl.in_progress')),
-        profile.in_progress.length ? h('ul', { class: 'games' }, profile.in_progress.map(gameItem)) : h('p', { class: 'hint' }, t('pl.none_in_progress'))),
+        profile.in_progress.length
+          ? h('ul', { class: 'games' }, profile.in_progress.map((g) => gameItem(g, who && who.name === profile.name)))
+          : h('p', { class: 'hint' }, t('pl.none_in_progress'))),
       statsPanel(stats),
       await gamesPanel(),
       who && who.name === profile.name ? ownPanel(who) : null);

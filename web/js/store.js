@@ -1,6 +1,5 @@
 // Why: a seat token must survive a reload or a new tab, so a player returns to his seat;
-// the host token, the table's invite key, the last name used and a rematch waiting for its
-// players are kept the same way.
+// the host token, the table's invite key and the last name used are kept the same way.
 // Nothing else is stored.
 
 const key = (table, what) => `pref:${table}:${what}`;
@@ -32,12 +31,6 @@ export const saved = {
   setInvite(table, link) {
     const m = /#invite=([0-9a-f]{32})$/.exec(link);
     if (m) localStorage.setItem(key(table, 'invite'), m[1]);
-  },
-  /** A rematch this browser's host opened, to start by itself once every kept seat is back. */
-  rematch(table) { return localStorage.getItem(key(table, 'rematch')) === 'waiting'; },
-  setRematch(table, waiting) {
-    if (waiting) localStorage.setItem(key(table, 'rematch'), 'waiting');
-    else localStorage.removeItem(key(table, 'rematch'));
   },
   name() { return localStorage.getItem('pref:name') || ''; },
   setName(name) { localStorage.setItem('pref:name', name); },

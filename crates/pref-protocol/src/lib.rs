@@ -38,6 +38,7 @@ pub mod http;
 pub mod keeper;
 pub mod score;
 pub mod server;
+pub mod stop;
 pub mod strict;
 pub mod subprotocol;
 pub mod table;
@@ -64,5 +65,6 @@ pub use server::{
     ChatLine, DealSoFar, DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot,
     Speaker, TurnView,
 };
+pub use stop::{StopProposal, StopRequest, StopVote};
 pub use strict::{ReadError, read};
 pub use table::{LineView, Phase, SeatInfo, Settlement, SheetView, Summary};

@@ -263,6 +263,16 @@ pub enum Public {
         /// Paused (`true`) or running again.
         paused: bool,
     },
+    /// A seat's vote on stopping the game by agreement (R10.3, [`crate::StopVote`]): once
+    /// every seat accepted, `game_over` follows with `agreed`; a decline ends the proposal.
+    StopVote {
+        /// The seat that voted.
+        seat: u8,
+        /// Its vote.
+        vote: crate::StopVote,
+        /// The seats that accepted so far (empty once declined).
+        accepted: Vec<u8>,
+    },
     /// An away seat's player said "I'm back" (`back`): the seat leaves the clock's `away`
     /// list and the autopilot no longer moves for it.
     ClockBack {

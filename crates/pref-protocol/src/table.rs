@@ -73,6 +73,9 @@ pub struct Summary {
     /// The time control and the clock's state, at a table with a clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockInfo>,
+    /// A standing proposal to stop the game by agreement (R10.3), between deals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<crate::StopProposal>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -121,6 +121,30 @@ async fn cheap_server(tag: &str) -> String {
     server(tag, cheap).await.0
 }
 
+/// Anna, signed up on her laptop, takes `seat` of a new lobby (the name she types is not the
+/// one she sits under): her browser, the table's id, its host token and her seat token.
+async fn anna_seated(addr: &str, seat: u8) -> (Browser, String, String, String) {
+    let mut laptop = Browser::new(addr);
+    assert_eq!(
+        laptop
+            .enter("/api/accounts", "Anna", "a long password")
+            .await
+            .status,
+        201
+    );
+    let (id, host) = lobby(addr, json!("sochi")).await;
+    let claim = laptop
+        .send(
+            "POST",
+            &format!("/api/tables/{id}/seats"),
+            Some(json!({"name": "whatever I typed", "seat": seat, "invite": invite(&host)})),
+        )
+        .await;
+    assert_eq!(claim.status, 200, "{}", claim.body);
+    let token = claim.body["token"].as_str().unwrap().to_owned();
+    (laptop, id, host, token)
+}
+
 #[tokio::test]
 async fn sign_up_in_and_out_wrong_passwords_and_unknown_names_are_refused_alike() {
     let addr = cheap_server("acc-basic").await;
@@ -388,24 +412,7 @@ async fn sign_ins_spend_a_budget_per_address_and_one_per_name() {
 #[tokio::test]
 async fn a_seat_taken_signed_in_is_fetched_again_from_a_second_device() {
     let addr = cheap_server("acc-rejoin").await;
-    let mut laptop = Browser::new(&addr);
-    assert_eq!(
-        laptop
-            .enter("/api/accounts", "Anna", "a long password")
-            .await
-            .status,
-        201
-    );
-    let (id, host) = lobby(&addr, json!("sochi")).await;
-    let claim = laptop
-        .send(
-            "POST",
-            &format!("/api/tables/{id}/seats"),
-            Some(json!({"name": "whatever I typed", "seat": 1, "invite": invite(&host)})),
-        )
-        .await;
-    assert_eq!(claim.status, 200, "{}", claim.body);
-    let token = claim.body["token"].as_str().unwrap().to_owned();
+    let (_, id, _, token) = anna_seated(&addr, 1).await;
     let (_, summary) = http(&addr, "GET", &format!("/api/tables/{id}"), None, None).await;
     assert_eq!(summary["seats"][1]["name"], json!("Anna"), "the user name");
     // The table says whose account holds the seat (a guest's or a bot's is nobody's).
@@ -581,7 +588,7 @@ async fn play_a_deal(mut ws: Ws, seat: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_played_signed_in_is_on_the_page_with_the_core_s_statistics_and_deletion_keeps_it() {
-    let addr = cheap_server("acc-stats").await;
+    let (addr, dir) = server("acc-stats", cheap).await;
     let mut anna = Browser::new(&addr);
     assert_eq!(
         anna.enter("/api/accounts", "Anna", "a long password")
@@ -616,6 +623,26 @@ async fn a_game_played_signed_in_is_on_the_page_with_the_core_s_statistics_and_d
     assert_eq!(status, 200, "{body}");
 
     let expected = stats::of_record(&record(&addr, &id).await).unwrap();
+    // Counted by the write that ended the game, before any page was asked for: the
+    // account's running sum is a stored row already.
+    let pool =
+        sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
+            .await
+            .unwrap();
+    let stored: (String, String) = sqlx::query_as(
+        "SELECT s.totals, g.result FROM account_stats s
+         JOIN account_games g ON g.account_no = s.account_no",
+    )
+    .fetch_one(&pool)
+    .await
+    .expect("the game's end counted it");
+    let totals: stats::SeatStats = serde_json::from_str(&stored.0).unwrap();
+    assert_eq!(totals, expected.seats[0]);
+    assert_eq!(
+        stored.1,
+        stats::ratio_to_text(&expected.settlement.as_ref().unwrap()[0])
+    );
+    pool.close().await;
     let stats_answer = anna.send("GET", "/api/players/anna/stats", None).await;
     assert_eq!(stats_answer.status, 200, "{}", stats_answer.body);
     let s: PlayerStats = strict(&stats_answer.body);
@@ -819,4 +846,78 @@ async fn a_session_made_on_one_node_is_known_on_another() {
         200
     );
     assert_eq!(anna.send("GET", "/api/me", None).await.status, 401);
+}
+
+/// A rematch keeps a signed-in player's seat for his account, not only for his seat token:
+/// from a second device without the token he takes it through the account, and the new seat
+/// is tied to the account (the new game is on his page, its token fetched again).
+#[tokio::test]
+async fn a_kept_rematch_seat_is_taken_through_the_account_and_tied_to_it() {
+    let addr = cheap_server("acc-rematch").await;
+    let (laptop, id, host, _) = anna_seated(&addr, 0).await;
+    seat_bots(&addr, &id, &host, &[1, 2], "easy").await;
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/end"),
+        None,
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, rematch) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/rematch"),
+        None,
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 201, "{rematch}");
+    let again = rematch["id"].as_str().unwrap().to_owned();
+
+    // A stranger without a token or a session gets nothing; Anna's phone, signed in and
+    // holding no token, takes her kept seat through the account.
+    let (status, _) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/rematch/seat"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 403, "neither a seat token nor a session");
+    let mut phone = Browser::new(&addr);
+    assert_eq!(
+        phone
+            .enter("/api/session", "Anna", "a long password")
+            .await
+            .status,
+        200
+    );
+    let seated = phone
+        .send("POST", &format!("/api/tables/{id}/rematch/seat"), None)
+        .await;
+    assert_eq!(seated.status, 200, "{}", seated.body);
+    assert_eq!(
+        (seated.body["table"].clone(), seated.body["seat"].clone()),
+        (json!(again), json!(0))
+    );
+    // The new seat is the account's: its token is fetched again from the laptop, and the
+    // new game (started by itself, every seat being back) is on her page.
+    let got = laptop
+        .send("GET", &format!("/api/me/seats/{again}"), None)
+        .await;
+    assert_eq!(got.status, 200, "{}", got.body);
+    assert_eq!(got.body["token"], seated.body["token"]);
+    let (status, page) = http(&addr, "GET", "/api/players/anna", None, None).await;
+    assert_eq!(status, 200);
+    let page: PlayerProfile = strict(&page);
+    assert_eq!(
+        page.in_progress
+            .iter()
+            .map(|g| g.table.as_str())
+            .collect::<Vec<_>>(),
+        vec![again.as_str()]
+    );
 }

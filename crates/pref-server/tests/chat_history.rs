@@ -1,6 +1,7 @@
 //! The chat outlives a reload: a table keeps its last `limits.chat_history_lines` lines and
 //! sends them in every snapshot, to the players and (where spectators may read the chat) to
-//! the spectators; where they may not, a spectator's snapshot holds none.
+//! the spectators; where they may not, a spectator's snapshot holds none. The lines are
+//! stored, so a restart of the server keeps them.
 
 mod common;
 
@@ -95,4 +96,33 @@ async fn the_last_chat_lines_come_in_the_snapshot_capped_and_only_to_those_who_m
         snapshot_chat(&addr, &id, None).await,
         json!([line("hello"), {"from": "spectator", "text": "hi all"}])
     );
+}
+
+/// The chat outlives a restart of the server (killed, not stopped): the kept lines are
+/// stored, at most `limits.chat_history_lines` of them, and read back with the table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chat_outlives_a_restart_capped() {
+    let dir = common::temp_dir("chat-restart");
+    let env = [
+        ("PREF_CHAT_HISTORY_LINES", "3"),
+        ("PREF_SEAT_HEAVY_BURST", "100"),
+    ];
+    let (mut child, addr) = common::spawn_binary(&dir, &env);
+    let (id, anna) = table_with_anna(&addr, false).await;
+    write(&addr, &id, &anna, &["one", "two", "three", "four"]).await;
+    let before = snapshot_chat(&addr, &id, Some(&anna)).await;
+    child.kill().unwrap();
+    let _ = child.wait();
+    let (mut child, addr) = common::spawn_binary(&dir, &env);
+    let line = |text: &str| json!({"from": {"seat": 0}, "text": text});
+    let after = snapshot_chat(&addr, &id, Some(&anna)).await;
+    assert_eq!(after, json!([line("two"), line("three"), line("four")]));
+    assert_eq!(after, before);
+    // Lines written after the restart follow the restored ones, still capped.
+    write(&addr, &id, &anna, &["five"]).await;
+    assert_eq!(
+        snapshot_chat(&addr, &id, Some(&anna)).await,
+        json!([line("three"), line("four"), line("five")])
+    );
+    let _ = child.kill();
 }

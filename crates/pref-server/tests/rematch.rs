@@ -179,8 +179,17 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
     assert_ne!(anna_again, anna, "a new token for the new table");
     let (status, body) = post(&addr, &kept, None, Some(&anna)).await;
     assert_eq!(status, 409, "the seat is hers already: {body}");
-    // The new table's own host token works there.
+    // Every kept seat is back and the bots sit: the table starts the rematch itself, nobody
+    // presses Start again (the host's Start finds it started).
     assert_eq!(summary(&addr, &again.id).await.seats[0].reserved, None);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while summary(&addr, &again.id).await.phase == pref_protocol::Phase::Lobby {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the rematch did not start by itself"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let (status, body) = post(
         &addr,
         &format!("/api/tables/{}/start", again.id),
@@ -188,7 +197,7 @@ async fn the_hosts_rematch_copies_profile_chat_and_bots_and_every_viewer_gets_it
         Some(&again.host_token),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
+    assert_eq!(status, 409, "started already: {body}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

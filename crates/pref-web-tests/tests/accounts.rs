@@ -122,24 +122,62 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
-    // A second browser signed in to the account opens the table as Anna's seat.
+    // A second browser signed in to the account finds the game in progress on her page,
+    // with a link to watch it and, being hers, "rejoin": the account gives the seat's
+    // token and the table opens as Anna's seat.
     let phone = driver.browser(true).await;
     phone.goto(&base).await.unwrap();
     enter(&phone, "anna", "a long password", "#acc-sign-in").await;
-    phone
-        .goto(&format!("{base}{}", table.as_str().unwrap()))
-        .await
-        .unwrap();
+    phone.goto(&format!("{base}/@/Anna")).await.unwrap();
+    until(
+        &phone,
+        "her page",
+        "return document.body.dataset.ready === 'true'",
+    )
+    .await;
+    let live = js(
+        &phone,
+        "const li = document.querySelector('#in-progress li');
+         return li && [li.dataset.table, li.querySelector('a.table-link').getAttribute('href'),
+                       !!li.querySelector('[data-rejoin]'),
+                       Object.keys(localStorage).some((k) => k.includes(li.dataset.table) && k.endsWith('seat'))]",
+    )
+    .await;
+    let id = table.as_str().unwrap().trim_start_matches("/t/").to_owned();
+    assert_eq!(
+        live,
+        json!([id, format!("/t/{id}?watch"), true, false]),
+        "the game in progress, to watch or rejoin, and no seat token in this browser yet"
+    );
+    shot(&phone, &dir, "82-player-page-in-progress").await;
+    click(&phone, "#in-progress [data-rejoin]").await;
     until(
         &phone,
         "Anna's seat",
-        "return document.body.dataset.seat === '0'",
+        "return location.pathname.startsWith('/t/') && document.body.dataset.seat === '0'",
     )
     .await;
+    // Somebody else sees the game to watch, without "rejoin".
+    let guest = driver.browser(false).await;
+    guest.goto(&format!("{base}/@/Anna")).await.unwrap();
+    until(
+        &guest,
+        "her page for a guest",
+        "return document.body.dataset.ready === 'true'",
+    )
+    .await;
+    let seen = js(
+        &guest,
+        "return [document.querySelectorAll('#in-progress li').length,
+                 document.querySelectorAll('#in-progress [data-rejoin]').length]",
+    )
+    .await;
+    assert_eq!(seen, json!([1, 0]));
+    let _ = guest.close().await;
     let _ = phone.close().await;
 
-    // The host ends the game: the settlement, then the page.
-    click(&anna, "#end-game").await;
+    // Anna proposes to stop; the bots agree at once (R10.3): the settlement, then the page.
+    click(&anna, "#propose-stop").await;
     click(&anna, "dialog#confirm[open] #confirm-ok").await;
     until(
         &anna,
@@ -166,6 +204,16 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
     )
     .await;
     assert_eq!(shown, json!(["Anna", 1, "1", "1", 1, 10, true]));
+    // The balance reads as a mixed number ("−29 ⅓"), the exact fraction in its title.
+    let balance = js(
+        &anna,
+        "const b = document.querySelector('#fig-balance b');
+         return [b.textContent, b.title, document.querySelector('#balance-chart text.last').textContent]",
+    )
+    .await;
+    let exact = balance[1].as_str().unwrap().to_owned();
+    assert_eq!(balance[0], json!(mixed(&exact)), "{balance}");
+    assert_eq!(balance[2], json!(mixed(&exact)), "{balance}");
     shot(&anna, &dir, "81-player-page").await;
     // Her own page has her settings: hiding it, from then on refused to others.
     click(&anna, "#hide-page").await;
@@ -176,4 +224,51 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
     )
     .await;
     let _ = anna.close().await;
+}
+
+/// "n/d" as the page writes it: a true minus, the whole part, the fraction's glyph.
+fn mixed(exact: &str) -> String {
+    let (n, d) = exact.split_once('/').map_or_else(
+        || (exact.parse::<i64>().unwrap(), 1),
+        |(n, d)| (n.parse().unwrap(), d.parse().unwrap()),
+    );
+    let sign = if n < 0 { "\u{2212}" } else { "" };
+    let (whole, part) = (n.abs() / d, n.abs() % d);
+    const GLYPHS: [(i64, i64, &str); 15] = [
+        (1, 2, "½"),
+        (1, 3, "⅓"),
+        (2, 3, "⅔"),
+        (1, 4, "¼"),
+        (3, 4, "¾"),
+        (1, 5, "⅕"),
+        (2, 5, "⅖"),
+        (3, 5, "⅗"),
+        (4, 5, "⅘"),
+        (1, 6, "⅙"),
+        (5, 6, "⅚"),
+        (1, 8, "⅛"),
+        (3, 8, "⅜"),
+        (5, 8, "⅝"),
+        (7, 8, "⅞"),
+    ];
+    let glyph = match GLYPHS.iter().find(|g| (g.0, g.1) == (part, d)) {
+        _ if part == 0 => String::new(),
+        Some(g) => g.2.to_owned(),
+        None => format!("{part}/{d}"),
+    };
+    match (whole, glyph.is_empty()) {
+        (w, true) => format!("{sign}{w}"),
+        (0, false) => format!("{sign}{glyph}"),
+        (w, false) => format!("{sign}{w} {glyph}"),
+    }
+}
+
+#[test]
+fn the_mixed_numbers_read_as_players_write_them() {
+    assert_eq!(mixed("-88/3"), "\u{2212}29 ⅓");
+    assert_eq!(mixed("2/3"), "⅔");
+    assert_eq!(mixed("-20"), "\u{2212}20");
+    assert_eq!(mixed("0"), "0");
+    assert_eq!(mixed("7/5"), "1 ⅖");
+    assert_eq!(mixed("-22/7"), "\u{2212}3 1/7");
 }

@@ -332,10 +332,13 @@ async fn a_full_deal_in_three_browsers() {
     let png = sheet.screenshot().await.expect("sheet screenshot");
     std::fs::write(screenshots_dir().join("22-score-sheet.png"), png).expect("saved");
 
-    // The host ends the game by agreement, once he has confirmed it: everybody gets the
-    // settlement.
-    click(&players[0], "#end-game").await;
+    // The game ends by agreement (R10.3): the host proposes, once he has confirmed it, and
+    // the two others accept; everybody gets the settlement.
+    click(&players[0], "#propose-stop").await;
     click(&players[0], "dialog#confirm[open] #confirm-ok").await;
+    for p in &players[1..] {
+        click(p, "#stop-accept").await;
+    }
     for p in players.iter().chain([&watcher]) {
         until(
             p,

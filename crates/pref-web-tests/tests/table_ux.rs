@@ -303,7 +303,7 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
 
     // Leaving the seat and ending the game ask first; cancelling changes nothing.
     cancel_confirmation(&host, "#leave-seat", true).await;
-    cancel_confirmation(&host, "#end-game", false).await;
+    cancel_confirmation(&host, "#propose-stop", false).await;
     assert_eq!(
         js(
             &host,
@@ -312,7 +312,7 @@ async fn one_click_against_bots_with_a_late_spectator_confirmations_and_a_rematc
         .await,
         json!(["between_deals", "0"])
     );
-    click(&host, "#end-game").await;
+    click(&host, "#propose-stop").await;
     until(
         &host,
         "the dialog",

@@ -255,3 +255,42 @@ fn the_guide_s_reported_slips_are_mended() {
         guide("it", "g.cards.p1").contains("picche nere, fiori verdi, quadri blu, cuori rossi")
     );
 }
+
+/// A closed defence (R7) and a dark game (a first call made before looking, R2.3) are two
+/// things with two names: the Russian club's «в закрытую» / «в открытую» for the defence,
+/// «втёмную» for the dark game only, so the defence's choice never reads as the dark-game
+/// badge «Втёмную ×2». No language names the two alike.
+#[test]
+fn a_closed_defence_and_a_dark_game_have_distinct_names() {
+    for code in ["en", "ru", "fr", "pt", "it"] {
+        let menus = strings(code);
+        let word = |k: &str| {
+            menus
+                .get(k)
+                .unwrap_or_else(|| panic!("{code} {k}"))
+                .to_lowercase()
+        };
+        let dark = word("dark.call_mark");
+        for key in [
+            "defence.closed",
+            "k.closed",
+            "defence.open",
+            "k.open_defence",
+        ] {
+            let defence = word(key);
+            assert!(
+                !defence.contains(&dark) && !dark.contains(&defence),
+                "{code} {key} {defence:?} reads as the dark game's {dark:?}"
+            );
+        }
+        let g = guide(code, "g.w.closed").to_lowercase();
+        assert!(
+            !g.contains(&dark),
+            "{code} g.w.closed {g:?} reads as {dark:?}"
+        );
+    }
+    let menus = strings("ru");
+    assert_eq!(menus["defence.closed"], "В закрытую");
+    assert_eq!(menus["defence.open"], "В открытую");
+    assert_eq!(menus["dark.badge"], "Втёмную ×2");
+}

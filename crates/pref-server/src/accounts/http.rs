@@ -278,26 +278,10 @@ async fn seat_token(
     Path(table): Path<String>,
 ) -> Result<Json<SeatToken>, ApiError> {
     let id = table_id(&table)?;
-    let nothing = || ApiError::Conflict("this account holds no seat at this table".into());
-    let link = a
-        .store
-        .seat_link(signed.account.no, &id)
-        .await?
-        .ok_or_else(nothing)?;
-    let held = a.store.seat_held(&id, &link.token_hash).await?;
-    if held != Some(link.seat) {
-        return Err(ApiError::Conflict(
-            "this account's seat at this table has been freed".into(),
-        ));
-    }
-    let token = link
-        .sealed
-        .as_deref()
-        .and_then(|s| keys::open_seal(&signed.key, s, &link.token_hash))
-        .ok_or_else(nothing)?;
+    let (seat, token) = super::held_seat(&a, &signed, &id).await?;
     Ok(Json(SeatToken {
         table: id.expose(),
-        seat: link.seat,
+        seat,
         token: token.expose(),
     }))
 }

@@ -218,6 +218,37 @@ pub(crate) async fn for_claim(
     Ok(Some(signed))
 }
 
+/// The seat the signed-in player's account holds at `table` and its token, opened with the
+/// session's key: given only while the account still holds the seat.
+///
+/// # Errors
+/// [`ApiError::Conflict`] for a table where the account holds no seat, or whose seat has
+/// been freed; [`ApiError::Internal`] if the database refuses.
+pub(crate) async fn held_seat(
+    accounts: &Accounts,
+    signed: &SignedIn,
+    table: &Secret,
+) -> Result<(u8, Secret), ApiError> {
+    let nothing = || ApiError::Conflict("this account holds no seat at this table".into());
+    let link = accounts
+        .store
+        .seat_link(signed.account.no, table)
+        .await?
+        .ok_or_else(nothing)?;
+    let held = accounts.store.seat_held(table, &link.token_hash).await?;
+    if held != Some(link.seat) {
+        return Err(ApiError::Conflict(
+            "this account's seat at this table has been freed".into(),
+        ));
+    }
+    let token = link
+        .sealed
+        .as_deref()
+        .and_then(|s| keys::open_seal(&signed.key, s, &link.token_hash))
+        .ok_or_else(nothing)?;
+    Ok((link.seat, token))
+}
+
 /// Ties `seat` of `table`, just taken with `token`, to the signed-in player's account.
 ///
 /// # Errors

@@ -3,10 +3,11 @@
 //! page at a time) and `…/stats` (the figures of his finished games).
 //!
 //! The figures are the rules core's (`pref_core::stats::of_record` on the game's record),
-//! computed once per finished game when a page of the player is next asked for (at most
-//! `accounts.stats_games_per_request` games a request), stored with the game's settlement
-//! and added to the player's running sum in the same transaction. A request reads the sum
-//! and the settlements, never a record.
+//! counted by the write that ends the game (`store::Store::set_over`): the game's figures
+//! and settlement are stored and added to the player's running sum in that transaction, so
+//! a request reads the sum and the settlements, never a record. A game whose end was stored
+//! without them (that write failed after the game's last action stood) is counted here, at
+//! most `accounts.stats_games_per_request` a request.
 
 use std::sync::Arc;
 
@@ -27,6 +28,7 @@ use super::{Accounts, folded, now, session};
 use crate::api::error::ApiError;
 use crate::api::table_id;
 use crate::ids::Secret;
+use crate::store::SeatFigures;
 use crate::table::command::Command;
 
 pub(super) fn routes<S>() -> Router<S>
@@ -58,7 +60,8 @@ async fn page_of(a: &Accounts, name: &str, headers: &HeaderMap) -> Result<Accoun
     Ok(account)
 }
 
-/// Counts the player's finished games not counted yet (at most a request's share).
+/// Counts the player's finished games whose end did not count them (at most a request's
+/// share).
 async fn refresh(a: &Accounts, account: i64) -> Result<(), ApiError> {
     let pending = a
         .store
@@ -84,32 +87,33 @@ async fn refresh(a: &Accounts, account: i64) -> Result<(), ApiError> {
         let figures = text.and_then(|text| {
             pref_core::Record::from_json_str(&text)
                 .map_err(|e| e.to_string())
-                .and_then(|r| stats::of_record(&r).map_err(|e| e.to_string()))
+                .and_then(|r| SeatFigures::of_record(&r).map_err(|e| e.to_string()))
         });
-        let (result, seat_stats) = match figures {
-            Ok(game) => (
-                game.settlement
-                    .as_ref()
-                    .and_then(|s| s.get(usize::from(seat)))
-                    .map(ratio_to_text),
-                game.seats
-                    .get(usize::from(seat))
-                    .cloned()
-                    .unwrap_or_default(),
-            ),
+        let figures = match figures {
+            Ok(game) => game
+                .into_iter()
+                .find(|f| f.seat == seat)
+                .unwrap_or_else(|| empty(seat)),
             Err(why) => {
                 // A finished game without a record (no deal was played) or whose record
                 // does not replay (a bug) is counted as empty, so that it does not hold the
                 // others back.
                 tracing::error!(%why, "a finished game has no record that replays; counted as empty");
-                (None, SeatStats::default())
+                empty(seat)
             }
         };
-        a.store
-            .count_game(account, &table, now(), result.as_deref(), &seat_stats)
-            .await?;
+        a.store.count_game(account, &table, now(), &figures).await?;
     }
     Ok(())
+}
+
+/// A game counted with no figures.
+fn empty(seat: u8) -> SeatFigures {
+    SeatFigures {
+        seat,
+        result: None,
+        stats: SeatStats::default(),
+    }
 }
 
 /// The preset a stored profile is closest to.

@@ -575,63 +575,6 @@ impl Store {
         }))
     }
 
-    /// Counts a finished game's figures for the account once: the game's row and the
-    /// account's running sum change together, and a game counted already changes nothing.
-    ///
-    /// # Errors
-    /// [`StoreError`] if the database refuses or the stored sum does not read.
-    pub(crate) async fn count_game(
-        &self,
-        account: i64,
-        table: &str,
-        now: i64,
-        result: Option<&str>,
-        figures: &SeatStats,
-    ) -> Result<(), StoreError> {
-        let insert = "INSERT INTO account_games (account_no, table_id, counted, result, stats)
-                      VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
-        let read = "SELECT totals FROM account_stats WHERE account_no = $1";
-        let write = "INSERT INTO account_stats (account_no, totals) VALUES ($1, $2)
-                     ON CONFLICT (account_no) DO UPDATE SET totals = excluded.totals";
-        let json = |s: &SeatStats| serde_json::to_string(s).map_err(|e| damaged(e.to_string()));
-        let text = json(figures)?;
-        with_pool!(self.pool(), pool => {
-            let mut tx = pool.begin().await?;
-            let added = sqlx::query(insert)
-                .bind(account)
-                .bind(table)
-                .bind(now)
-                .bind(result)
-                .bind(&text)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            sqlx::query("UPDATE account_seats SET counted = 1 WHERE account_no = $1 AND table_id = $2")
-                .bind(account)
-                .bind(table)
-                .execute(&mut *tx)
-                .await?;
-            if added == 1 {
-                let old: Option<String> = sqlx::query_scalar(read)
-                    .bind(account)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                let mut totals = match old {
-                    Some(t) => serde_json::from_str(&t).map_err(|e| damaged(e.to_string()))?,
-                    None => SeatStats::default(),
-                };
-                totals.add(figures);
-                sqlx::query(write)
-                    .bind(account)
-                    .bind(json(&totals)?)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            tx.commit().await?;
-        });
-        Ok(())
-    }
-
     /// The account's running sum of every counted game.
     ///
     /// # Errors

@@ -28,7 +28,7 @@ pub struct Limits {
     pub queue: usize,
     /// Longest chat message in characters.
     pub chat_max_chars: usize,
-    /// Chat lines a table keeps for the snapshot (a reload, a late viewer); in memory only.
+    /// Chat lines a table keeps for the snapshot (a reload, a late viewer, a restart).
     pub chat_history_lines: usize,
     /// Most live tables (lobby or playing) at once; finished games do not count.
     pub max_tables: usize,

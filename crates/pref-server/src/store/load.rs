@@ -42,6 +42,10 @@ pub struct TableRow {
     pub served_ms: Option<u64>,
     /// The turns its clock moved after outages.
     pub outages: Vec<super::Outage>,
+    /// Its last chat lines, oldest first (`store/kept.rs`).
+    pub chat: Vec<super::ChatRow>,
+    /// Its seats' "I'm back"s, in order.
+    pub backs: Vec<super::Back>,
 }
 
 /// An occupied seat as stored.
@@ -126,6 +130,8 @@ impl Store {
             r.fair = self.fair_rows(no).await?;
             r.served_ms = self.served_until(no).await?;
             r.outages = self.outages(no).await?;
+            r.chat = self.chat_lines(no).await?;
+            r.backs = self.backs(no).await?;
         }
         Ok(row)
     }
@@ -236,6 +242,8 @@ impl Store {
                 clock,
                 served_ms: None,
                 outages: Vec::new(),
+                chat: Vec::new(),
+                backs: Vec::new(),
             }))
         })
     }

@@ -172,9 +172,11 @@ pub struct Store {
     /// The heartbeat's own connection, on PostgreSQL.
     beat: Option<PgPool>,
 }
+mod counted;
 mod fair;
 mod group;
 mod hashed;
+mod kept;
 pub mod lease;
 
 /// Seconds since 1970: the clock the features stamp their rows with (sheets, saved
@@ -187,7 +189,9 @@ pub(crate) fn now() -> i64 {
 mod load;
 mod served;
 
+pub use counted::SeatFigures;
 pub use fair::{ContributionRow, FairRow};
+pub use kept::{Back, ChatRow};
 pub use load::{DealRow, SeatRow, TableRow};
 pub use served::{LOCAL, MARK_EVERY, Outage, keep_marking};
 

@@ -55,6 +55,8 @@ pub struct Table {
     history: VecDeque<Arc<Stamped>>,
     /// The last chat lines (at most `limits.chat_history_lines`), for the snapshot.
     chat: VecDeque<pref_protocol::ChatLine>,
+    /// The number the next chat line is stored under.
+    chat_no: i64,
     /// The broadcast to every socket.
     tx: broadcast::Sender<Arc<Stamped>>,
     /// The task's own inbox, for the bots it starts (weak: bots do not keep a table open).
@@ -115,6 +117,7 @@ impl Table {
             epoch: Secret::random().expose()[..16].to_owned(),
             history: VecDeque::new(),
             chat: VecDeque::new(),
+            chat_no: 0,
             tx,
             me: None,
             bots: [None, None, None, None],
@@ -209,6 +212,7 @@ impl Table {
                 self.life.touch();
             }
             self.handle(cmd).await;
+            self.start_rematch().await;
             self.arm_fair();
             self.life.settle(self.phase());
             self.wake_bots();
@@ -230,15 +234,26 @@ impl Table {
             at_ms: Some(now),
             auto,
         };
-        self.write(&change.writes, stamp).await?;
+        let figures = if change.writes.contains(&Write::Over) {
+            next.final_figures()
+        } else {
+            Vec::new()
+        };
+        self.write(&change.writes, stamp, &figures).await?;
         self.machine = next;
         self.clocked(&mut change, now, auto);
         self.tell(&change);
         Ok(change)
     }
 
-    /// Makes `writes` durable, in order; deals and actions carry `stamp`.
-    async fn write(&self, writes: &[Write], stamp: Stamp) -> Result<(), TableError> {
+    /// Makes `writes` durable, in order; deals and actions carry `stamp`, and the game's end
+    /// counts `figures` for the accounts at the table.
+    async fn write(
+        &self,
+        writes: &[Write],
+        stamp: Stamp,
+        figures: &[crate::store::SeatFigures],
+    ) -> Result<(), TableError> {
         for (i, w) in writes.iter().enumerate() {
             let no = self.no;
             let done = match w {
@@ -257,7 +272,7 @@ impl Table {
                 Write::Free(seat) => self.store.free_seat(no, *seat).await,
                 Write::Profile(request) => self.store.set_profile(no, request).await,
                 Write::Playing => self.store.set_state(no, Stored::Playing).await,
-                Write::Over => self.store.set_state(no, Stored::Over).await,
+                Write::Over => self.store.set_over(no, figures).await,
                 Write::Deal { deal_no, deck } => {
                     self.store.put_deal_at(no, *deal_no, deck, stamp).await
                 }
@@ -510,8 +525,22 @@ impl Table {
                 };
                 let done = self.apply(op).await.map(|_| ());
                 if done.is_ok() {
-                    self.keep_chat(viewer, text);
+                    self.keep_chat(viewer, text).await;
                 }
+                let _ = reply.send(done);
+            }
+            Command::Stop { token, vote, reply } => {
+                let done = match self.machine.seat_of(&token) {
+                    Some(seat) => {
+                        let op = Op::Stop {
+                            seat: Seat(seat),
+                            token,
+                            vote,
+                        };
+                        self.apply(op).await.map(|_| self.summary())
+                    }
+                    None => Err(TableError::NotSeated),
+                };
                 let _ = reply.send(done);
             }
             Command::Back { caller, reply } => {

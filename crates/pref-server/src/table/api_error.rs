@@ -38,6 +38,9 @@ impl From<TableError> for ApiError {
             | TableError::NotOver
             | TableError::Rematched
             | TableError::NoRematch
+            | TableError::StopPending
+            | TableError::NoStop
+            | TableError::StopAnswered
             | TableError::SeatReserved(..)
             | TableError::NotKept(_)
             | TableError::Fair(_)

@@ -277,6 +277,17 @@ pub enum Command {
         /// been freed.
         reply: oneshot::Sender<Result<(), TableError>>,
     },
+    /// A seat's vote on stopping the game by agreement (R10.3): the seat is the one
+    /// `token` holds.
+    Stop {
+        /// The seat token.
+        token: Secret,
+        /// The vote.
+        vote: pref_protocol::StopVote,
+        /// The summary after the vote; [`TableError::NotSeated`] for a token that holds no
+        /// seat, or the machine's refusal.
+        reply: oneshot::Sender<Result<pref_protocol::Summary, TableError>>,
+    },
     /// An away seat's player is back (`back`): the autopilot stops moving for the seat.
     Back {
         /// Who says so: a seat and its token.

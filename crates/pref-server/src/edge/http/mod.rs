@@ -5,6 +5,7 @@
 
 mod host;
 mod seats;
+mod stop;
 mod tables;
 mod websocket;
 
@@ -129,6 +130,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
         .route("/api/tables/{id}/seats/{seat}/bot", post(seat_bot))
         .route("/api/tables/{id}/end", post(end))
+        .route("/api/tables/{id}/stop", post(stop::vote))
         .route("/api/tables/{id}/rematch", post(rematch))
         .route("/api/tables/{id}/rematch/seat", post(rematch_seat))
         .route("/api/tables/{id}/invite", get(invite))

@@ -116,22 +116,37 @@ pub(super) async fn invite(
 }
 
 /// A player of a finished table takes the seat its rematch keeps for him: the bearer is his
-/// seat token here, which stands for the invite link he was never given. The answer is the
-/// new table's id with the seat and its token there.
+/// seat token here, which stands for the invite link he was never given; a signed-in player
+/// without it (another device) is given his account's seat token there. A signed-in
+/// player's new seat is tied to his account, as a seat he claims is. The answer is the new
+/// table's id with the seat and its token there.
 pub(super) async fn rematch_seat(
     State(s): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<RematchSeated>, ApiError> {
-    let old = s.tables.open(&table_id(&id)?).await?;
-    let token = bearer(&headers)?;
+    let old_id = table_id(&id)?;
+    let old = s.tables.open(&old_id).await?;
+    let signed = crate::accounts::for_claim(&s.accounts, &headers).await?;
+    let token = match &signed {
+        Some(signed) if !headers.contains_key(axum::http::header::AUTHORIZATION) => {
+            crate::accounts::held_seat(&s.accounts, signed, &old_id)
+                .await?
+                .1
+        }
+        Some(_) | None => bearer(&headers)?,
+    };
     let (table, seat, name) = old
         .ask(|reply| Command::RematchSeat { token, reply })
         .await??;
-    let new = s.tables.open(&table_id(&table)?).await?;
+    let new_id = table_id(&table)?;
+    let new = s.tables.open(&new_id).await?;
     let (seat, token) = new
         .ask(|reply| Command::Rejoin { seat, name, reply })
         .await??;
+    if let Some(signed) = &signed {
+        crate::accounts::tie(&s.accounts, signed, &new_id, seat, &token).await?;
+    }
     Ok(Json(RematchSeated {
         seat,
         table,

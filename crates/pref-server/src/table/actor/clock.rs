@@ -149,6 +149,17 @@ impl Table {
             return Err(TableError::NoClock);
         };
         if clock.back(seat) {
+            // Kept where it was said, so that a restart's replay of the clock ends the
+            // autopilot there too.
+            let back = crate::store::Back {
+                deal_no: u32::try_from(self.times.len().saturating_sub(1)).unwrap_or(u32::MAX),
+                seq: u32::try_from(self.times.last().map_or(0, Vec::len)).unwrap_or(u32::MAX),
+                seat: seat.0,
+            };
+            self.store
+                .put_back(self.no, back)
+                .await
+                .map_err(|e| TableError::Internal(e.to_string()))?;
             self.apply(Op::ClockBack { seat }).await?;
         }
         Ok(())

@@ -69,6 +69,18 @@ impl Table {
         Ok(self.machine.version())
     }
 
+    /// Starts a rematch's lobby once every seat is taken again ([`Machine::rematch_ready`]),
+    /// as the host would by pressing Start.
+    ///
+    /// [`Machine::rematch_ready`]: crate::table::machine::Machine::rematch_ready
+    pub(super) async fn start_rematch(&mut self) {
+        if self.machine.rematch_ready()
+            && let Err(e) = self.open_deal(Opening::Rematch).await
+        {
+            tracing::warn!(table = self.no, error = %e, "the rematch did not start by itself");
+        }
+    }
+
     /// A seat's join, commitment or value.
     pub(super) async fn fair_request(
         &mut self,

@@ -91,6 +91,7 @@ impl Table {
             table.origin = origin;
         }
         table.bot_keys = bot_keys;
+        table.restore_chat(row.chat);
         if let Some(clock) = row.clock {
             let info: pref_protocol::clock::ClockInfo =
                 serde_json::from_value(clock).map_err(|e| format!("stored clock: {e}"))?;
@@ -103,7 +104,13 @@ impl Table {
                 .collect();
             crate::table::machine::clock::credit_outages(&mut timed, &outages);
             table.times = clock::times(&timed);
-            let mut replayed = Clock::replay(info.control, info.paused, &timed, playing, now);
+            let backs: Vec<_> = row
+                .backs
+                .iter()
+                .map(|b| (b.deal_no, b.seq, Seat(b.seat)))
+                .collect();
+            let mut replayed =
+                Clock::replay_with(info.control, info.paused, &timed, &backs, playing, now);
             // Nobody served the table from its last mark until now: the running turn is
             // moved by that time, and the move is stored when the table runs.
             if let (Some(served), Some((_, last))) = (row.served_ms, timed.last()) {

@@ -49,13 +49,47 @@ impl Table {
         }
     }
 
-    /// Keeps an accepted chat line, dropping the oldest beyond `limits.chat_history_lines`.
-    pub(super) fn keep_chat(&mut self, viewer: Viewer, text: String) {
-        let from = match viewer {
-            Viewer::Seat(s) => pref_protocol::Speaker::Seat(s),
-            Viewer::Spectator => pref_protocol::Speaker::Spectator,
+    /// Keeps an accepted chat line, in memory and in the store (so a restart keeps it),
+    /// dropping the oldest beyond `limits.chat_history_lines`.
+    pub(super) async fn keep_chat(&mut self, viewer: Viewer, text: String) {
+        let seat = match viewer {
+            Viewer::Seat(s) => Some(s.0),
+            Viewer::Spectator => None,
         };
-        self.chat.push_back(pref_protocol::ChatLine { from, text });
+        let row = crate::store::ChatRow {
+            no: self.chat_no,
+            seat,
+            text,
+        };
+        self.chat_no += 1;
+        if let Err(e) = self
+            .store
+            .put_chat(self.no, &row, self.limits.chat_history_lines)
+            .await
+        {
+            // The line was told already: only a restart before the next line loses it.
+            tracing::warn!(table = self.no, error = %e, "a chat line is not stored");
+        }
+        self.push_chat(row);
+    }
+
+    /// Takes the stored chat lines back after a restart.
+    pub(super) fn restore_chat(&mut self, rows: Vec<crate::store::ChatRow>) {
+        self.chat_no = rows.last().map_or(0, |r| r.no + 1);
+        for row in rows {
+            self.push_chat(row);
+        }
+    }
+
+    fn push_chat(&mut self, row: crate::store::ChatRow) {
+        let from = match row.seat {
+            Some(s) => pref_protocol::Speaker::Seat(Seat(s)),
+            None => pref_protocol::Speaker::Spectator,
+        };
+        self.chat.push_back(pref_protocol::ChatLine {
+            from,
+            text: row.text,
+        });
         while self.chat.len() > self.limits.chat_history_lines {
             self.chat.pop_front();
         }

@@ -109,7 +109,19 @@ impl Machine {
         let name = super::check_name(&name)?;
         self.free_seat(Some(seat))?;
         self.reserved[usize::from(seat)] = Some(name);
+        self.rematch_lobby = true;
         Ok(())
+    }
+
+    /// Whether this is a rematch's lobby with every seat taken again (its kept seats by
+    /// their holders, the others by the bots the host seated): the table starts it itself
+    /// ([`super::Opening::Rematch`]), nobody presses Start again.
+    #[must_use]
+    pub(crate) fn rematch_ready(&self) -> bool {
+        self.rematch_lobby
+            && matches!(self.stage, Stage::Lobby)
+            && self.fair_step().is_none()
+            && (0..self.players()).all(|s| self.occupant(s).is_some())
     }
 
     /// The seat a claim takes: the one asked for unless it is kept, else the first free
@@ -318,5 +330,79 @@ mod tests {
             keep(&mut m, 1, "Gleb").unwrap_err(),
             TableError::SeatTaken(1)
         );
+    }
+
+    /// The contribution window of a deal opened by `opening`.
+    fn open(m: &mut Machine, opening: super::super::Opening) -> Result<(), TableError> {
+        m.apply(Op::Fair(super::super::FairOp::Open {
+            opening,
+            seed: pref_core::fair::Seed::from_bytes([7; 32]),
+            window_ms: 3000,
+        }))
+        .map(|_| ())
+    }
+
+    #[test]
+    fn a_rematch_starts_itself_once_every_kept_seat_is_back_and_a_plain_lobby_never_does() {
+        use super::super::Opening;
+        // A plain lobby, full: only the host starts it.
+        let host = Secret::random();
+        let mut plain = lobby(host);
+        for name in ["Anna", "Boris", "Vera"] {
+            claim(&mut plain, name, None).unwrap();
+        }
+        assert!(!plain.rematch_ready());
+        let before = format!("{plain:?}");
+        assert_eq!(open(&mut plain, Opening::Rematch), Err(TableError::NotHost));
+        assert_eq!(
+            format!("{plain:?}"),
+            before,
+            "a refused start changed the table"
+        );
+
+        // A rematch's lobby: ready once its kept seats are taken by their holders.
+        let mut m = lobby(host);
+        for (seat, name) in [(0, "Anna"), (1, "Boris")] {
+            m.apply(Op::Host {
+                host,
+                op: HostOp::Reserve {
+                    seat,
+                    name: name.into(),
+                },
+            })
+            .unwrap();
+        }
+        m.apply(Op::Host {
+            host,
+            op: HostOp::Bot {
+                seat: 2,
+                level: pref_protocol::BotLevel::Easy,
+                token: Secret::random(),
+            },
+        })
+        .unwrap();
+        assert!(!m.rematch_ready(), "two kept seats are free");
+        m.apply(Op::Rejoin {
+            seat: 0,
+            name: "Anna".into(),
+            token: Secret::random(),
+        })
+        .unwrap();
+        assert!(!m.rematch_ready(), "Boris is not back");
+        assert_eq!(open(&mut m, Opening::Rematch), Err(TableError::SeatsFree));
+        m.apply(Op::Rejoin {
+            seat: 1,
+            name: "Boris".into(),
+            token: Secret::random(),
+        })
+        .unwrap();
+        assert!(m.rematch_ready());
+        m.set_fair_table(pref_core::fair::TableTag::of("rematch"));
+        assert_eq!(open(&mut m, Opening::Rematch), Ok(()));
+        // Opened once (nobody joined the fair window, so the first deal is dealt at once):
+        // the game runs, and the table is not ready to start it again.
+        assert_eq!(m.phase(), pref_protocol::Phase::Playing);
+        assert!(!m.rematch_ready());
+        assert_eq!(open(&mut m, Opening::Rematch), Err(TableError::Started));
     }
 }

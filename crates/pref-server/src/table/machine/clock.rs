@@ -213,6 +213,7 @@ impl Clock {
     /// seat, its time and whether the autopilot made it. A time missing (written before
     /// clocks were stored) counts as `now`. `playing` says whether the last deal still runs.
     #[must_use]
+    #[cfg(test)]
     pub(crate) fn replay(
         control: TimeControl,
         paused: bool,
@@ -220,13 +221,37 @@ impl Clock {
         playing: bool,
         now: u64,
     ) -> Clock {
+        Clock::replay_with(control, paused, deals, &[], playing, now)
+    }
+
+    /// [`Clock::replay`], with each seat's "I'm back" (`(deal, actions before it, seat)`, in
+    /// order) said again where it was: the seat's autopilot ends there.
+    #[must_use]
+    pub(crate) fn replay_with(
+        control: TimeControl,
+        paused: bool,
+        deals: &[TimedDeal],
+        backs: &[(u32, u32, Seat)],
+        playing: bool,
+        now: u64,
+    ) -> Clock {
         let mut clock = Clock::new(control);
         clock.paused = paused;
-        for (at, actions) in deals {
+        let mut backs = backs.iter().peekable();
+        let mut say_backs = |clock: &mut Clock, deal: usize, seq: usize| {
+            while let Some(&(_, _, seat)) =
+                backs.next_if(|b| (b.0 as usize, b.1 as usize) <= (deal, seq))
+            {
+                clock.back(seat);
+            }
+        };
+        for (d, (at, actions)) in deals.iter().enumerate() {
             clock.deal_started(at.unwrap_or(now));
-            for &(seat, at, auto) in actions {
+            for (k, &(seat, at, auto)) in actions.iter().enumerate() {
+                say_backs(&mut clock, d, k);
                 clock.acted(seat, at.unwrap_or(now), auto);
             }
+            say_backs(&mut clock, d, actions.len());
         }
         if !playing {
             clock.started = None;

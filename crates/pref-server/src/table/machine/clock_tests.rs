@@ -267,3 +267,29 @@ fn the_autopilot_s_seats_are_on_the_clock_until_the_next_deal() {
     c.deal_started(60_000);
     assert!(c.view(Some(Seat(2)), 3, 60_000).unwrap().piloted.is_empty());
 }
+
+#[test]
+fn an_i_m_back_said_before_a_restart_is_said_again_by_the_replay() {
+    // Seat 0 timed out twice (away), then said "I'm back" before the next action.
+    let stored = [(
+        Some(0),
+        vec![
+            (Seat(0), Some(40_000), true),
+            (Seat(1), Some(41_000), false),
+            (Seat(2), Some(42_000), false),
+            (Seat(0), Some(82_000), true),
+            (Seat(1), Some(83_000), false),
+        ],
+    )];
+    let without = Clock::replay(blitz(), false, &stored, true, 90_000);
+    assert!(without.away(Seat(0)), "two timeouts: away");
+    // Said after the fifth action: the replay ends the autopilot there.
+    let back = Clock::replay_with(blitz(), false, &stored, &[(0, 5, Seat(0))], true, 90_000);
+    assert!(!back.away(Seat(0)), "back, as before the restart");
+    let mut live = without.clone();
+    assert!(live.back(Seat(0)));
+    assert_eq!(back, live);
+    // Said before the second timeout: that timeout is one, not two.
+    let early = Clock::replay_with(blitz(), false, &stored, &[(0, 3, Seat(0))], true, 90_000);
+    assert!(!early.away(Seat(0)));
+}

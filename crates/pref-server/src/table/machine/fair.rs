@@ -130,6 +130,7 @@ impl Machine {
             | super::Op::Rematch { .. }
             | super::Op::ClockPaused { .. }
             | super::Op::ClockBack { .. }
+            | super::Op::Stop { .. }
             | super::Op::Chat { .. }
             | super::Op::Presence { .. }
             | super::Op::Fair(_) => Ok(()),
@@ -229,10 +230,19 @@ impl Machine {
             (Opening::Start { .. }, Stage::Playing { .. } | Stage::BetweenDeals { .. }) => {
                 return Err(TableError::Started);
             }
+            (Opening::Rematch, Stage::Lobby) if self.rematch_lobby => 0,
+            (Opening::Rematch, Stage::Lobby) => return Err(TableError::NotHost),
+            (Opening::Rematch, Stage::Over { .. }) => return Err(TableError::Over),
+            (Opening::Rematch, Stage::Playing { .. } | Stage::BetweenDeals { .. }) => {
+                return Err(TableError::Started);
+            }
             (Opening::NextDeal { seat, token, .. }, _)
                 if !self.holds(Viewer::Seat(*seat), Some(token)) =>
             {
                 return Err(TableError::SeatLost);
+            }
+            (Opening::NextDeal { .. }, Stage::BetweenDeals { .. }) if self.stop.is_some() => {
+                return Err(TableError::StopPending);
             }
             (Opening::NextDeal { version, .. }, Stage::BetweenDeals { deals, .. }) => {
                 self.check_version(*version)?;

@@ -16,6 +16,9 @@ pub(crate) enum Opening {
         /// The host token.
         host: Secret,
     },
+    /// A rematch's lobby starts itself once every seat is taken ([`super::Machine::rematch_ready`]):
+    /// nobody presses Start again.
+    Rematch,
     /// A seated player asks for the next deal.
     NextDeal {
         /// The seat asking.

@@ -29,6 +29,9 @@ mod tests;
 
 mod restore;
 mod seats;
+mod stop;
+#[cfg(test)]
+mod stop_tests;
 mod view;
 
 pub(crate) use audience::{RematchPlan, nearest_preset};
@@ -68,6 +71,11 @@ pub(crate) struct Machine {
     rematch: Option<String>,
     /// Free seats of a rematch kept for the names that sat there (lobby only).
     reserved: [Option<String>; 4],
+    /// This lobby is a rematch's (the host kept seats in it): it starts by itself once
+    /// every seat is taken ([`Machine::rematch_ready`]).
+    rematch_lobby: bool,
+    /// A standing proposal to stop by agreement (R10.3, `stop.rs`), between deals.
+    stop: Option<stop::Proposal>,
     /// Provably fair deals: the deal being opened and each dealt deal's data (`fair.rs`).
     fair: fair::Fair,
 }
@@ -125,6 +133,8 @@ impl Machine {
             spectators_told: 0,
             rematch: None,
             reserved: [None, None, None, None],
+            rematch_lobby: false,
+            stop: None,
             fair: fair::Fair::default(),
         }
     }
@@ -356,6 +366,7 @@ impl Machine {
                 );
             }
             Op::Fair(op) => self.fair_op(&mut change, op)?,
+            Op::Stop { seat, token, vote } => self.stop_vote(&mut change, seat, &token, vote)?,
         }
         self.fair_publish(&mut change);
         Ok(change)

@@ -186,6 +186,15 @@ pub(crate) enum Op {
         /// The seat.
         seat: Seat,
     },
+    /// A seat's vote on stopping the game by agreement (R10.3, `stop.rs`).
+    Stop {
+        /// The seat.
+        seat: Seat,
+        /// Its token.
+        token: Secret,
+        /// The vote.
+        vote: pref_protocol::StopVote,
+    },
 }
 
 /// What the host may do.
@@ -320,6 +329,15 @@ pub enum TableError {
     /// The host has not opened a rematch of this table.
     #[error("no rematch of this table is open")]
     NoRematch,
+    /// A proposal to stop the game stands already: its seats are answering it (R10.3).
+    #[error("a proposal to stop the game stands: accept or decline it")]
+    StopPending,
+    /// No proposal to stop the game stands: there is nothing to accept or decline.
+    #[error("nobody proposed to stop the game")]
+    NoStop,
+    /// The seat accepted the proposal to stop already.
+    #[error("this seat accepted the proposal to stop already")]
+    StopAnswered,
     /// The seat is kept for the player who sat there before the rematch: he takes it from
     /// the finished table's page, with his seat token there.
     #[error("seat {0} is kept for {1}, who takes it from the finished table")]
@@ -380,6 +398,9 @@ impl TableError {
             | TableError::NotOver
             | TableError::Rematched
             | TableError::NoRematch
+            | TableError::StopPending
+            | TableError::NoStop
+            | TableError::StopAnswered
             | TableError::SeatReserved(..)
             | TableError::NotKept(_)
             | TableError::Internal(_) => Reason::Internal,

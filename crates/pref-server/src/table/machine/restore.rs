@@ -3,6 +3,8 @@
 
 use pref_core::{ActionTime, Game, Record};
 
+use crate::store::SeatFigures;
+
 use super::{
     DealHidden, Machine, NewTable, Occupant, RecordError, Stage, StoredDeal, StoredSeat, settlement,
 };
@@ -108,14 +110,7 @@ impl Machine {
         if !over && !self.profile.reveal_after_deal() {
             return Err(RecordError::Hidden);
         }
-        let names = self.names();
-        let agreed = match &self.stage {
-            Stage::Over { settlement, .. } => settlement.agreed,
-            Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => false,
-        };
-        let mut record = Record::from_game(game, &names)
-            .map_err(|e| RecordError::Internal(e.to_string()))?
-            .with_agreed_stop(agreed);
+        let mut record = self.bare_record(game)?;
         let finished = record.deals().len();
         for (deal, t) in times.iter().enumerate().take(finished) {
             record
@@ -124,6 +119,35 @@ impl Machine {
         }
         let record = self.with_fairness(record).map_err(RecordError::Internal)?;
         Ok(record.to_json_string())
+    }
+
+    /// The record of `game`'s finished deals, without the clock's fields or the fairness
+    /// proofs.
+    fn bare_record(&self, game: &Game) -> Result<Record, RecordError> {
+        let agreed = match &self.stage {
+            Stage::Over { settlement, .. } => settlement.agreed,
+            Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => false,
+        };
+        Ok(Record::from_game(game, &self.names())
+            .map_err(|e| RecordError::Internal(e.to_string()))?
+            .with_agreed_stop(agreed))
+    }
+
+    /// Every seat's figures in a game that is over, for the accounts its seats are tied to
+    /// (none for a game ended in the lobby, or whose record does not replay: a bug, logged).
+    pub(crate) fn final_figures(&self) -> Vec<SeatFigures> {
+        let Some(game) = self.game() else {
+            return Vec::new();
+        };
+        match self.bare_record(game).and_then(|r| {
+            SeatFigures::of_record(&r).map_err(|e| RecordError::Internal(e.to_string()))
+        }) {
+            Ok(f) => f,
+            Err(e) => {
+                tracing::error!(error = %e, "a finished game's figures are not counted");
+                Vec::new()
+            }
+        }
     }
 
     /// The record (as [`Machine::record`] writes it) for the analysis of finished deal

@@ -5,9 +5,7 @@
 use pref_core::{Game, Seat};
 use pref_protocol::{BotLevel, Public};
 
-use super::{
-    Change, HostOp, Machine, Occupant, Stage, TableError, Write, check_name, internal, settlement,
-};
+use super::{Change, HostOp, Machine, Occupant, Stage, TableError, Write, check_name, internal};
 use crate::ids::{Secret, TokenHash};
 use crate::table::wire::News;
 
@@ -63,6 +61,7 @@ impl Machine {
         bot: Option<BotLevel>,
     ) {
         self.reserved[usize::from(seat)] = None;
+        self.withdraw_stop(change, seat);
         let token = TokenHash::of(&token);
         let from_deal = self.deals_dealt();
         self.seats[usize::from(seat)] = Some(Occupant {
@@ -91,6 +90,7 @@ impl Machine {
             return Err(TableError::SeatFree(seat));
         }
         self.seats[usize::from(seat)] = None;
+        self.withdraw_stop(change, seat);
         change.writes.push(Write::Free(seat));
         change.freed = Some((seat, self.version + 1));
         self.publish(change, News::Public(Public::SeatFreed { seat }));
@@ -150,34 +150,11 @@ impl Machine {
                 );
                 change.bot = Some((Seat(seat), level, token));
             }
-            HostOp::End => {
-                let (game, last, deals) = match std::mem::replace(&mut self.stage, Stage::Lobby) {
-                    playing @ Stage::Playing { .. } => {
-                        self.stage = playing;
-                        return Err(TableError::DealInProgress);
-                    }
-                    over @ Stage::Over { .. } => {
-                        self.stage = over;
-                        return Err(TableError::Over);
-                    }
-                    Stage::Lobby => (None, None, 0),
-                    Stage::BetweenDeals { game, last, deals } => (Some(game), last, deals),
-                };
-                let balance = game
-                    .as_ref()
-                    .map(|g| g.agreed_settlement())
-                    .unwrap_or_default();
-                let settlement = settlement(true, &balance, game.as_deref());
-                change.writes.push(Write::Over);
-                self.stage = Stage::Over {
-                    game,
-                    last,
-                    deals,
-                    settlement: settlement.clone(),
-                };
-                self.state_version = self.version + 1;
-                self.publish(change, News::Public(Public::GameOver(settlement)));
-            }
+            HostOp::End => match self.stage {
+                Stage::Playing { .. } => return Err(TableError::DealInProgress),
+                Stage::Over { .. } => return Err(TableError::Over),
+                Stage::Lobby | Stage::BetweenDeals { .. } => self.end_by_agreement(change),
+            },
         }
         Ok(())
     }

@@ -207,6 +207,7 @@ impl Machine {
             spectators: self.spectators_told,
             rematch: self.rematch.clone(),
             clock: None,
+            stop: self.stop_view(),
         }
     }
 
