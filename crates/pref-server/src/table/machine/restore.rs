@@ -28,6 +28,7 @@ impl Machine {
                     token: s.token,
                     sockets: 0,
                     bot: s.bot,
+                    bot_account: s.bot_account,
                     from_deal: s.from_deal,
                     since: 0,
                 });

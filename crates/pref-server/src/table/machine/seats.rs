@@ -62,6 +62,18 @@ impl Machine {
         token: Secret,
         bot: Option<BotLevel>,
     ) {
+        self.seat_marked(change, seat, (name, token), bot, false);
+    }
+
+    /// [`Machine::seat`], saying whether a bot account takes the seat.
+    pub(super) fn seat_marked(
+        &mut self,
+        change: &mut Change,
+        seat: u8,
+        (name, token): (String, Secret),
+        bot: Option<BotLevel>,
+        bot_account: bool,
+    ) {
         self.reserved[usize::from(seat)] = None;
         let token = TokenHash::of(&token);
         let from_deal = self.deals_dealt();
@@ -70,6 +82,7 @@ impl Machine {
             token,
             sockets: 0,
             bot,
+            bot_account,
             from_deal,
             since: self.version + 1,
         });
@@ -80,7 +93,15 @@ impl Machine {
             bot,
             from_deal,
         });
-        self.publish(change, News::Public(Public::SeatTaken { seat, name, bot }));
+        self.publish(
+            change,
+            News::Public(Public::SeatTaken {
+                seat,
+                name,
+                bot,
+                bot_account,
+            }),
+        );
     }
 
     pub(super) fn free(&mut self, change: &mut Change, seat: u8) -> Result<(), TableError> {
