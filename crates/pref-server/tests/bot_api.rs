@@ -586,3 +586,121 @@ async fn only_a_fresh_account_becomes_a_bot_and_no_bot_sits_at_a_table_for_peopl
     let (status, err) = as_bot(&addr, "prefbot_zz", "GET", "/api/bot", None).await;
     assert_eq!((status, err["error"].as_str()), (401, Some("bad_token")));
 }
+
+/// A python3 that has `websockets`, if there is one: `python3` first, then the system's.
+fn python_with_websockets() -> Option<&'static str> {
+    ["python3", "/usr/bin/python3"].into_iter().find(|p| {
+        std::process::Command::new(p)
+            .args(["-c", "import websockets"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_example_plays_a_deal_beside_a_person_and_a_house_bot() {
+    let Some(python) = python_with_websockets() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: python3 with websockets (python3-websockets) is required"
+        );
+        eprintln!("skipped: no python3 with websockets");
+        return;
+    };
+    let (addr, dir) = server("bot-api-python", quick).await;
+    let (_, token) = bot_account(&addr, "Pybot").await;
+    let profile = json!({"preset": "sochi", "pool_target": 1});
+    let (id, host) = lobby(&addr, profile.clone()).await;
+    let claim = format!("/api/tables/{id}/seats");
+    let (status, anna) = http(
+        &addr,
+        "POST",
+        &claim,
+        Some(&json!({"name": "Anna", "invite": invite(&host)})),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{anna}");
+    seat_bots(&addr, &id, &host, &[2], "easy").await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/bot.py");
+    let child = std::process::Command::new(python)
+        .args([
+            script,
+            "--server",
+            &format!("http://{addr}"),
+            "--token",
+            &token,
+        ])
+        .args([
+            "--table",
+            &id,
+            "--invite",
+            &invite(&host),
+            "--deals",
+            "1",
+            "--seed",
+            "7",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output());
+    // The example is another process: its seat is awaited on the real clock, with a deadline.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let (_, s) = http(&addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+        if s["seats"][1]["name"] == "Pybot" {
+            assert_eq!(s["seats"][1]["bot_account"], true, "{s}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the example took no seat: {s}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let truth =
+        Arc::new(Truth::open(&dir, &id, pref_core::Profile::from_json(&profile).unwrap()).await);
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
+    let person = Seated {
+        ws: connect(&addr, &id, anna["token"].as_str(), "").await,
+        viewer: Viewer::Seat(Seat(0)),
+        truth,
+        rng: StdRng::seed_from_u64(3),
+        version: 0,
+        deal: None,
+        driver: Some((1, done_tx)),
+        cards: 0,
+    };
+    let person = tokio::spawn(person.run());
+    start_table(&addr, &id, &host).await;
+    let natural = done_rx.recv().await.expect("the person's client failed");
+    let out = tokio::time::timeout(std::time::Duration::from_secs(60), out)
+        .await
+        .expect("the example did not end after its deal")
+        .unwrap()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("Pybot sits in seat 1") && stdout.contains("deal 0 finished"),
+        "{stdout}"
+    );
+    if !natural {
+        let (status, body) = http(
+            &addr,
+            "POST",
+            &format!("/api/tables/{id}/end"),
+            None,
+            Some(&host),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    person.await.unwrap();
+}
