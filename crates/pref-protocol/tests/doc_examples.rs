@@ -337,7 +337,7 @@ fn the_client_examples_show_every_kind_of_action() {
 /// as written, and the doc shows each of the bot API's bodies.
 #[test]
 fn every_example_in_the_bot_api_doc_round_trips() {
-    use pref_protocol::{InviteBot, Invitations, NewToken, Revoked, TokenMade, Tokens};
+    use pref_protocol::{Invitations, InviteBot, NewToken, Revoked, TokenMade, Tokens};
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/bot-api.md");
     let doc = std::fs::read_to_string(path).expect("docs/bot-api.md is readable");
     let mut kinds = BTreeSet::new();

@@ -417,6 +417,8 @@ async fn an_invited_bot_account_plays_a_whole_game_through_the_api_and_sees_only
     // The finished game is on the bot's page, marked as a bot's.
     let record = record(&addr, &id).await;
     assert!(!record.deals().is_empty());
+    // The record marks the seats programs played: the bot account's and the house bot's.
+    assert_eq!(record.bots(), [Seat(1), Seat(2)]);
     let (status, page) = http(&addr, "GET", "/api/players/Robo", None, None).await;
     assert_eq!(status, 200, "{page}");
     let page: PlayerProfile = strict(&page);
@@ -703,4 +705,60 @@ async fn the_python_example_plays_a_deal_beside_a_person_and_a_house_bot() {
         assert_eq!(status, 200, "{body}");
     }
     person.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_token_revoked_on_one_node_is_refused_by_another_and_its_socket_closes_at_the_next_message()
+ {
+    let Some(url) = postgres("botapi").await else {
+        return;
+    };
+    let (one, _) = server("bot-api-pg-1", |c| {
+        quick(c);
+        c.database = Some(url.clone());
+    })
+    .await;
+    let (two, _) = server("bot-api-pg-2", |c| {
+        quick(c);
+        c.database = Some(url.clone());
+    })
+    .await;
+    let (owner, token) = bot_account(&one, "Robo").await;
+    let (id, host) = lobby(&one, json!("sochi")).await;
+    let claim = format!("/api/tables/{id}/seats");
+    let (status, seat) = as_bot(
+        &one,
+        &token,
+        "POST",
+        &claim,
+        Some(json!({"name": "x", "invite": invite(&host)})),
+    )
+    .await;
+    assert_eq!(status, 200, "{seat}");
+    let mut ws = bot_socket(&one, &id, &token).await;
+    assert_eq!(next_json(&mut ws).await.unwrap()["you"], json!({"seat": 0}));
+    // The owner revokes it on the other node: this node's next check refuses it.
+    let owner_there = Browser {
+        addr: two.clone(),
+        headers: owner.headers.replace(&one, &two),
+    };
+    let (_, tokens) = owner_there.send("GET", "/api/me/tokens", None).await;
+    let no = tokens["tokens"][0]["id"].as_i64().unwrap();
+    let (status, _) = owner_there
+        .send("POST", &format!("/api/me/tokens/{no}/revoke"), None)
+        .await;
+    assert_eq!(status, 200);
+    let (status, err) = as_bot(&one, &token, "GET", "/api/bot", None).await;
+    assert_eq!((status, err["error"].as_str()), (401, Some("bad_token")));
+    send(&mut ws, json!({"type": "resync"})).await;
+    let close = loop {
+        match ws.next().await {
+            Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
+            // Items already on their way may come; the resync is not answered.
+            Some(Ok(Message::Text(t))) => assert!(!t.contains("snapshot"), "answered: {t}"),
+            Some(Ok(_)) => {}
+            _ => break None,
+        }
+    };
+    assert_eq!(close, Some(4003));
 }

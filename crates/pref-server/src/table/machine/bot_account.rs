@@ -7,6 +7,17 @@ use super::{Change, Machine, Stage, TableError, check_name};
 use crate::ids::Secret;
 
 impl Machine {
+    /// The seats a program holds now: a house bot or a bot account (the record marks them).
+    pub(super) fn program_seats(&self) -> Vec<pref_core::Seat> {
+        (0..self.players())
+            .filter(|&s| {
+                self.occupant(s)
+                    .is_some_and(|o| o.bot.is_some() || o.bot_account)
+            })
+            .map(pref_core::Seat)
+            .collect()
+    }
+
     /// Keeps bot accounts out (`true`) or lets them sit: chosen when the table opens.
     pub(crate) fn set_people_only(&mut self, people_only: bool) {
         self.people_only = people_only;

@@ -116,7 +116,8 @@ impl Machine {
         };
         let mut record = Record::from_game(game, &names)
             .map_err(|e| RecordError::Internal(e.to_string()))?
-            .with_agreed_stop(agreed);
+            .with_agreed_stop(agreed)
+            .with_bots(&self.program_seats());
         let finished = record.deals().len();
         for (deal, t) in times.iter().enumerate().take(finished) {
             record
