@@ -135,7 +135,7 @@ function publicNews(state, e, t) {
   const tb = state.table;
   const seats = tb.seats;
   switch (e.kind) {
-    case 'seat_taken': seats[e.seat] = { ...seats[e.seat], name: e.name, bot: e.bot ?? null, connected: !!e.bot }; break;
+    case 'seat_taken': seats[e.seat] = { ...seats[e.seat], name: e.name, bot: e.bot ?? null, bot_account: !!e.bot_account, connected: !!e.bot }; break;
     case 'seat_freed': seats[e.seat] = { ...seats[e.seat], name: null, bot: null, connected: false }; break;
     case 'presence': seats[e.seat] = { ...seats[e.seat], connected: e.connected }; break;
     case 'chat': state.chat.push({ from: speaker(state, e.from, t), text: e.text }); break;

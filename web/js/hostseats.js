@@ -8,8 +8,12 @@ import { api } from './api.js';
 
 const LEVELS = ['easy', 'normal', 'strong'];
 
-/** A small badge naming a bot's level, or nothing for a person. */
+/** A small badge naming a bot's level (a bot account's, an outside program's: "bot"), or
+ * nothing for a person. */
 export function botBadge(seat) {
+  if (seat && seat.bot_account) {
+    return h('span', { class: 'badge bot', dataset: { level: 'account' } }, t('bot.badge'));
+  }
   return seat && seat.bot
     ? h('span', { class: 'badge bot', dataset: { level: seat.bot }, title: t('bot.title', { level: t(`bot.${seat.bot}`) }) },
       t('ux.bot_badge', { level: t(`bot.${seat.bot}`) }))

@@ -102,7 +102,8 @@ function statsPanel(s) {
 
 function playerEl(p) {
   if (p.deleted) return h('span', { class: 'deleted' }, t('pl.deleted'));
-  const text = p.bot ? `${p.name} (${t(`bot.${p.bot}`)})` : p.name || t('seat.free');
+  const text = p.bot ? `${p.name} (${t(`bot.${p.bot}`)})`
+    : p.bot_account ? `${p.name} (${t('bot.badge')})` : p.name || t('seat.free');
   return p.account ? h('a', { href: pageOf(p.account) }, text) : h('span', {}, text);
 }
 
@@ -176,7 +177,8 @@ async function draw(root) {
     document.title = `Preferans — ${profile.name}`;
     const since = new Date(profile.created * 1000).toLocaleDateString(lang());
     root.replaceChildren(
-      h('h1', { id: 'player-name' }, profile.name),
+      h('h1', { id: 'player-name' }, profile.name,
+        profile.bot ? h('span', { class: 'badge bot', id: 'player-bot' }, t('bot.badge')) : null),
       h('p', { class: 'hint' }, t('pl.since', { date: since }), ' · ', t('pl.games_n', { n: profile.games }),
         who && who.name === profile.name ? [' · ', t('pl.mine')] : null),
       h('section', { id: 'in-progress' },

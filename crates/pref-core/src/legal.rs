@@ -174,6 +174,52 @@ impl ActionList {
     }
 }
 
+/// Reading a list back from its wire form (`pref-protocol`'s `turn.legal` with
+/// `turn.claim`), for a program that plays a seat from outside the server.
+impl ActionList {
+    /// The list whose [`ActionList::to_vec`] is `listed`, with the claims of `claim`
+    /// allowed besides; `None` if no list writes so (a shape or an order the server never
+    /// sends).
+    #[must_use]
+    pub fn read(listed: &[Action], claim: Option<ClaimRoom>) -> Option<ActionList> {
+        let (surrender, rest) = match listed.split_last() {
+            Some((Action::Surrender, rest)) => (true, rest),
+            _ => (false, listed),
+        };
+        let union = |f: fn(&Action) -> Option<CardSet>| {
+            rest.iter()
+                .try_fold(CardSet::EMPTY, |set, a| f(a).map(|c| set.or(c)))
+        };
+        let list = if rest.is_empty() {
+            ActionList::empty()
+        } else if let Some(cards) = union(|a| match a {
+            Action::Play(c) => Some(c.bit()),
+            _ => None,
+        }) {
+            ActionList::cards(cards)
+        } else if let Some(hand) = union(|a| match a {
+            Action::Discard(d) => Some(*d),
+            _ => None,
+        }) {
+            ActionList::discards(hand)
+        } else if let (Some(Action::Declare(from)), Some(Action::Declare(to))) =
+            (rest.first(), rest.last())
+        {
+            ActionList::declarations(from.bid(), to.bid())
+        } else if rest.len() <= FEW {
+            let mut few = ActionList::empty();
+            for &a in rest {
+                few.push(a);
+            }
+            few
+        } else {
+            return None;
+        };
+        let list = list.with_surrender(surrender).with_claim(claim);
+        (list.to_vec() == listed).then_some(list)
+    }
+}
+
 fn nth_card(c: CardSet, i: usize) -> Option<Card> {
     let mut bits = c.0;
     for _ in 0..i {
@@ -271,5 +317,41 @@ impl ActionIter {
                     .map(Action::Declare)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+    use crate::bid::Call;
+
+    #[test]
+    fn every_shape_of_list_reads_back_from_its_wire_form_and_nothing_else_does() {
+        let hand: CardSet = (0..12)
+            .map(Card::from_index)
+            .fold(CardSet::EMPTY, CardSet::with);
+        let lowest = Bid::LOWEST;
+        let mut few = ActionList::empty();
+        few.push(Action::Bid(Call::Pass));
+        few.push(Action::Bid(Call::Bid(lowest)));
+        let lists = [
+            ActionList::empty(),
+            ActionList::cards(hand),
+            ActionList::discards(hand),
+            ActionList::declarations(lowest, Bid::MISERE).with_surrender(true),
+            few,
+        ];
+        for list in lists {
+            let listed = list.to_vec();
+            let read = ActionList::read(&listed, list.claim()).expect("reads back");
+            assert_eq!(read.to_vec(), listed);
+            assert!(listed.iter().all(|a| read.contains(a)));
+        }
+        // A list in another order, or one pair short, is no list the server writes.
+        let mut cards = ActionList::cards(hand).to_vec();
+        cards.reverse();
+        assert_eq!(ActionList::read(&cards, None), None);
+        let pairs = ActionList::discards(hand).to_vec();
+        assert_eq!(ActionList::read(&pairs[1..], None), None);
     }
 }

@@ -115,6 +115,8 @@ pub struct Record {
     first_dealer: Seat,
     deals: Vec<RecordDeal>,
     agreed: bool,
+    /// The seats a program played (a house bot or a bot account), ascending.
+    bots: Vec<Seat>,
     /// The deals that carry fairness data (`record/fairness.rs`), by index.
     fairness: fairness::FairnessByDeal,
     /// The deals whose actions carry the clock's fields (`record/timing.rs`), by index.
@@ -170,9 +172,26 @@ impl Record {
             first_dealer,
             deals,
             agreed: false,
+            bots: Vec::new(),
             fairness: fairness::FairnessByDeal::new(),
             timing: timing::TimingByDeal::new(),
         })
+    }
+
+    /// Marks `seats` as played by programs (house bots, bot accounts): written `"bots"`.
+    #[must_use]
+    pub fn with_bots(mut self, seats: &[Seat]) -> Record {
+        let mut seats = seats.to_vec();
+        seats.sort_unstable();
+        seats.dedup();
+        self.bots = seats;
+        self
+    }
+
+    /// The seats played by programs, ascending.
+    #[must_use]
+    pub fn bots(&self) -> &[Seat] {
+        &self.bots
     }
 
     /// Marks the record as stopped by agreement after its last deal (R10.3).

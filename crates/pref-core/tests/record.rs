@@ -2,7 +2,7 @@
 //! messages, and write-then-read giving the same record.
 #![allow(missing_docs)]
 
-use pref_core::{ActionTime, Location, Reason, Record, RecordDeal};
+use pref_core::{ActionTime, Location, Reason, Record, RecordDeal, Seat};
 
 fn worked() -> String {
     std::fs::read_to_string(concat!(
@@ -254,4 +254,36 @@ fn the_clocks_fields_are_attached_one_per_action_of_a_played_deal() {
         Record::from_json_str(&written).unwrap().timing(0),
         Some(&times[..])
     );
+}
+
+#[test]
+fn the_seats_programs_played_are_marked_and_read_back() {
+    let r = Record::from_json_str(&worked()).unwrap();
+    assert!(r.bots().is_empty());
+    assert!(
+        !r.to_json_string().contains("\"bots\""),
+        "absent when people held every seat"
+    );
+    let marked = r.with_bots(&[Seat(2), Seat(0), Seat(2)]);
+    assert_eq!(marked.bots(), [Seat(0), Seat(2)]);
+    let text = marked.to_json_string();
+    assert!(text.contains("\"bots\": [0, 2]"), "{text}");
+    assert_eq!(
+        Record::from_json_str(&text).unwrap().bots(),
+        [Seat(0), Seat(2)]
+    );
+    let with = |bots: &str| {
+        worked().replacen(
+            "\"first_dealer\"",
+            &format!("\"bots\": {bots}, \"first_dealer\""),
+            1,
+        )
+    };
+    assert!(
+        err(&with("[3]")).contains("seat 3 is not at the table"),
+        "{}",
+        err(&with("[3]"))
+    );
+    assert!(err(&with("[1, 1]")).contains("ascending"));
+    assert!(err(&with("\"1\"")).contains("a list of seat numbers"));
 }

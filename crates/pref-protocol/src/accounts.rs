@@ -54,6 +54,9 @@ pub struct Me {
     pub created: i64,
     /// Whether the player's page is hidden from others.
     pub hidden: bool,
+    /// A bot account (`POST /api/me/bot`, `docs/bot-api.md`): absent for a person.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// One seat a browser holds as a guest, to be tied to the account (`POST /api/me/seats`).
@@ -111,6 +114,9 @@ pub struct GamePlayer {
     pub deleted: bool,
     /// The bot's level, for a bot.
     pub bot: Option<String>,
+    /// A bot account holds it (an outside program, `docs/bot-api.md`): absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot_account: bool,
 }
 
 /// `GET /api/tables/{id}/players`: who sits at a table, with the accounts of the seats held
@@ -178,6 +184,9 @@ pub struct PlayerProfile {
     pub games: u64,
     /// The games not over yet, to watch (newest first, at most a page).
     pub in_progress: Vec<GameEntry>,
+    /// A bot account (an outside program, `docs/bot-api.md`): absent for a person.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// Contracts of one level.

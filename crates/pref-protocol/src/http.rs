@@ -19,6 +19,9 @@ pub struct CreateTable {
     /// `{"preset": …, "move": s, "bank": s, "refill": s, "grace": s}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<serde_json::Value>,
+    /// People only: bot accounts may not sit (`docs/bot-api.md`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub people_only: bool,
 }
 
 /// The answer to `POST /api/tables`.

@@ -5,6 +5,7 @@
 //!
 //! - [`accounts`]: accounts, sessions and players' pages ([`Me`], [`PlayerStats`], …).
 //! - [`bot`]: a bot's level, [`BotLevel`].
+//! - [`bot_api`]: bot accounts' API tokens and invitations ([`TokenMade`], [`Invitations`]).
 //! - [`table`]: what everybody may see of a table: [`Phase`], [`Summary`], [`SheetView`]
 //!   and its lines ([`LineView`]), [`Settlement`].
 //! - [`server`]: [`ServerMessage`] and its parts: [`Snapshot`], [`Item`], [`Public`],
@@ -31,6 +32,7 @@
 pub mod accounts;
 pub mod auction;
 pub mod bot;
+pub mod bot_api;
 pub mod client;
 pub mod clock;
 pub mod fair;
@@ -50,6 +52,10 @@ pub use accounts::{
 };
 pub use auction::AuctionCall;
 pub use bot::BotLevel;
+pub use bot_api::{
+    Invitation, Invitations, InviteBot, NewToken, Revoked, TOKEN_PREFIX, TokenInfo, TokenMade,
+    Tokens,
+};
 pub use client::ClientMessage;
 pub use fair::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow};
 pub use http::{

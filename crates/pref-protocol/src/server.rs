@@ -202,6 +202,9 @@ pub enum Public {
         name: String,
         /// The bot's level when the host seated a bot, `null` for a person.
         bot: Option<BotLevel>,
+        /// A bot account took it (an outside program, `docs/bot-api.md`); absent otherwise.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bot_account: bool,
     },
     /// A seat was freed (left or removed by the host).
     SeatFreed {

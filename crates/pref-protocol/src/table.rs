@@ -36,6 +36,10 @@ pub struct SeatInfo {
     /// The name a free seat of a rematch is kept for (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reserved: Option<String>,
+    /// A bot account holds the seat: an outside program (`docs/bot-api.md`), shown with
+    /// the bots' badge; absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot_account: bool,
 }
 
 /// A table's public summary (HTTP and snapshots).
@@ -76,6 +80,9 @@ pub struct Summary {
     /// A standing proposal to stop the game by agreement (R10.3), between deals.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<crate::StopProposal>,
+    /// People only: no bot account may sit here (`docs/bot-api.md`); absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub people_only: bool,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -335,3 +335,58 @@ fn the_client_examples_show_every_kind_of_action() {
     .collect();
     assert_eq!(kinds, want);
 }
+
+/// Every JSON example of `docs/bot-api.md` reads into the protocol's types and comes back
+/// as written, and the doc shows each of the bot API's bodies.
+#[test]
+fn every_example_in_the_bot_api_doc_round_trips() {
+    use pref_protocol::{Invitations, InviteBot, NewToken, Revoked, TokenMade, Tokens};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/bot-api.md");
+    let doc = std::fs::read_to_string(path).expect("docs/bot-api.md is readable");
+    let mut kinds = BTreeSet::new();
+    for (kind, body) in fenced(&doc) {
+        match kind.as_str() {
+            "client" => {
+                for line in body.lines().filter(|l| !l.trim().is_empty()) {
+                    round_trip::<ClientMessage>("client", &parse("client", line));
+                }
+            }
+            other => {
+                let v = parse(other, &body);
+                match other {
+                    "server" => drop(round_trip::<ServerMessage>(other, &v)),
+                    "me" => drop(round_trip::<Me>(other, &v)),
+                    "new-token" => drop(round_trip::<NewToken>(other, &v)),
+                    "token-made" => drop(round_trip::<TokenMade>(other, &v)),
+                    "tokens" => drop(round_trip::<Tokens>(other, &v)),
+                    "revoked" => drop(round_trip::<Revoked>(other, &v)),
+                    "invite-bot" => drop(round_trip::<InviteBot>(other, &v)),
+                    "invitations" => drop(round_trip::<Invitations>(other, &v)),
+                    "error" => drop(round_trip::<ApiErrorBody>(other, &v)),
+                    "claim" => drop(round_trip::<Claim>(other, &v)),
+                    "claimed" => drop(round_trip::<Claimed>(other, &v)),
+                    _ => panic!("an example of unknown type `json {other}`"),
+                }
+            }
+        }
+        kinds.insert(kind);
+    }
+    let want: BTreeSet<String> = [
+        "me",
+        "new-token",
+        "token-made",
+        "tokens",
+        "revoked",
+        "error",
+        "invite-bot",
+        "invitations",
+        "claim",
+        "claimed",
+        "server",
+        "client",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    assert_eq!(kinds, want);
+}

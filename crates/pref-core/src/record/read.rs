@@ -165,6 +165,7 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
             "first_dealer",
             "deals",
             "stop",
+            "bots",
         ],
     )?;
     let (preset, profile) = read_profile(need(doc, "profile")?)?;
@@ -180,6 +181,20 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
         Some(Value::String(s)) => return Err(Reason::Stop(s.clone())),
         Some(_) => return Err(wrong("stop", "the string \"agreed\"")),
     };
+    let bots = match doc.get("bots") {
+        None => Vec::new(),
+        Some(Value::Array(seats)) => {
+            let seats = seats
+                .iter()
+                .map(|s| read_seat(s, "bots", profile.players()))
+                .collect::<Result<Vec<_>, _>>()?;
+            if seats.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(wrong("bots", "seat numbers in ascending order"));
+            }
+            seats
+        }
+        Some(_) => return Err(wrong("bots", "a list of seat numbers")),
+    };
     let Value::Array(raw_deals) = need(doc, "deals")? else {
         return Err(wrong("deals", "a list of deals"));
     };
@@ -190,6 +205,7 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
         first_dealer,
         deals: Vec::with_capacity(raw_deals.len()),
         agreed,
+        bots,
         fairness: fairness::FairnessByDeal::new(),
         timing: timing::TimingByDeal::new(),
     };

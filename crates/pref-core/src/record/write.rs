@@ -48,6 +48,14 @@ impl Record {
         if self.agreed {
             fields.push(("stop".to_owned(), Out::str("agreed")));
         }
+        if !self.bots.is_empty() {
+            let seats = self
+                .bots
+                .iter()
+                .map(|s| Out::Raw(s.0.to_string()))
+                .collect();
+            fields.push(("bots".to_owned(), Out::List(seats)));
+        }
         let mut s = String::new();
         Out::Object(fields).write(0, &mut s);
         s.push('\n');

@@ -46,11 +46,12 @@ where
         .merge(super::players::routes())
 }
 
-fn me_of(a: &AccountRow) -> Me {
+pub(super) fn me_of(a: &AccountRow) -> Me {
     Me {
         name: a.name.clone(),
         created: a.created,
         hidden: a.hidden,
+        bot: a.bot,
     }
 }
 
@@ -131,6 +132,7 @@ async fn sign_up(
         locked,
         created: at,
         hidden: false,
+        bot: false,
     };
     open_session(&a, &account, &key, StatusCode::CREATED).await
 }

@@ -222,6 +222,56 @@ impl SessionToken {
     }
 }
 
+/// A bot account's API token (`docs/bot-api.md`): 32 random bytes, written
+/// `prefbot_` and 64 hex digits. Like a session it finds its row by a labelled hash and
+/// unwraps the account's key, so a bot's seats open with it. Printed redacted.
+#[derive(Clone)]
+pub(crate) struct ApiToken([u8; 32]);
+
+impl std::fmt::Debug for ApiToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ApiToken(…)")
+    }
+}
+
+impl ApiToken {
+    /// A fresh token.
+    pub(crate) fn random() -> ApiToken {
+        ApiToken(random())
+    }
+
+    /// Reads a bearer: `prefbot_` and 64 hex digits.
+    pub(crate) fn parse(s: &str) -> Option<ApiToken> {
+        s.strip_prefix(pref_protocol::TOKEN_PREFIX)
+            .and_then(hex)
+            .map(ApiToken)
+    }
+
+    /// The bearer, shown once.
+    pub(crate) fn expose(&self) -> String {
+        format!("{}{}", pref_protocol::TOKEN_PREFIX, to_hex(&self.0))
+    }
+
+    /// What the database keeps to find the token.
+    pub(crate) fn stored(&self) -> String {
+        to_hex(&labelled(b"pref-bot-token id/1\0", &[&self.0]))
+    }
+
+    /// The account's key wrapped for this token (stored with it).
+    pub(crate) fn wrap(&self, key: &Key) -> String {
+        to_hex(&xor(&key.0, &self.pad()))
+    }
+
+    /// The account's key from the token's stored wrapping.
+    pub(crate) fn unwrap(&self, wrapped: &str) -> Option<Key> {
+        hex(wrapped).map(|w| Key(xor(&w, &self.pad())))
+    }
+
+    fn pad(&self) -> [u8; 32] {
+        labelled(b"pref-bot-token vault/1\0", &[&self.0])
+    }
+}
+
 /// `token` sealed under `key`: 16 bytes of nonce and the 16 of the token, hex.
 pub(crate) fn seal(key: &Key, token: &Secret) -> String {
     let nonce = random::<16>();
@@ -285,5 +335,27 @@ mod tests {
         assert!(open_seal(&other, &sealed, &hash).is_none(), "a wrong key");
         assert!(open_seal(&key, &sealed[..40], &hash).is_none());
         assert!(format!("{key:?}{session:?}").contains("…"));
+    }
+
+    #[test]
+    fn an_api_token_reads_back_and_opens_the_key_as_a_session_does() {
+        let (_, key) = new_account("pw", CHEAP);
+        let token = ApiToken::random();
+        let text = token.expose();
+        assert!(text.starts_with("prefbot_") && text.len() == 8 + 64);
+        let again = ApiToken::parse(&text).expect("reads back");
+        assert_eq!(again.stored(), token.stored());
+        assert_ne!(
+            token.stored(),
+            SessionToken(token.0).stored(),
+            "its own label"
+        );
+        assert_eq!(again.unwrap(&token.wrap(&key)).unwrap().0, key.0);
+        assert!(
+            ApiToken::parse(&text[8..]).is_none(),
+            "the prefix is required"
+        );
+        assert!(ApiToken::parse(&text[..40]).is_none());
+        assert!(format!("{token:?}").contains("…"));
     }
 }

@@ -13,9 +13,14 @@
 //!   statistics, which the rules core computes (`pref_core::stats`) once per finished game
 //!   and the database sums per player.
 //!
+//! - `bot_api.rs` and `bot_store.rs`: bot accounts, their API tokens and the seats hosts
+//!   keep for them (`docs/bot-api.md`).
+//!
 //! The table's seat claim calls [`for_claim`] and [`tie`]: a signed-in player sits under his
 //! user name, and his seat is tied to his account.
 
+pub(crate) mod bot_api;
+mod bot_store;
 pub(crate) mod http;
 mod keys;
 mod players;
@@ -125,6 +130,10 @@ pub(crate) struct Accounts {
     per_name: RateLimiter<String, HashMapStateStore<String>, DefaultClock>,
     /// Password hashes computed at once.
     hashing: Semaphore,
+    /// Requests per API token (`bot_api.rs`).
+    per_token: RateLimiter<i64, HashMapStateStore<i64>, DefaultClock>,
+    /// API tokens revoked on this node, for the sockets opened with them.
+    revoked: tokio::sync::broadcast::Sender<i64>,
 }
 
 impl Accounts {
@@ -150,6 +159,17 @@ impl Accounts {
             ),
             per_name: RateLimiter::hashmap(Quota::per_minute(per_minute).allow_burst(burst)),
             hashing: Semaphore::new(s.hashes_at_once.max(1)),
+            per_token: RateLimiter::hashmap(
+                Quota::per_minute(
+                    std::num::NonZeroU32::new(s.bot_requests_per_token_per_minute.max(1))
+                        .unwrap_or(std::num::NonZeroU32::MIN),
+                )
+                .allow_burst(
+                    std::num::NonZeroU32::new(s.bot_request_burst_per_token.max(1))
+                        .unwrap_or(std::num::NonZeroU32::MIN),
+                ),
+            ),
+            revoked: tokio::sync::broadcast::channel(64).0,
             security: config.security.clone(),
             settings: s,
         }
@@ -260,17 +280,31 @@ pub(crate) async fn tie(
     seat: u8,
     token: &Secret,
 ) -> Result<(), ApiError> {
-    let sealed = keys::seal(&signed.key, token);
+    tie_with(
+        accounts,
+        (signed.account.no, &signed.key),
+        table,
+        seat,
+        token,
+    )
+    .await
+}
+
+/// Ties `seat` of `table`, just taken with `token`, to account `no` whose key is `key`.
+///
+/// # Errors
+/// [`ApiError::Internal`] if the database refuses.
+async fn tie_with(
+    accounts: &Accounts,
+    (no, key): (i64, &keys::Key),
+    table: &Secret,
+    seat: u8,
+    token: &Secret,
+) -> Result<(), ApiError> {
+    let sealed = keys::seal(key, token);
     accounts
         .store
-        .tie_seat(
-            signed.account.no,
-            table,
-            seat,
-            &TokenHash::of(token),
-            &sealed,
-            now(),
-        )
+        .tie_seat(no, table, seat, &TokenHash::of(token), &sealed, now())
         .await?;
     Ok(())
 }

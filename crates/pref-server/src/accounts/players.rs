@@ -142,6 +142,7 @@ fn players_at(table: &str, seats: &[SeatRow]) -> Vec<GamePlayer> {
                     .map(|(n, _)| n.clone()),
                 deleted,
                 bot: s.bot.clone(),
+                bot_account: s.bot_account,
             }
         })
         .collect()
@@ -203,6 +204,7 @@ async fn profile(
         created: account.created,
         games: u64::try_from(a.store.game_count(account.no).await?).unwrap_or(0),
         in_progress: entries(&a, &rows).await?,
+        bot: account.bot,
     }))
 }
 

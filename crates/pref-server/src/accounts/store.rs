@@ -23,6 +23,8 @@ pub(crate) struct AccountRow {
     pub created: i64,
     /// Whether its page is hidden.
     pub hidden: bool,
+    /// A bot account (`bot_api.rs`).
+    pub bot: bool,
 }
 
 /// A live session as stored, with its account.
@@ -79,6 +81,8 @@ pub(crate) struct SeatRow {
     pub bot: Option<String>,
     /// The account holding it, with whether it was deleted.
     pub account: Option<(String, bool)>,
+    /// That account is a bot account.
+    pub bot_account: bool,
 }
 
 /// A finished game's settlement for the player, in the order counted.
@@ -90,14 +94,16 @@ pub(crate) struct ResultRow {
     pub result: Option<String>,
 }
 
-const ACCOUNT: &str = "a.no, a.name, a.salt, a.cost, a.verifier, a.vault, a.created, a.hidden";
+/// The account columns every query of an account reads, in [`AccountColumns`]' order.
+pub(super) const ACCOUNT: &str =
+    "a.no, a.name, a.salt, a.cost, a.verifier, a.vault, a.created, a.hidden, a.bot";
 
 fn account(r: &impl AccountColumns) -> AccountRow {
     r.account()
 }
 
 /// Reads the [`ACCOUNT`] columns from a row of either backend.
-trait AccountColumns {
+pub(super) trait AccountColumns {
     fn account(&self) -> AccountRow;
 }
 
@@ -116,6 +122,7 @@ macro_rules! account_columns {
                     },
                     created: self.get(6),
                     hidden: self.get::<i64, _>(7) != 0,
+                    bot: self.get::<i64, _>(8) != 0,
                 }
             }
         }
@@ -255,8 +262,8 @@ impl Store {
                 .await?
                 .map(|r| SessionRow {
                     account: account(&r),
-                    vault: r.get(8),
-                    used: r.get(9),
+                    vault: r.get(9),
+                    used: r.get(10),
                 })
         });
         if let Some(s) = &row
@@ -518,7 +525,7 @@ impl Store {
         }
         let marks: Vec<String> = (1..=tables.len()).map(|i| format!("${i}")).collect();
         let select = format!(
-            "SELECT t.id, s.seat, s.name, s.bot, acc.name, acc.deleted
+            "SELECT t.id, s.seat, s.name, s.bot, acc.name, acc.deleted, acc.bot
              FROM seats s JOIN tables t ON t.no = s.table_no
              LEFT JOIN account_seats l ON l.table_id = t.id AND l.seat = s.seat
                  AND l.token_hash = s.token
@@ -542,6 +549,7 @@ impl Store {
                     account: r
                         .get::<Option<String>, _>(4)
                         .map(|n| (n, r.get::<Option<i64>, _>(5).is_some())),
+                    bot_account: r.get::<Option<i64>, _>(6).unwrap_or(0) != 0,
                 })
                 .collect()
         }))

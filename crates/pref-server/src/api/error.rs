@@ -72,6 +72,13 @@ pub enum ApiError {
     /// The player hid his page.
     #[error("this player's page is hidden")]
     PageHidden,
+    // The bot API (`src/accounts/bot_api.rs`).
+    /// An API token no live bot account has: unknown, malformed or revoked.
+    #[error("the API token is unknown or revoked")]
+    BadToken,
+    /// A bot account at a table for people only.
+    #[error("this table is for people only: bot accounts may not sit here")]
+    PeopleOnly,
 }
 
 impl From<StoreError> for ApiError {
@@ -106,6 +113,8 @@ impl ApiError {
             ApiError::NameTaken => (StatusCode::CONFLICT, "name_taken"),
             ApiError::NoPlayer => (StatusCode::NOT_FOUND, "no_player"),
             ApiError::PageHidden => (StatusCode::FORBIDDEN, "hidden"),
+            ApiError::BadToken => (StatusCode::UNAUTHORIZED, "bad_token"),
+            ApiError::PeopleOnly => (StatusCode::FORBIDDEN, "people_only"),
         }
     }
 }

@@ -49,6 +49,12 @@ pub struct Accounts {
     /// Points of a player's balance over time, at most (evenly spaced games, the last
     /// always among them).
     pub balance_points: usize,
+    /// Live API tokens one bot account holds at most (`docs/bot-api.md`).
+    pub bot_tokens_per_account: u32,
+    /// Requests authenticated by one API token, a minute (claims, invitations, sockets).
+    pub bot_requests_per_token_per_minute: u32,
+    /// The burst of those.
+    pub bot_request_burst_per_token: u32,
     /// Whether the node is reached over TLS (directly or behind a proxy): the session
     /// cookie is then `Secure`.
     pub behind_tls: bool,
@@ -76,6 +82,9 @@ impl Default for Accounts {
             games_page: 20,
             stats_games_per_request: 50,
             balance_points: 500,
+            bot_tokens_per_account: 10,
+            bot_requests_per_token_per_minute: 120,
+            bot_request_burst_per_token: 60,
             behind_tls: false,
         }
     }

@@ -26,6 +26,8 @@ pub struct TableRow {
     pub profile: serde_json::Value,
     /// Whether spectators take part in the chat.
     pub spectator_chat: bool,
+    /// People only: bot accounts may not sit.
+    pub people_only: bool,
     /// Dealer of the first deal.
     pub first_dealer: u8,
     /// Lobby, playing or over.
@@ -59,6 +61,8 @@ pub struct SeatRow {
     pub token: TokenHash,
     /// The bot's level (`easy`, `normal`, `strong`) when a bot holds the seat.
     pub bot: Option<String>,
+    /// A bot account holds it (its seat is tied to an account marked as a bot).
+    pub bot_account: bool,
     /// The first deal the occupant holds the seat for (0 for a seat stored before this was
     /// kept: such an occupant sees the deals before his own, as every occupant did then).
     pub from_deal: u32,
@@ -139,10 +143,12 @@ impl Store {
     /// Table `no`'s own rows, seats, decks and actions.
     async fn load_row(&self, no: i64, over: bool) -> Result<Option<TableRow>, StoreError> {
         let query = if over {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite,
+                 people_only
              FROM tables WHERE no = $1 AND state = 'over'"
         } else {
-            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite
+            "SELECT no, id, host_token, profile, spectator_chat, first_dealer, state, clock, invite,
+                 people_only
              FROM tables WHERE no = $1 AND state IN ('lobby', 'playing')"
         };
         with_pool!(&self.pool, pool => {
@@ -170,7 +176,13 @@ impl Store {
             };
             let mut seats = Vec::new();
             for s in sqlx::query(
-                "SELECT seat, name, token, bot, from_deal FROM seats WHERE table_no = $1 ORDER BY seat",
+                "SELECT s.seat, s.name, s.token, s.bot, s.from_deal,
+                     (SELECT COUNT(*) FROM tables t
+                      JOIN account_seats l ON l.table_id = t.id
+                      JOIN accounts a ON a.no = l.account_no
+                      WHERE t.no = s.table_no AND l.seat = s.seat AND l.token_hash = s.token
+                          AND a.bot = 1)
+                 FROM seats s WHERE s.table_no = $1 ORDER BY s.seat",
             )
             .bind(no)
             .fetch_all(pool)
@@ -181,6 +193,7 @@ impl Store {
                     name: s.get(1),
                     token: token(s.get(2))?,
                     bot: s.get(3),
+                    bot_account: s.get::<i64, _>(5) > 0,
                     from_deal: u32::try_from(s.get::<i64, _>(4))
                         .map_err(|e| damaged(e.to_string()))?,
                 });
@@ -234,6 +247,7 @@ impl Store {
                 invite,
                 profile,
                 spectator_chat: r.get(4),
+                people_only: r.get::<i64, _>(9) != 0,
                 first_dealer: r.get::<i64, _>(5) as u8,
                 state,
                 seats,

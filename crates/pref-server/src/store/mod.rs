@@ -419,6 +419,21 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps bot accounts out of table `no` (`docs/bot-api.md`), when it opens.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn set_people_only(&self, no: i64) -> Result<(), StoreError> {
+        self.fenced(no)?;
+        with_pool!(&self.pool, pool => {
+            sqlx::query("UPDATE tables SET people_only = 1 WHERE no = $1")
+                .bind(no)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
     /// Moves a table to `state`.
     ///
     /// # Errors

@@ -142,6 +142,20 @@ impl Table {
         self
     }
 
+    /// Applies a claim of a seat that `token` will prove, and answers the seat taken.
+    async fn claim(
+        &mut self,
+        op: Op,
+        token: Secret,
+        reply: tokio::sync::oneshot::Sender<Result<(u8, Secret), TableError>>,
+    ) {
+        let claimed = self.apply(op).await.and_then(|c| match c.news.first() {
+            Some(News::Public(pref_protocol::Public::SeatTaken { seat, .. })) => Ok((*seat, token)),
+            _ => Err(TableError::Internal("a claim took no seat".into())),
+        });
+        let _ = reply.send(claimed);
+    }
+
     /// The public summary, with the clock.
     fn summary(&self) -> pref_protocol::Summary {
         pref_protocol::Summary {
@@ -374,13 +388,35 @@ impl Table {
                     invite,
                     token,
                 };
-                let claimed = self.apply(op).await.and_then(|c| match c.news.first() {
-                    Some(News::Public(pref_protocol::Public::SeatTaken { seat, .. })) => {
-                        Ok((*seat, token))
+                self.claim(op, token, reply).await;
+            }
+            Command::PeopleOnly { reply } => {
+                let stored = self.store.set_people_only(self.no).await;
+                let answer = match stored {
+                    Ok(()) => {
+                        self.machine.set_people_only(true);
+                        Ok(self.summary())
                     }
-                    _ => Err(TableError::Internal("a claim took no seat".into())),
-                });
-                let _ = reply.send(claimed);
+                    Err(e) => Err(TableError::Internal(e.to_string())),
+                };
+                let _ = reply.send(answer);
+            }
+            Command::BotClaim {
+                name,
+                seat,
+                invite,
+                invited,
+                reply,
+            } => {
+                let token = Secret::random();
+                let op = Op::BotClaim {
+                    name,
+                    seat,
+                    invite,
+                    invited,
+                    token,
+                };
+                self.claim(op, token, reply).await;
             }
             Command::Leave { token, reply } => {
                 let _ = reply.send(self.apply(Op::Leave { token }).await.map(|_| ()));

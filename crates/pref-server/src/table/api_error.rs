@@ -11,6 +11,7 @@ impl From<TableError> for ApiError {
             TableError::BadName | TableError::NoSuchSeat(_) => ApiError::BadRequest(e.to_string()),
             TableError::NotHost => ApiError::Forbidden("the host token is not valid at this table"),
             TableError::InviteRequired => ApiError::InviteRequired,
+            TableError::PeopleOnly => ApiError::PeopleOnly,
             TableError::HostSeats => {
                 ApiError::Forbidden("the game has started: only the host can seat a player")
             }

@@ -224,6 +224,26 @@ pub enum Command {
         /// The key, or why the token gets none.
         reply: oneshot::Sender<Result<Secret, TableError>>,
     },
+    /// Keep bot accounts out of this table, just opened (`docs/bot-api.md`): stored, then
+    /// the summary.
+    PeopleOnly {
+        /// The summary after.
+        reply: oneshot::Sender<Result<pref_protocol::Summary, TableError>>,
+    },
+    /// A bot account takes a seat (`docs/bot-api.md`): the edge checked its API token and
+    /// whether a host invited it here.
+    BotClaim {
+        /// The account's user name.
+        name: String,
+        /// A particular seat, or the first free one (the first kept for it, invited).
+        seat: Option<u8>,
+        /// The invite key from the invite link.
+        invite: Option<Secret>,
+        /// A host invited the account to this table.
+        invited: bool,
+        /// Seat number and seat token.
+        reply: oneshot::Sender<Result<(u8, Secret), TableError>>,
+    },
     /// A player of the finished table this one is the rematch of takes the seat kept for
     /// him (the edge checked his seat token there).
     Rejoin {

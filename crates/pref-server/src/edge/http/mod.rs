@@ -3,6 +3,7 @@
 //! thin: they check the request's shape and pass a [`Command`](crate::table::command::Command) to
 //! the table's task; they live in the modules below, named for what they serve.
 
+mod bot_seats;
 mod host;
 mod seats;
 mod stop;
@@ -129,6 +130,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/tables/{id}/profile", put(set_profile))
         .route("/api/tables/{id}/seats/{seat}/remove", post(remove))
         .route("/api/tables/{id}/seats/{seat}/bot", post(seat_bot))
+        .route(
+            "/api/tables/{id}/seats/{seat}/invite",
+            post(bot_seats::invite_bot),
+        )
         .route("/api/tables/{id}/end", post(end))
         .route("/api/tables/{id}/stop", post(stop::vote))
         .route("/api/tables/{id}/rematch", post(rematch))
@@ -142,6 +147,7 @@ pub(crate) fn router(state: AppState) -> Router {
         ))
         .route_service("/k/{id}", ServeFile::new(web.join("index.html")))
         .merge(crate::accounts::http::routes())
+        .merge(crate::accounts::bot_api::routes())
         .route_service("/@/{name}", ServeFile::new(web.join("player.html")))
         .route("/api/tables/{id}/deals/{deal}/analysis", get(deal_analysis))
         .route(

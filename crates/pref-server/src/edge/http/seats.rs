@@ -19,6 +19,30 @@ pub(super) async fn claim_seat(
 ) -> Result<Json<Claimed>, ApiError> {
     let handle = s.tables.open(&table_id(&id)?).await?;
     let req: Claim = body(&bytes)?;
+    // A bot account signed in by its API token (`docs/bot-api.md`).
+    if let Some(bot) = crate::accounts::bot_api::bot_of(&s.accounts, &headers).await? {
+        let table = table_id(&id)?;
+        let invited = crate::accounts::bot_api::invited(&s.accounts, &bot, &table).await?;
+        let invite = req
+            .invite
+            .map(|k| Secret::parse(&k).ok_or(ApiError::InviteRequired))
+            .transpose()?;
+        let name = bot.account.name.clone();
+        let (seat, token) = handle
+            .ask(|reply| Command::BotClaim {
+                name,
+                seat: req.seat,
+                invite,
+                invited,
+                reply,
+            })
+            .await??;
+        crate::accounts::bot_api::tie(&s.accounts, &bot, &table, seat, &token).await?;
+        return Ok(Json(Claimed {
+            seat,
+            token: token.expose(),
+        }));
+    }
     let host = headers
         .contains_key(header::AUTHORIZATION)
         .then(|| bearer(&headers))
@@ -29,6 +53,11 @@ pub(super) async fn claim_seat(
         .transpose()?;
     // A signed-in player sits under his user name, and the seat is tied to his account.
     let signed = crate::accounts::for_claim(&s.accounts, &headers).await?;
+    if signed.as_ref().is_some_and(|a| a.account.bot) {
+        return Err(ApiError::Conflict(
+            "a bot account takes seats with its API token (docs/bot-api.md)".into(),
+        ));
+    }
     let name = signed.as_ref().map_or(req.name, |a| a.account.name.clone());
     let (seat, token) = handle
         .ask(|reply| Command::Claim {

@@ -31,7 +31,15 @@ pub(super) async fn create_table(
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     let clock = crate::table::machine::clock::parse(req.clock.as_ref())?;
-    let created = open_table(&s, profile, clock, req.spectator_chat).await?;
+    let mut created = open_table(&s, profile, clock, req.spectator_chat).await?;
+    if req.people_only {
+        let id = table_id(&created.id)?;
+        created.table = s
+            .tables
+            .get(&id)?
+            .ask(|reply| Command::PeopleOnly { reply })
+            .await??;
+    }
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 

@@ -67,7 +67,14 @@ pub(super) async fn websocket(
     // Before the table is asked anything: a socket costs its task a snapshot.
     s.budgets.sockets.spend(Client(client))?;
     let handle = s.tables.open(&table).await?;
-    let token = socket_token(&headers)?;
+    // A bot's socket (`docs/bot-api.md`): its API token finds the seat it holds here, or
+    // it watches.
+    let bot = crate::accounts::bot_api::bot_of(&s.accounts, &headers).await?;
+    let token = match &bot {
+        Some(bot) => crate::accounts::bot_api::seat_at(&s.accounts, bot, &table).await?,
+        None => socket_token(&headers)?,
+    };
+    let bot = bot.map(|b| crate::accounts::bot_api::BotSocket::new(&s.accounts, &b));
     let limits = s.config.limits.clone();
     // Counted until the socket ends; refused before the upgrade when a cap is reached.
     let place = s
@@ -106,7 +113,7 @@ pub(super) async fn websocket(
         .write_buffer_size(0)
         .max_write_buffer_size(limits.socket_write_buffer_bytes.max(1024))
         .on_upgrade(move |socket| async move {
-            socket::run(socket, handle, session, (limits, shared), going).await;
+            socket::run_watched(socket, handle, session, (limits, shared), going, bot).await;
             drop(place);
         }))
 }

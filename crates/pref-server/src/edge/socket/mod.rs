@@ -22,6 +22,7 @@ use tokio::time::{Instant, MissedTickBehavior, interval};
 pub(crate) use self::limits::Shared;
 use self::limits::{Bucket, MAX_STRIKES};
 
+use crate::accounts::bot_api::BotSocket;
 use crate::config::Limits;
 use crate::edge::shutdown::{Going, going_away};
 use crate::ids::Secret;
@@ -48,6 +49,7 @@ mod close {
     pub(super) const SEAT_FREED: u16 = 4000;
     pub(super) const TABLE_CLOSED: u16 = 4001;
     pub(super) const TOO_BIG_TO_SEND: u16 = 4002;
+    pub(super) const TOKEN_REVOKED: u16 = 4003;
 }
 
 /// The most a WebSocket frame's header adds to its payload (a server's frames are not
@@ -65,6 +67,9 @@ enum Stop {
 /// The stop of a socket whose seat has been freed.
 const SEAT_FREED: Stop = Stop::Close(close::SEAT_FREED, "your seat was freed");
 
+/// The stop of a bot's socket whose API token was revoked (`docs/bot-api.md`).
+const REVOKED: Stop = Stop::Close(close::TOKEN_REVOKED, "the API token was revoked");
+
 /// The state of one socket.
 struct Conn<S> {
     /// The socket.
@@ -80,6 +85,8 @@ struct Conn<S> {
     /// The largest message the transport's write buffer takes
     /// (`limits.socket_write_buffer_bytes`, less a frame's header).
     max_out: usize,
+    /// A bot's API token, for a socket opened with one: checked before each message.
+    bot: Option<BotSocket>,
 }
 
 impl<S> Conn<S>
@@ -406,12 +413,28 @@ where
 /// Serves one socket until it closes. `seat` presence is reported to the table. Once
 /// `going` is raised (the node shuts down) the socket finishes the message it is handling
 /// and closes with 1001, so that the client reconnects.
+#[cfg(test)]
 pub(crate) async fn run<S>(
+    ws: S,
+    table: TableHandle,
+    session: Session,
+    budgets: (Limits, Shared),
+    going: Going,
+) where
+    S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    run_watched(ws, table, session, budgets, going, None).await;
+}
+
+/// [`run`], for a socket that a bot's API token opened (`bot`): the token is checked
+/// before each message the socket reads, and a revocation closes it with 4003.
+pub(crate) async fn run_watched<S>(
     ws: S,
     table: TableHandle,
     session: Session,
     (limits, shared): (Limits, Shared),
     mut going: Going,
+    bot: Option<BotSocket>,
 ) where
     S: Sink<Message> + Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
@@ -430,6 +453,7 @@ pub(crate) async fn run<S>(
         max_out: limits
             .socket_write_buffer_bytes
             .saturating_sub(FRAME_HEADER),
+        bot,
     };
     let stop = serve(&mut conn, &limits, &mut going).await;
     drop(going);
@@ -476,9 +500,15 @@ where
             // Checked first: a freed seat stops the socket before anything else is sent.
             biased;
             () = tenure_ended(conn.session.tenure.as_mut()) => conn.cut().await,
+            () = revoked(conn.bot.as_mut()) => return REVOKED,
             msg = conn.ws.next() => {
                 let Some(Ok(msg)) = msg else { return Stop::Gone };
                 heard = Instant::now();
+                if let (Some(bot), Message::Text(_) | Message::Binary(_)) = (&conn.bot, &msg)
+                    && !bot.live().await
+                {
+                    return REVOKED;
+                }
                 match msg {
                     Message::Text(text) => {
                         if text.len() > limits.max_frame_bytes {
@@ -542,6 +572,14 @@ where
         if let Err(stop) = step {
             return stop;
         }
+    }
+}
+
+/// Completes once the bot's API token is revoked on this node; never for another socket.
+async fn revoked(bot: Option<&mut BotSocket>) {
+    match bot {
+        Some(bot) => bot.revoked().await,
+        None => std::future::pending().await,
     }
 }
 

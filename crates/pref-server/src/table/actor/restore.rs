@@ -52,6 +52,7 @@ impl Table {
                 name: s.name,
                 token,
                 bot,
+                bot_account: s.bot_account,
                 from_deal: s.from_deal,
             });
         }
@@ -84,6 +85,7 @@ impl Table {
             row.state == Stored::Playing,
             row.state == Stored::Over,
         )?;
+        machine.set_people_only(row.people_only);
         machine.set_fair_table(pref_core::fair::TableTag::of(&row.id.expose()));
         machine.restore_fair(fair::stored(row.fair)?, &decks)?;
         let mut table = Table::with(row.no, machine, store, limits);

@@ -61,6 +61,7 @@ pub(super) fn table(reveal: bool, deals: &[StoredDeal], over: bool) -> Machine {
             name: (*name).to_owned(),
             token: Secret::random().into(),
             bot: None,
+            bot_account: false,
             from_deal: 0,
         })
         .collect();

@@ -123,6 +123,7 @@ impl Machine {
             super::Op::Host { .. }
             | super::Op::Claim { .. }
             | super::Op::Rejoin { .. }
+            | super::Op::BotClaim { .. }
             | super::Op::Act { .. }
             | super::Op::Autopilot { .. }
             | super::Op::Watching { .. }

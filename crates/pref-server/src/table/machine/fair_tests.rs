@@ -239,6 +239,7 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
             name: (*n).into(),
             token: TokenHash::of(&tokens[i]),
             bot: None,
+            bot_account: false,
             from_deal: 0,
         })
         .collect();

@@ -14,6 +14,7 @@ use crate::ids::{Secret, TokenHash};
 use crate::table::wire::News;
 
 mod audience;
+mod bot_account;
 pub(crate) mod clock;
 #[cfg(test)]
 mod deal_record_tests;
@@ -78,6 +79,8 @@ pub(crate) struct Machine {
     stop: Option<stop::Proposal>,
     /// Provably fair deals: the deal being opened and each dealt deal's data (`fair.rs`).
     fair: fair::Fair,
+    /// People only: bot accounts may not sit (`bot_account.rs`).
+    people_only: bool,
 }
 
 /// The parts of a new table the caller chooses.
@@ -136,6 +139,7 @@ impl Machine {
             rematch_lobby: false,
             stop: None,
             fair: fair::Fair::default(),
+            people_only: false,
         }
     }
 
@@ -284,6 +288,13 @@ impl Machine {
                 token,
             } => self.claim(&mut change, &name, seat, (host, invite), token)?,
             Op::Rejoin { seat, name, token } => self.rejoin(&mut change, seat, &name, token)?,
+            Op::BotClaim {
+                name,
+                seat,
+                invite,
+                invited,
+                token,
+            } => self.bot_claim(&mut change, &name, seat, (invite, invited), token)?,
             Op::Leave { token } => {
                 let seat = self.seat_of(&token).ok_or(TableError::NotSeated)?;
                 if let Stage::Over { .. } = self.stage {

@@ -18,6 +18,9 @@ pub(crate) struct Occupant {
     pub sockets: u32,
     /// The level of the bot holding the seat, if a bot does.
     pub bot: Option<BotLevel>,
+    /// A bot account holds the seat: an outside program playing through the API
+    /// (`bot_account.rs`), a person to the rules, marked as a bot to everybody.
+    pub bot_account: bool,
     /// The first deal this occupant holds the seat for: a deal dealt before he sat is shown
     /// to him as to a spectator ([`super::Machine::deal_viewer`]), never as his seat saw it.
     pub from_deal: u32,
@@ -89,6 +92,20 @@ pub(crate) enum Op {
         seat: u8,
         /// The name it is kept for.
         name: String,
+        /// The new seat's token.
+        token: Secret,
+    },
+    /// A bot account takes a seat (`bot_account.rs`): a seat kept for its name when a host
+    /// invited it (`invited`), else as a claim with the invite key.
+    BotClaim {
+        /// The account's user name.
+        name: String,
+        /// A particular seat or the first free one.
+        seat: Option<u8>,
+        /// The invite key from the invite link.
+        invite: Option<Secret>,
+        /// The edge found the host's invitation for this account at this table.
+        invited: bool,
         /// The new seat's token.
         token: Secret,
     },
@@ -345,6 +362,9 @@ pub enum TableError {
     /// No seat of this rematch is kept for the finished table's player asking.
     #[error("seat {0} is not kept for you")]
     NotKept(u8),
+    /// A bot account at a table for people only.
+    #[error("this table is for people only: bot accounts may not sit here")]
+    PeopleOnly,
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
@@ -403,6 +423,7 @@ impl TableError {
             | TableError::StopAnswered
             | TableError::SeatReserved(..)
             | TableError::NotKept(_)
+            | TableError::PeopleOnly
             | TableError::Internal(_) => Reason::Internal,
             TableError::Fair(_) => Reason::Fair,
             TableError::FairLate => Reason::Late,
@@ -526,6 +547,8 @@ pub(crate) struct StoredSeat {
     pub token: TokenHash,
     /// The bot's level.
     pub bot: Option<BotLevel>,
+    /// A bot account holds it ([`Occupant::bot_account`]).
+    pub bot_account: bool,
     /// The first deal the occupant holds the seat for ([`Occupant::from_deal`]).
     pub from_deal: u32,
 }

@@ -30,6 +30,7 @@ impl Machine {
                     token: s.token,
                     sockets: 0,
                     bot: s.bot,
+                    bot_account: s.bot_account,
                     from_deal: s.from_deal,
                     since: 0,
                 });
@@ -130,7 +131,8 @@ impl Machine {
         };
         Ok(Record::from_game(game, &self.names())
             .map_err(|e| RecordError::Internal(e.to_string()))?
-            .with_agreed_stop(agreed))
+            .with_agreed_stop(agreed)
+            .with_bots(&self.program_seats()))
     }
 
     /// Every seat's figures in a game that is over, for the accounts its seats are tied to

@@ -180,6 +180,7 @@ fn a_restored_newcomer_still_sees_the_deal_before_him_as_a_spectator() {
             name: (*name).to_owned(),
             token: tokens[usize::from(seat)].into(),
             bot: None,
+            bot_account: false,
             from_deal: u32::from(seat == 2),
         })
         .collect();

@@ -60,6 +60,18 @@ impl Machine {
         token: Secret,
         bot: Option<BotLevel>,
     ) {
+        self.seat_marked(change, seat, (name, token), bot, false);
+    }
+
+    /// [`Machine::seat`], saying whether a bot account takes the seat.
+    pub(super) fn seat_marked(
+        &mut self,
+        change: &mut Change,
+        seat: u8,
+        (name, token): (String, Secret),
+        bot: Option<BotLevel>,
+        bot_account: bool,
+    ) {
         self.reserved[usize::from(seat)] = None;
         self.withdraw_stop(change, seat);
         let token = TokenHash::of(&token);
@@ -69,6 +81,7 @@ impl Machine {
             token,
             sockets: 0,
             bot,
+            bot_account,
             from_deal,
             since: self.version + 1,
         });
@@ -79,7 +92,15 @@ impl Machine {
             bot,
             from_deal,
         });
-        self.publish(change, News::Public(Public::SeatTaken { seat, name, bot }));
+        self.publish(
+            change,
+            News::Public(Public::SeatTaken {
+                seat,
+                name,
+                bot,
+                bot_account,
+            }),
+        );
     }
 
     pub(super) fn free(&mut self, change: &mut Change, seat: u8) -> Result<(), TableError> {

@@ -24,6 +24,7 @@ fn between_deals(bots: [bool; 3]) -> (Machine, Vec<Secret>) {
             token: TokenHash::of(&tokens[usize::from(seat)]),
             bot: bots[usize::from(seat)].then_some(BotLevel::Easy),
             from_deal: 0,
+            bot_account: false,
         })
         .collect();
     let m = Machine::restore(

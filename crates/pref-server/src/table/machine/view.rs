@@ -189,12 +189,14 @@ impl Machine {
                         name: o.map(|o| o.name.clone()),
                         connected: o.is_some_and(|o| o.sockets > 0 || o.bot.is_some()),
                         bot: o.and_then(|o| o.bot),
+                        bot_account: o.is_some_and(|o| o.bot_account),
                         reserved: self.reserved(s).map(str::to_owned),
                     }
                 })
                 .collect(),
             deals_finished: self.deals_finished(),
             spectator_chat: self.spectator_chat,
+            people_only: self.people_only,
             version: self.version,
             sheet: self.game().map(|g| SheetView::of(g.sheet())),
             settlement: match &self.stage {
