@@ -119,6 +119,32 @@ async fn close(addr: &str, c: &TournamentCreated) {
 #[tokio::test]
 async fn same_cards_same_play_same_result_and_the_standings_are_the_cores() {
     let (addr, _dir) = server("tourney-same", |_| {}).await;
+    same_cards_scenario(&addr).await;
+}
+
+/// The same on PostgreSQL (skipped when `PREF_TEST_POSTGRES_URL` is unset), with a restart
+/// of the server on the same database in the middle.
+#[tokio::test]
+async fn the_same_on_postgresql() {
+    let Some(url) = common::postgres("tourney").await else {
+        return;
+    };
+    let (addr, _dir) = server("tourney-pg", |c| c.database = Some(url.clone())).await;
+    same_cards_scenario(&addr).await;
+    let (again, _dir) = server("tourney-pg2", |c| c.database = Some(url.clone())).await;
+    let list: TournamentList = strict(&http(&again, "GET", "/api/tournaments", None, None).await.1);
+    assert_eq!(list.open.len(), 1);
+    let id = &list.open[0].id;
+    let before = page(&addr, id, None).await;
+    assert_eq!(
+        page(&again, id, None).await,
+        before,
+        "a second node loads the same tournament"
+    );
+}
+
+async fn same_cards_scenario(addr: &str) {
+    let addr = addr.to_owned();
     let c = create(&addr, 2).await;
     let a = enter(&addr, &c.id, "Anna").await;
     let b = enter(&addr, &c.id, "Boris").await;

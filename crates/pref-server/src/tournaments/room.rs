@@ -320,6 +320,11 @@ impl Room {
         if reach && !self.closed(now) && seat.deal < n && seat.table.is_none() {
             let (profile, level) = (self.profile.clone(), self.level);
             let deal = self.deals[seat.deal as usize].clone();
+            // The bots think within the cores' share (`thinking.rs`), like a table's.
+            let _thinking = crate::thinking::thinkers()
+                .acquire()
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
             let table = tokio::task::spawn_blocking(move || DealTable::new(&profile, level, &deal))
                 .await
                 .map_err(|e| ApiError::Internal(e.to_string()))?
@@ -369,12 +374,17 @@ impl Room {
         let Some(mut table) = seat.table.take() else {
             return Err(ApiError::Conflict("no deal is in progress".into()));
         };
+        let thinking = crate::thinking::thinkers()
+            .acquire()
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
         let (table, played) = tokio::task::spawn_blocking(move || {
             let r = table.act(action);
             (table, r)
         })
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))?;
+        drop(thinking);
         let k = seat.deal as usize;
         match played {
             Ok(()) => {}
