@@ -22,6 +22,8 @@
 //!   In `fair/`: `values.rs` the hashed values, `deck.rs` the shuffle and the deck's
 //!   commitment, `fairness.rs` a deal's [`fair::Shuffle`] and its checked [`fair::Fairness`],
 //!   `error.rs` why fairness data does not hold together.
+//! - [`duplicate`]: duplicate scoring for tournaments: one deal's result in whists alone,
+//!   matchpoints and percentages against everyone who held the same cards, standings.
 //! - [`view`]: the only place that decides which cards a viewer may see.
 //! - [`outcome`]: what a finished deal leaves for the score sheet, the claim that ended it,
 //!   and (`outcome/form.rs`) the outcome's one serde form, [`OutcomeForm`], that every
@@ -49,6 +51,7 @@ pub mod card;
 mod check;
 pub mod claim;
 mod deal;
+pub mod duplicate;
 pub mod error;
 pub mod event;
 pub mod fair;

@@ -9,6 +9,7 @@
 //! - [`run`]: one worker's run: set up, wait for the go, play, drain, count.
 //! - [`report`]: the figures, mergeable across worker processes; [`histogram`]: latencies;
 //!   [`resync`]: which client the sockets imitate and why they got snapshots.
+//! - [`tournament`]: `pref-load tournament`, many entrants playing one duplicate tournament.
 //! - [`server`]: starting the server as a child process and reading its resident memory.
 //!
 //! The binary (`src/main.rs`) splits a large run over worker processes, because one process
@@ -21,6 +22,7 @@ pub mod report;
 pub mod resync;
 pub mod run;
 pub mod server;
+pub mod tournament;
 
 mod client;
 mod http;

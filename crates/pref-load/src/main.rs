@@ -98,6 +98,22 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Sub {
+    /// Many entrants playing one duplicate tournament against the bots (`docs/tournaments.md`);
+    /// takes `--addr`/`--server-pid`, or starts the server, and `--seed`.
+    Tournament {
+        /// Entrants.
+        #[arg(long, default_value_t = 1000)]
+        entrants: usize,
+        /// Deals of the tournament.
+        #[arg(long, default_value_t = 12)]
+        deals: u32,
+        /// The bots' level.
+        #[arg(long, default_value = "normal")]
+        level: String,
+        /// Entrants playing at the same time.
+        #[arg(long, default_value_t = 100)]
+        at_once: usize,
+    },
     /// Internal: one worker process, driven by the parent over stdin and stdout.
     #[command(hide = true)]
     Worker {
@@ -114,6 +130,22 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(Sub::Worker { addr, plan }) = &cli.worker {
         return worker(*addr, plan);
+    }
+    if let Some(Sub::Tournament {
+        entrants,
+        deals,
+        level,
+        at_once,
+    }) = &cli.worker
+    {
+        let plan = pref_load::tournament::TournamentPlan {
+            entrants: *entrants,
+            deals: *deals,
+            level: level.clone(),
+            at_once: *at_once,
+            seed: cli.seed,
+        };
+        return tournament(&cli, &plan);
     }
     match parent(&cli) {
         Ok(report) => {
@@ -172,6 +204,68 @@ fn worker(addr: SocketAddr, plan: &str) -> ExitCode {
         }
         Err(e) => {
             println!("failed {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `pref-load tournament`: against `--addr` (with `--server-pid` for the CPU), or a server
+/// started here.
+fn tournament(cli: &Cli, plan: &pref_load::tournament::TournamentPlan) -> ExitCode {
+    // Kept to the end: dropping it stops the server.
+    let mut _started = None;
+    let (addr, pid) = match cli.addr.first() {
+        Some(a) => (*a, cli.server_pid.first().copied()),
+        None => {
+            let bin = cli.server_bin.clone().unwrap_or_else(|| {
+                std::env::current_exe()
+                    .unwrap_or_default()
+                    .with_file_name("pref-server")
+            });
+            let env: Vec<(String, String)> = cli
+                .server_env
+                .iter()
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .collect();
+            match ServerProcess::start(&bin, cli.data_parent.as_deref(), &env) {
+                Ok(s) => {
+                    let node = (s.addr, Some(s.pid()));
+                    _started = Some(s);
+                    node
+                }
+                Err(e) => {
+                    eprintln!("pref-load: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("pref-load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match rt.block_on(pref_load::tournament::run_tournament(
+        &addr.to_string(),
+        plan,
+        pid,
+    )) {
+        Ok(report) => {
+            print!("{report}");
+            if cli.json {
+                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            }
+            if report.errors == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            }
+        }
+        Err(e) => {
+            eprintln!("pref-load: {e}");
             ExitCode::FAILURE
         }
     }

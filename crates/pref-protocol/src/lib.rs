@@ -19,6 +19,8 @@
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
 //!   cards).
+//! - [`tournament`]: duplicate tournaments: the list, a tournament's page and standings,
+//!   an entrant's table and each deal's comparison.
 //! - [`strict`]: reading a request or message as an object only ([`read`]).
 //! - [`subprotocol`]: the WebSocket's seat token, offered as a subprotocol, not in the URL.
 //!
@@ -44,6 +46,7 @@ pub mod stop;
 pub mod strict;
 pub mod subprotocol;
 pub mod table;
+pub mod tournament;
 
 pub use accounts::{
     AttachSeats, Attached, BalancePoint, ChangePassword, Credentials, DeleteAccount, GameEntry,
@@ -74,3 +77,8 @@ pub use server::{
 pub use stop::{StopProposal, StopRequest, StopVote};
 pub use strict::{ReadError, read};
 pub use table::{LineView, Phase, SeatInfo, Settlement, SheetView, Summary};
+pub use tournament::{
+    ComparisonRow, CreateTournament, DealCommitment, DealComparisonView, DealPlayed,
+    EnterTournament, Entered, EntrantTable, ParView, PlayAction, StandingRow, TournamentBrief,
+    TournamentCreated, TournamentKind, TournamentList, TournamentPage,
+};

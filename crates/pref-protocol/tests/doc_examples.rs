@@ -17,6 +17,10 @@ use pref_protocol::{
     PlayerStats, SaveProfile, SavedProfile, SeatBot, SeatToken, ServerMessage, SetHidden, Summary,
     TablePlayers,
 };
+use pref_protocol::{
+    CreateTournament, DealComparisonView, EnterTournament, Entered, EntrantTable, PlayAction,
+    TournamentCreated, TournamentList, TournamentPage,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -157,6 +161,15 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "games-page" => drop(round_trip::<GamesPage>(other, &v)),
                     "player-stats" => drop(round_trip::<PlayerStats>(other, &v)),
                     "table-players" => drop(round_trip::<TablePlayers>(other, &v)),
+                    "create-tournament" => drop(round_trip::<CreateTournament>(other, &v)),
+                    "tournament-created" => drop(round_trip::<TournamentCreated>(other, &v)),
+                    "tournament-list" => drop(round_trip::<TournamentList>(other, &v)),
+                    "tournament-page" => drop(round_trip::<TournamentPage>(other, &v)),
+                    "enter-tournament" => drop(round_trip::<EnterTournament>(other, &v)),
+                    "entered" => drop(round_trip::<Entered>(other, &v)),
+                    "entrant-table" => drop(round_trip::<EntrantTable>(other, &v)),
+                    "play-action" => drop(round_trip::<PlayAction>(other, &v)),
+                    "deal-comparison" => drop(round_trip::<DealComparisonView>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -291,7 +304,16 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "player",
             "games-page",
             "player-stats",
-            "table-players"
+            "table-players",
+            "create-tournament",
+            "tournament-created",
+            "tournament-list",
+            "tournament-page",
+            "enter-tournament",
+            "entered",
+            "entrant-table",
+            "play-action",
+            "deal-comparison"
         ])
     );
 }

@@ -10,7 +10,8 @@
 //! - Features, a folder each: `accounts` (players who come back: accounts, sessions, a
 //!   page per player with his games and statistics), `keeper` (scorekeeping sheets for
 //!   games played with real cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
-//!   by the rules core), `analysis` (deal analyses in their own bounded lane). Each
+//!   by the rules core), `analysis` (deal analyses in their own bounded lane),
+//!   `tournaments` (duplicate tournaments: the same deals for everyone, scored by comparison). Each
 //!   feature's routes take their own slice of the router's state.
 //! - [`cluster`]: several nodes on one PostgreSQL database — takeover of a dead node's
 //!   tables, forwarding to the node serving a table, cheap misses.
@@ -46,6 +47,7 @@ pub(crate) mod saved;
 pub mod store;
 pub(crate) mod table;
 pub(crate) mod thinking;
+pub(crate) mod tournaments;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -206,7 +208,11 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         Arc::clone(&tables),
         &config,
     ));
+    let tournaments =
+        Arc::new(tournaments::Tournaments::load(store.clone(), &config.tournaments).await?);
+    tournaments::Tournaments::daily(&tournaments);
     let state = edge::http::AppState {
+        tournaments,
         accounts,
         budgets: Arc::new(api::budgets::Budgets::new(&config.limits)),
         conns: Arc::default(),

@@ -16,6 +16,9 @@ pub enum ApiError {
     /// No table has this id (or it is over and gone).
     #[error("no such table")]
     NoTable,
+    /// No tournament has this id.
+    #[error("no such tournament")]
+    NoTournament,
     /// No saved profile has this id.
     #[error("no such saved profile")]
     NoProfile,
@@ -96,6 +99,7 @@ impl ApiError {
         match self {
             ApiError::NoTable => (StatusCode::NOT_FOUND, "no_table"),
             ApiError::NoProfile => (StatusCode::NOT_FOUND, "no_profile"),
+            ApiError::NoTournament => (StatusCode::NOT_FOUND, "no_tournament"),
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Profile(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_profile"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),

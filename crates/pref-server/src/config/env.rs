@@ -223,6 +223,17 @@ settings! {
     "accounts.bot_requests_per_token_per_minute" => PREF_BOT_REQUESTS_PER_TOKEN_PER_MINUTE: accounts.bot_requests_per_token_per_minute,
     "accounts.bot_request_burst_per_token" => PREF_BOT_REQUEST_BURST_PER_TOKEN: accounts.bot_request_burst_per_token,
     "accounts.behind_tls" => PREF_BEHIND_TLS: accounts.behind_tls,
+    "tournaments.daily_tournament" => PREF_DAILY_TOURNAMENT: tournaments.daily_tournament,
+    "tournaments.daily_deals" => PREF_DAILY_DEALS: tournaments.daily_deals,
+    "tournaments.max_tournament_deals" => PREF_MAX_TOURNAMENT_DEALS: tournaments.max_tournament_deals,
+    "tournaments.max_tournament_hours" => PREF_MAX_TOURNAMENT_HOURS: tournaments.max_tournament_hours,
+    "tournaments.max_entrants" => PREF_MAX_ENTRANTS: tournaments.max_entrants,
+    "tournaments.max_open_tournaments" => PREF_MAX_OPEN_TOURNAMENTS: tournaments.max_open_tournaments,
+    "tournaments.challenges_per_ip_per_hour" => PREF_CHALLENGES_PER_IP_PER_HOUR: tournaments.challenges_per_ip_per_hour,
+    "tournaments.challenge_burst_per_ip" => PREF_CHALLENGE_BURST_PER_IP: tournaments.challenge_burst_per_ip,
+    "tournaments.entries_per_ip_per_minute" => PREF_ENTRIES_PER_IP_PER_MINUTE: tournaments.entries_per_ip_per_minute,
+    "tournaments.entry_burst_per_ip" => PREF_ENTRY_BURST_PER_IP: tournaments.entry_burst_per_ip,
+    "tournaments.past_tournaments_listed" => PREF_PAST_TOURNAMENTS_LISTED: tournaments.past_tournaments_listed,
 }
 
 impl Config {

@@ -7,7 +7,8 @@
 //! The settings' types live here, one file per section: [`Limits`] (`limits.rs`), the
 //! cluster's [`Cluster`] (`cluster.rs`), the Origin policy and trusted proxies
 //! ([`Security`], `security.rs`), the tables' [`Lifecycle`] (`lifecycle.rs`), the
-//! [`Accounts`] and their sessions (`accounts.rs`). Spans of time are typed by the unit
+//! [`Accounts`] and their sessions (`accounts.rs`), the duplicate [`Tournaments`]
+//! (`tournaments.rs`). Spans of time are typed by the unit
 //! their key names ([`Millis`], [`Secs`], [`Days`] in `span.rs`), so a `…_ms` value is never
 //! read as seconds. `env.rs` holds the one list of settings and reads the `PREF_*`
 //! variables. Nothing here imports the server's other modules but the store's database URL
@@ -22,6 +23,7 @@ mod security;
 mod span;
 #[cfg(test)]
 mod tests;
+mod tournaments;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -37,6 +39,7 @@ pub use lifecycle::Lifecycle;
 pub use limits::Limits;
 pub use security::{BadProxy, Proxy, Security};
 pub use span::{Days, Millis, Secs};
+pub use tournaments::Tournaments;
 
 /// Everything the server needs to start.
 #[derive(Clone, Debug, Deserialize)]
@@ -62,6 +65,8 @@ pub struct Config {
     pub bots: crate::thinking::Thinking,
     /// Accounts, sessions and their limits (`accounts.rs`).
     pub accounts: Accounts,
+    /// Duplicate tournaments: the daily one and the limits (`tournaments.rs`).
+    pub tournaments: Tournaments,
 }
 
 impl Default for Config {
@@ -77,6 +82,7 @@ impl Default for Config {
             lifecycle: Lifecycle::default(),
             bots: crate::thinking::Thinking::default(),
             accounts: Accounts::default(),
+            tournaments: Tournaments::default(),
         }
     }
 }

@@ -45,6 +45,8 @@ use websocket::websocket;
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub(crate) struct AppState {
+    /// Duplicate tournaments (`tournaments/`).
+    pub tournaments: Arc<crate::tournaments::Tournaments>,
     /// Accounts and sessions (`accounts/`).
     pub accounts: Arc<crate::accounts::Accounts>,
     /// The open tables.
@@ -99,6 +101,15 @@ impl FromRef<AppState> for Arc<crate::accounts::Accounts> {
     }
 }
 
+impl FromRef<AppState> for crate::tournaments::http::TournamentState {
+    fn from_ref(s: &AppState) -> crate::tournaments::http::TournamentState {
+        crate::tournaments::http::TournamentState {
+            tournaments: Arc::clone(&s.tournaments),
+            base_url: s.base_url.clone(),
+        }
+    }
+}
+
 impl FromRef<AppState> for SavedState {
     fn from_ref(s: &AppState) -> SavedState {
         SavedState {
@@ -148,6 +159,12 @@ pub(crate) fn router(state: AppState) -> Router {
         .route_service("/k/{id}", ServeFile::new(web.join("index.html")))
         .merge(crate::accounts::http::routes())
         .merge(crate::accounts::bot_api::routes())
+        .merge(crate::tournaments::http::routes())
+        .route_service("/tournaments", ServeFile::new(web.join("tournaments.html")))
+        .route_service(
+            "/tournaments/{id}",
+            ServeFile::new(web.join("tournaments.html")),
+        )
         .route_service("/@/{name}", ServeFile::new(web.join("player.html")))
         .route("/api/tables/{id}/deals/{deal}/analysis", get(deal_analysis))
         .route(

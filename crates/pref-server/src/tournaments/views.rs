@@ -1,0 +1,163 @@
+//! What a viewer may see of a tournament: its page with the standings and each deal's
+//! comparison. While it is open, nobody sees a result on a deal he has not finished: the
+//! standings count, for each entrant, only the deals the viewer has finished (a viewer who
+//! has not entered sees names and counts only), and a deal's comparison answers only an
+//! entrant who has finished it. Once closed, everything is shown, with every seed.
+
+use pref_analysis::best_contracts;
+use pref_bot::Solver;
+use pref_core::duplicate::Exact;
+use pref_core::{Deal, Seat};
+use pref_protocol::{ComparisonRow, DealComparisonView, ParView, StandingRow, TournamentPage};
+
+use super::deals::ENTRANT;
+use super::room::{Room, exact};
+use crate::api::error::ApiError;
+
+impl Room {
+    /// The page, for the entrant `viewer` (or a stranger).
+    pub(crate) fn page(&self, viewer: Option<usize>, now: i64) -> TournamentPage {
+        let closed = self.closed(now);
+        let n = self.deals.len();
+        let s = self.shared.lock().expect("tournament state");
+        let seen: Vec<bool> = (0..n)
+            .map(|d| closed || viewer.is_some_and(|v| s.played[v][d].is_some()))
+            .collect();
+        let mut rows: Vec<(Option<Exact>, StandingRow)> = s
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(e, x)| {
+                let pcts: Vec<Exact> = (0..n)
+                    .filter(|&d| seen[d])
+                    .filter_map(|d| s.standings.percentage(e, d))
+                    .collect();
+                let counted = pcts.len() as i64;
+                let standing = (counted > 0).then(|| pcts.iter().sum::<Exact>() / counted);
+                let row = StandingRow {
+                    rank: 0,
+                    entrant: e as u32,
+                    name: x.name.clone(),
+                    account: x.account.is_some(),
+                    finished: s.standings.finished(e) as u32,
+                    counted: counted as u32,
+                    standing: standing.map(exact),
+                };
+                (standing, row)
+            })
+            .collect();
+        rows.sort_by(|(a, x), (b, y)| {
+            b.cmp(a)
+                .then_with(|| y.finished.cmp(&x.finished))
+                .then_with(|| x.entrant.cmp(&y.entrant))
+        });
+        let mut prev: Option<Option<Exact>> = None;
+        let mut rank = 0;
+        for (i, (st, row)) in rows.iter_mut().enumerate() {
+            if prev != Some(*st) || st.is_none() {
+                rank = i as u32 + 1;
+            }
+            prev = Some(*st);
+            row.rank = rank;
+        }
+        drop(s);
+        TournamentPage {
+            tournament: self.brief(now),
+            commitments: (0u32..)
+                .zip(&self.deals)
+                .map(|(k, d)| d.commitment(k, closed))
+                .collect(),
+            you: viewer.map(|v| v as u32),
+            standings: rows.into_iter().map(|(_, r)| r).collect(),
+        }
+    }
+
+    /// Deal `k`'s comparison, for the entrant `viewer` (or a stranger).
+    ///
+    /// # Errors
+    /// `400 bad_request` for no such deal; `403 forbidden` while open, to anyone who has
+    /// not finished the deal.
+    pub(crate) async fn comparison(
+        &self,
+        k: usize,
+        viewer: Option<usize>,
+        now: i64,
+    ) -> Result<DealComparisonView, ApiError> {
+        if k >= self.deals.len() {
+            return Err(ApiError::BadRequest(format!("no deal {k}")));
+        }
+        let mut rows: Vec<(Exact, ComparisonRow)> = {
+            let s = self.shared.lock().expect("tournament state");
+            let finished = viewer.is_some_and(|v| s.played[v][k].is_some());
+            if !finished && now < s.ends {
+                return Err(ApiError::Forbidden(
+                    "a deal's comparison is shown once you have finished the deal",
+                ));
+            }
+            let deal = s.standings.deal(k).expect("a deal of the tournament");
+            s.played
+                .iter()
+                .enumerate()
+                .filter_map(|(e, p)| {
+                    let p = p[k].as_ref()?;
+                    let place = s.standings.place(e, k)?;
+                    let result = deal.result(place)?;
+                    Some((
+                        result,
+                        ComparisonRow {
+                            entrant: e as u32,
+                            name: s.entrants[e].name.clone(),
+                            outcome: p.outcome.clone(),
+                            result: p.result.clone(),
+                            matchpoints: deal.matchpoints(place)?,
+                            percentage: exact(deal.percentage(place)?),
+                        },
+                    ))
+                })
+                .collect()
+        };
+        rows.sort_by(|(a, x), (b, y)| b.cmp(a).then_with(|| x.entrant.cmp(&y.entrant)));
+        Ok(DealComparisonView {
+            deal: k as u32,
+            par: self.par(k).await,
+            entrants: rows.into_iter().map(|(_, r)| r).collect(),
+        })
+    }
+
+    /// Deal `k`'s par for the entrants' seat, computed once (on the blocking pool).
+    async fn par(&self, k: usize) -> Option<ParView> {
+        let cell = self.par.get(k)?;
+        cell.get_or_init(|| async {
+            let (profile, fixed) = (self.profile.clone(), self.deals[k].clone());
+            if profile.must_overtake() {
+                return None;
+            }
+            tokio::task::spawn_blocking(move || {
+                let deal = Deal::new(&profile, fixed.dealer, &fixed.deck, 0).ok()?;
+                let players = profile.players();
+                let active: Vec<Seat> = (0..players)
+                    .map(Seat)
+                    .filter(|&s| players == 3 || s != fixed.dealer)
+                    .collect();
+                let no_talon = profile.misere_without_talon();
+                let best = best_contracts(&mut Solver::new(), &deal, &active, no_talon);
+                let mine = best.into_iter().find(|b| b.seat == ENTRANT)?;
+                Some(ParView {
+                    seat: ENTRANT,
+                    tricks: mine.strains.map(|(t, _)| t),
+                    misere: mine.misere.is_some(),
+                    best: mine.best.and_then(|(bid, _)| {
+                        serde_json::to_value(bid)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_owned))
+                    }),
+                })
+            })
+            .await
+            .ok()
+            .flatten()
+        })
+        .await
+        .clone()
+    }
+}
