@@ -445,7 +445,15 @@ impl Table {
                         token: Secret::random(),
                     },
                     HostRequest::End => HostOp::End,
-                    HostRequest::Reserve { seat, name } => HostOp::Reserve { seat, name },
+                    HostRequest::Reserve {
+                        seat,
+                        name,
+                        rematch,
+                    } => HostOp::Reserve {
+                        seat,
+                        name,
+                        rematch,
+                    },
                 };
                 let done = self.apply(Op::Host { host: token, op }).await;
                 let _ = reply.send(done.map(|_| self.summary()));

@@ -108,12 +108,15 @@ pub enum HostRequest {
     },
     /// End the game by agreement (not during a deal).
     End,
-    /// Keep a free seat for a rematch's player (lobby only; asked by the rematch itself).
+    /// Keep a free seat for `name` (lobby only): a rematch's player (asked by the rematch
+    /// itself, `rematch`), or a bot account the host invited.
     Reserve {
         /// The seat.
         seat: u8,
         /// The name.
         name: String,
+        /// A rematch's kept seat: the lobby then starts itself once every seat is taken.
+        rematch: bool,
     },
 }
 

@@ -32,6 +32,7 @@ pub(super) async fn invite_bot(
     let op = HostRequest::Reserve {
         seat,
         name: bot.name.clone(),
+        rematch: false,
     };
     let summary = handle
         .ask(|reply| Command::Host { token, op, reply })

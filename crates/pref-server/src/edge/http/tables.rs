@@ -189,7 +189,11 @@ pub(super) async fn rematch(
     let people = plan
         .people
         .into_iter()
-        .map(|(seat, name)| HostRequest::Reserve { seat, name });
+        .map(|(seat, name)| HostRequest::Reserve {
+            seat,
+            name,
+            rematch: true,
+        });
     for op in bots.chain(people) {
         created.table = handle
             .ask(|reply| Command::Host {

@@ -101,15 +101,21 @@ impl Machine {
             .and_then(Option::as_deref)
     }
 
-    /// Keeps free seat `seat` for `name` while the table is in the lobby.
-    pub(super) fn reserve(&mut self, seat: u8, name: String) -> Result<(), TableError> {
+    /// Keeps free seat `seat` for `name` while the table is in the lobby; a rematch's kept
+    /// seat (`rematch`) makes the lobby a rematch's, which starts itself.
+    pub(super) fn reserve(
+        &mut self,
+        seat: u8,
+        name: String,
+        rematch: bool,
+    ) -> Result<(), TableError> {
         if !matches!(self.stage, Stage::Lobby) {
             return Err(TableError::Started);
         }
         let name = super::check_name(&name)?;
         self.free_seat(Some(seat))?;
         self.reserved[usize::from(seat)] = Some(name);
-        self.rematch_lobby = true;
+        self.rematch_lobby |= rematch;
         Ok(())
     }
 
@@ -277,6 +283,7 @@ mod tests {
                 op: HostOp::Reserve {
                     seat,
                     name: name.into(),
+                    rematch: true,
                 },
             })
         };
@@ -368,6 +375,7 @@ mod tests {
                 op: HostOp::Reserve {
                     seat,
                     name: name.into(),
+                    rematch: true,
                 },
             })
             .unwrap();

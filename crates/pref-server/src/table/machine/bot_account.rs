@@ -148,6 +148,7 @@ mod tests {
             op: HostOp::Reserve {
                 seat: 2,
                 name: "Robo".into(),
+                rematch: false,
             },
         })
         .unwrap();
@@ -176,5 +177,18 @@ mod tests {
         let seat = &m.summary().seats[2];
         assert_eq!(seat.name.as_deref(), Some("robo"));
         assert!(seat.bot_account && seat.reserved.is_none());
+        // An invitation is no rematch: with every seat taken the host still starts the game.
+        for (seat, name) in [(0, "Anna"), (1, "Boris")] {
+            m.apply(Op::Claim {
+                name: name.into(),
+                seat: Some(seat),
+                host: None,
+                invite: Some(TEST_INVITE),
+                token: Secret::random(),
+            })
+            .unwrap();
+        }
+        assert!(m.summary().seats.iter().all(|s| s.name.is_some()));
+        assert!(!m.rematch_ready());
     }
 }

@@ -237,12 +237,16 @@ pub(crate) enum HostOp {
     },
     /// End the game by agreement (R10.3).
     End,
-    /// Keep free seat `seat` for `name` (a rematch's player), in the lobby.
+    /// Keep free seat `seat` for `name` in the lobby: a rematch's player (`rematch`) or an
+    /// invited bot account.
     Reserve {
         /// The seat.
         seat: u8,
         /// The name that may take it.
         name: String,
+        /// A rematch's kept seat: the lobby starts itself once every seat is taken
+        /// ([`super::Machine::rematch_ready`]); an invitation leaves the start to the host.
+        rematch: bool,
     },
 }
 

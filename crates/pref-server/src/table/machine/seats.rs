@@ -154,7 +154,11 @@ impl Machine {
                 );
             }
             HostOp::Remove(seat) => self.free(change, seat)?,
-            HostOp::Reserve { seat, name } => self.reserve(seat, name)?,
+            HostOp::Reserve {
+                seat,
+                name,
+                rematch,
+            } => self.reserve(seat, name, rematch)?,
             HostOp::Bot { seat, level, token } => {
                 if seat >= self.players() {
                     return Err(TableError::NoSuchSeat(seat));
