@@ -19,6 +19,13 @@ pub struct CreateTable {
     /// `{"preset": …, "move": s, "bank": s, "refill": s, "grace": s}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<serde_json::Value>,
+    /// Listed in the public lobby, where anybody may take a free seat without the invite
+    /// link (the default, `false`, is a table by link only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub public: bool,
+    /// The host's name, shown in the lobby's list for a public table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// The answer to `POST /api/tables`.

@@ -18,6 +18,7 @@
 //! - [`http`]: the bodies of the HTTP requests and answers.
 //! - [`keeper`]: the scorekeeper's requests and answers (a sheet for a game played with real
 //!   cards).
+//! - [`lobby`]: the public lobby: its tables, games to watch, seekers, its socket's messages.
 //! - [`strict`]: reading a request or message as an object only ([`read`]).
 //! - [`subprotocol`]: the WebSocket's seat token, offered as a subprotocol, not in the URL.
 //!
@@ -36,6 +37,7 @@ pub mod clock;
 pub mod fair;
 pub mod http;
 pub mod keeper;
+pub mod lobby;
 pub mod score;
 pub mod server;
 pub mod strict;
@@ -59,6 +61,7 @@ pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
+pub use lobby::{LiveTable, LobbyMessage, LobbyRequest, LobbyView, PublicTable, SeekCount};
 pub use score::{OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
     ChatLine, DealSoFar, DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot,

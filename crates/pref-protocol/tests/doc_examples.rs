@@ -113,6 +113,17 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     client.insert(tag(&v, "type"));
                 }
             }
+            "lobby-server" | "lobby-client" => {
+                for line in body.lines().filter(|l| !l.trim().is_empty()) {
+                    let v = parse(&kind, line);
+                    if kind == "lobby-server" {
+                        round_trip::<pref_protocol::LobbyMessage>(&kind, &v);
+                    } else {
+                        round_trip::<pref_protocol::LobbyRequest>(&kind, &v);
+                    }
+                    http.insert(format!("{kind} {}", tag(&v, "type")));
+                }
+            }
             "server" => {
                 let v = parse("server", &body);
                 let m: ServerMessage = round_trip("server", &v);
@@ -156,6 +167,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "games-page" => drop(round_trip::<GamesPage>(other, &v)),
                     "player-stats" => drop(round_trip::<PlayerStats>(other, &v)),
                     "table-players" => drop(round_trip::<TablePlayers>(other, &v)),
+                    "lobby" => drop(round_trip::<pref_protocol::LobbyView>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -288,7 +300,18 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "player",
             "games-page",
             "player-stats",
-            "table-players"
+            "table-players",
+            "lobby",
+            "lobby-server snapshot",
+            "lobby-server listed",
+            "lobby-server unlisted",
+            "lobby-server live",
+            "lobby-server seeking",
+            "lobby-server waiting",
+            "lobby-server paired",
+            "lobby-server error",
+            "lobby-client seek",
+            "lobby-client cancel"
         ])
     );
 }

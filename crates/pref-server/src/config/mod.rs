@@ -7,7 +7,7 @@
 //! The settings' types live here, one file per section: [`Limits`] (`limits.rs`), the
 //! cluster's [`Cluster`] (`cluster.rs`), the Origin policy and trusted proxies
 //! ([`Security`], `security.rs`), the tables' [`Lifecycle`] (`lifecycle.rs`), the
-//! [`Accounts`] and their sessions (`accounts.rs`). Spans of time are typed by the unit
+//! [`Accounts`] and their sessions (`accounts.rs`), the public [`Lobby`] (`lobby.rs`). Spans of time are typed by the unit
 //! their key names ([`Millis`], [`Secs`], [`Days`] in `span.rs`), so a `…_ms` value is never
 //! read as seconds. `env.rs` holds the one list of settings and reads the `PREF_*`
 //! variables. Nothing here imports the server's other modules but the store's database URL
@@ -18,6 +18,7 @@ mod cluster;
 pub mod env;
 mod lifecycle;
 mod limits;
+mod lobby;
 mod security;
 mod span;
 #[cfg(test)]
@@ -35,6 +36,7 @@ pub use accounts::Accounts;
 pub use cluster::Cluster;
 pub use lifecycle::Lifecycle;
 pub use limits::Limits;
+pub use lobby::Lobby;
 pub use security::{BadProxy, Proxy, Security};
 pub use span::{Days, Millis, Secs};
 
@@ -62,6 +64,8 @@ pub struct Config {
     pub bots: crate::thinking::Thinking,
     /// Accounts, sessions and their limits (`accounts.rs`).
     pub accounts: Accounts,
+    /// The public lobby and quick pairing (`lobby.rs`).
+    pub lobby: Lobby,
 }
 
 impl Default for Config {
@@ -77,6 +81,7 @@ impl Default for Config {
             lifecycle: Lifecycle::default(),
             bots: crate::thinking::Thinking::default(),
             accounts: Accounts::default(),
+            lobby: Lobby::default(),
         }
     }
 }
