@@ -1,7 +1,9 @@
 // Why: the start page. The host picks a preset, sees the options in closed folds by subject
 // (whist, raspasy, four players …) with what differs from the preset named above them, opens
 // a fold to read each option's plain explanation and the preset's value, overrides what the
-// table agreed, creates the table and gets the invite and spectator links to hand out.
+// table agreed, creates the table (by link only, or public: listed in the lobby) and gets the
+// invite and spectator links to hand out. The public lobby and quick pairing come first
+// (`room.js`).
 
 import { clockChoice } from './clock.js';
 import { api, links } from './api.js';
@@ -13,10 +15,11 @@ import { fromLink, saveForm, savedCard } from './profiles.js';
 import { saved } from './store.js';
 import { keeperStart } from './keeper-start.js';
 import { botsPanel } from './quickplay.js';
+import { roomPanel } from './room.js';
 
 const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
-const form = { preset: 'sochi', profile: null, spectatorChat: false, created: null, open: new Set(), saved: null, useSaved: false };
+const form = { preset: 'sochi', profile: null, spectatorChat: false, public: false, created: null, open: new Set(), saved: null, useSaved: false };
 
 function control(key, spec) {
   const value = form.profile[key];
@@ -120,7 +123,7 @@ function useSaved(p) {
 async function create(root) {
   const profile = request();
   try {
-    const res = await api.create(profile, form.spectatorChat, form.clock);
+    const res = await api.create(profile, form.spectatorChat, form.clock, form.public ? { public: true, name: saved.name() || undefined } : {});
     saved.setHost(res.id, res.host_token);
     saved.setInvite(res.id, res.invite);
     form.created = res;
@@ -140,6 +143,7 @@ function render(root) {
       h('a', { href: '#friends' }, t('ux.jump_friends')), ' · ',
       h('a', { href: '#keeper-start' }, t('ux.jump_keeper'))),
     h('p', { class: 'lead' }, t('start.lead')),
+    roomPanel(),
     botsPanel(request, () => form.profile.players, {
       get: () => form.profile.pool_target,
       set: (n) => { form.profile.pool_target = n; render(root); },
@@ -163,6 +167,7 @@ function render(root) {
     }, form.useSaved && form.saved),
     clockChoice(form),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'public-table', checked: form.public, onchange: (e) => { form.public = e.target.checked; } }), ' ', t('start.public')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
   showDifferences();

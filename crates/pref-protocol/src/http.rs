@@ -22,6 +22,13 @@ pub struct CreateTable {
     /// People only: bot accounts may not sit (`docs/bot-api.md`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub people_only: bool,
+    /// Listed in the public lobby, where anybody may take a free seat without the invite
+    /// link (the default, `false`, is a table by link only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub public: bool,
+    /// The host's name, shown in the lobby's list for a public table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// The answer to `POST /api/tables`.

@@ -21,6 +21,7 @@
 //!   cards).
 //! - [`tournament`]: duplicate tournaments: the list, a tournament's page and standings,
 //!   an entrant's table and each deal's comparison.
+//! - [`lobby`]: the public lobby: its tables, games to watch, seekers, its socket's messages.
 //! - [`strict`]: reading a request or message as an object only ([`read`]).
 //! - [`subprotocol`]: the WebSocket's seat token, offered as a subprotocol, not in the URL.
 //!
@@ -40,6 +41,7 @@ pub mod clock;
 pub mod fair;
 pub mod http;
 pub mod keeper;
+pub mod lobby;
 pub mod score;
 pub mod server;
 pub mod stop;
@@ -69,6 +71,7 @@ pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
+pub use lobby::{LiveTable, LobbyMessage, LobbyRequest, LobbyView, PublicTable, SeekCount};
 pub use score::{OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
     ChatLine, DealSoFar, DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot,

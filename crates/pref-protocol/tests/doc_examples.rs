@@ -117,6 +117,17 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     client.insert(tag(&v, "type"));
                 }
             }
+            "lobby-server" | "lobby-client" => {
+                for line in body.lines().filter(|l| !l.trim().is_empty()) {
+                    let v = parse(&kind, line);
+                    if kind == "lobby-server" {
+                        round_trip::<pref_protocol::LobbyMessage>(&kind, &v);
+                    } else {
+                        round_trip::<pref_protocol::LobbyRequest>(&kind, &v);
+                    }
+                    http.insert(format!("{kind} {}", tag(&v, "type")));
+                }
+            }
             "server" => {
                 let v = parse("server", &body);
                 let m: ServerMessage = round_trip("server", &v);
@@ -170,6 +181,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "entrant-table" => drop(round_trip::<EntrantTable>(other, &v)),
                     "play-action" => drop(round_trip::<PlayAction>(other, &v)),
                     "deal-comparison" => drop(round_trip::<DealComparisonView>(other, &v)),
+                    "lobby" => drop(round_trip::<pref_protocol::LobbyView>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -313,7 +325,18 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "entered",
             "entrant-table",
             "play-action",
-            "deal-comparison"
+            "deal-comparison",
+            "lobby",
+            "lobby-server snapshot",
+            "lobby-server listed",
+            "lobby-server unlisted",
+            "lobby-server live",
+            "lobby-server seeking",
+            "lobby-server waiting",
+            "lobby-server paired",
+            "lobby-server error",
+            "lobby-client seek",
+            "lobby-client cancel"
         ])
     );
 }

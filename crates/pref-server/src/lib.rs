@@ -8,7 +8,8 @@
 //!   state and its handlers, the socket loop, the graceful stop. It is the top: it
 //!   assembles the tables, the cluster and the features into one router.
 //! - Features, a folder each: `accounts` (players who come back: accounts, sessions, a
-//!   page per player with his games and statistics), `keeper` (scorekeeping sheets for
+//!   page per player with his games and statistics), `lobby` (public tables, quick
+//!   pairing, games to watch), `keeper` (scorekeeping sheets for
 //!   games played with real cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
 //!   by the rules core), `analysis` (deal analyses in their own bounded lane),
 //!   `tournaments` (duplicate tournaments: the same deals for everyone, scored by comparison). Each
@@ -42,6 +43,7 @@ pub(crate) mod edge;
 pub mod guide;
 pub mod ids;
 pub(crate) mod keeper;
+pub(crate) mod lobby;
 pub(crate) mod metrics;
 pub(crate) mod saved;
 pub mod store;
@@ -116,6 +118,9 @@ pub enum StartError {
     /// The database could not be opened or read.
     #[error("{0}")]
     Store(#[from] StoreError),
+    /// The lobby's rows could not be read.
+    #[error("lobby: {0}")]
+    Lobby(String),
     /// The address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -191,7 +196,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let node = cluster
         .as_ref()
         .map_or_else(|| store::LOCAL.to_owned(), |c| c.node().to_owned());
-    tokio::spawn(store::keep_marking(store.clone(), node));
+    tokio::spawn(store::keep_marking(store.clone(), node.clone()));
     // Every event is a small frame written on its own: without TCP_NODELAY, Nagle's
     // algorithm holds the second of two quick frames until the first is acknowledged.
     let listener = listener.tap_io(|tcp| {
@@ -211,8 +216,20 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let tournaments =
         Arc::new(tournaments::Tournaments::load(store.clone(), &config.tournaments).await?);
     tournaments::Tournaments::daily(&tournaments);
+    let config = Arc::new(config);
+    let lobby = lobby::Lobby::new(
+        store.clone(),
+        Arc::clone(&tables),
+        Arc::clone(&config),
+        format!("http://{addr}"),
+        node.clone(),
+    )
+    .await
+    .map_err(|e| StartError::Lobby(e.to_string()))?;
+    lobby.follow();
     let state = edge::http::AppState {
         tournaments,
+        lobby,
         accounts,
         budgets: Arc::new(api::budgets::Budgets::new(&config.limits)),
         conns: Arc::default(),
@@ -223,7 +240,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         shutdown: stop.clone(),
         base_url: format!("http://{addr}"),
         analyses: Arc::new(analysis::Analyses::new(&config.limits)),
-        config: Arc::new(config),
+        config,
     };
     let serving = edge::serve::Serving {
         header_read_timeout: state.config.limits.header_read_timeout(),

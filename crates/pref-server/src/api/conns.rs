@@ -33,6 +33,8 @@ enum Key {
     Sheet(Secret),
     /// Every sheet stream of the node.
     Streams,
+    /// Lobby sockets from the client's address.
+    Lobby(ClientKey),
 }
 
 /// Which cap refused a socket.
@@ -96,6 +98,23 @@ impl Conns {
             let key = Key::Token(table, TokenHash::of(t));
             wanted.push((key, limits.max_conns_per_token, Refused::Token));
         }
+        self.count(wanted)
+    }
+
+    /// Counts a lobby socket from `client`, at most `cap` at once from one client
+    /// (`lobby.lobby_sockets_per_ip`), unless that is reached (nothing is counted then).
+    ///
+    /// # Errors
+    /// [`Refused::Ip`], for the lobby's own count.
+    pub fn admit_lobby(
+        self: &Arc<Self>,
+        cap: usize,
+        client: Option<ClientKey>,
+    ) -> Result<ConnGuard, Refused> {
+        let wanted = client
+            .map(|c| (Key::Lobby(c), cap, Refused::Ip))
+            .into_iter()
+            .collect();
         self.count(wanted)
     }
 

@@ -234,6 +234,17 @@ settings! {
     "tournaments.entries_per_ip_per_minute" => PREF_ENTRIES_PER_IP_PER_MINUTE: tournaments.entries_per_ip_per_minute,
     "tournaments.entry_burst_per_ip" => PREF_ENTRY_BURST_PER_IP: tournaments.entry_burst_per_ip,
     "tournaments.past_tournaments_listed" => PREF_PAST_TOURNAMENTS_LISTED: tournaments.past_tournaments_listed,
+    "lobby.lobby_tick_ms" => PREF_LOBBY_TICK_MS: lobby.lobby_tick_ms,
+    "lobby.seek_stale_ms" => PREF_SEEK_STALE_MS: lobby.seek_stale_ms,
+    "lobby.lobby_sockets_per_ip" => PREF_LOBBY_SOCKETS_PER_IP: lobby.lobby_sockets_per_ip,
+    "lobby.seeks_per_ip" => PREF_SEEKS_PER_IP: lobby.seeks_per_ip,
+    "lobby.seeks_per_account" => PREF_SEEKS_PER_ACCOUNT: lobby.seeks_per_account,
+    "lobby.seeks_per_ip_per_minute" => PREF_SEEKS_PER_IP_PER_MINUTE: lobby.seeks_per_ip_per_minute,
+    "lobby.seek_burst_per_ip" => PREF_SEEK_BURST_PER_IP: lobby.seek_burst_per_ip,
+    "lobby.public_tables_per_ip" => PREF_PUBLIC_TABLES_PER_IP: lobby.public_tables_per_ip,
+    "lobby.bots_after_max_secs" => PREF_BOTS_AFTER_MAX_SECS: lobby.bots_after_max_secs,
+    "lobby.lobby_max_listed" => PREF_LOBBY_MAX_LISTED: lobby.lobby_max_listed,
+    "lobby.lobby_max_live" => PREF_LOBBY_MAX_LIVE: lobby.lobby_max_live,
 }
 
 impl Config {

@@ -8,7 +8,7 @@
 //! cluster's [`Cluster`] (`cluster.rs`), the Origin policy and trusted proxies
 //! ([`Security`], `security.rs`), the tables' [`Lifecycle`] (`lifecycle.rs`), the
 //! [`Accounts`] and their sessions (`accounts.rs`), the duplicate [`Tournaments`]
-//! (`tournaments.rs`). Spans of time are typed by the unit
+//! (`tournaments.rs`), the public [`Lobby`] (`lobby.rs`). Spans of time are typed by the unit
 //! their key names ([`Millis`], [`Secs`], [`Days`] in `span.rs`), so a `…_ms` value is never
 //! read as seconds. `env.rs` holds the one list of settings and reads the `PREF_*`
 //! variables. Nothing here imports the server's other modules but the store's database URL
@@ -19,6 +19,7 @@ mod cluster;
 pub mod env;
 mod lifecycle;
 mod limits;
+mod lobby;
 mod security;
 mod span;
 #[cfg(test)]
@@ -37,6 +38,7 @@ pub use accounts::Accounts;
 pub use cluster::Cluster;
 pub use lifecycle::Lifecycle;
 pub use limits::Limits;
+pub use lobby::Lobby;
 pub use security::{BadProxy, Proxy, Security};
 pub use span::{Days, Millis, Secs};
 pub use tournaments::Tournaments;
@@ -67,6 +69,8 @@ pub struct Config {
     pub accounts: Accounts,
     /// Duplicate tournaments: the daily one and the limits (`tournaments.rs`).
     pub tournaments: Tournaments,
+    /// The public lobby and quick pairing (`lobby.rs`).
+    pub lobby: Lobby,
 }
 
 impl Default for Config {
@@ -83,6 +87,7 @@ impl Default for Config {
             bots: crate::thinking::Thinking::default(),
             accounts: Accounts::default(),
             tournaments: Tournaments::default(),
+            lobby: Lobby::default(),
         }
     }
 }

@@ -19,6 +19,7 @@ pub(crate) mod bots;
 pub(crate) mod command;
 pub(crate) mod lifecycle;
 pub(crate) mod machine;
+pub(crate) mod open;
 pub(crate) mod registry;
 pub(crate) mod wire;
 

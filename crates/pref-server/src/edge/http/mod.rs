@@ -5,6 +5,7 @@
 
 mod bot_seats;
 mod host;
+mod lobby;
 mod seats;
 mod stop;
 mod tables;
@@ -70,6 +71,14 @@ pub(crate) struct AppState {
     pub budgets: Arc<Budgets>,
     /// Open sockets per address, table and seat token.
     pub conns: Arc<Conns>,
+    /// The public lobby and quick pairing (`lobby/`).
+    pub lobby: Arc<crate::lobby::Lobby>,
+}
+
+impl FromRef<AppState> for Arc<crate::lobby::Lobby> {
+    fn from_ref(s: &AppState) -> Arc<crate::lobby::Lobby> {
+        Arc::clone(&s.lobby)
+    }
 }
 
 impl FromRef<AppState> for KeeperState {
@@ -132,6 +141,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/presets", get(presets))
         .route("/api/guide", get(guide))
         .route("/api/tables", post(create_table))
+        .route("/api/lobby", get(crate::lobby::http::lobby))
+        .route("/api/lobby/ws", get(lobby::lobby_socket))
         .route("/api/profiles", post(crate::saved::create))
         .route("/api/profiles/{id}", get(crate::saved::fetch))
         .route("/api/tables/{id}", get(summary))

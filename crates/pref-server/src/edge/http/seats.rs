@@ -47,8 +47,11 @@ pub(super) async fn claim_seat(
         .contains_key(header::AUTHORIZATION)
         .then(|| bearer(&headers))
         .transpose()?;
+    // At a public table in the lobby anybody may sit: the server holds its invite key.
+    let public = s.lobby.public_key(&id).await?;
     let invite = req
         .invite
+        .or_else(|| public.clone())
         .map(|k| Secret::parse(&k).ok_or(ApiError::InviteRequired))
         .transpose()?;
     // A signed-in player sits under his user name, and the seat is tied to his account.
@@ -70,6 +73,9 @@ pub(super) async fn claim_seat(
         .await??;
     if let Some(signed) = &signed {
         crate::accounts::tie(&s.accounts, signed, &table_id(&id)?, seat, &token).await?;
+    }
+    if public.is_some() {
+        s.lobby.changed().await;
     }
     Ok(Json(Claimed {
         seat,

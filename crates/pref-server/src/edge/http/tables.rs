@@ -5,21 +5,16 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use pref_core::{Profile, Seat};
+use pref_core::Profile;
 use pref_protocol::{CreateTable, Created, Invite, RematchSeated, Summary};
-use rand::Rng;
-use rand::rngs::OsRng;
 use serde_json::json;
 
 use super::AppState;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::{bearer, body, table_id};
-use crate::ids::{Secret, TokenHash};
-use crate::metrics::METRICS;
-use crate::table::Table;
+use crate::ids::Secret;
 use crate::table::command::{Command, HostRequest};
-use crate::table::machine::NewTable;
 
 pub(super) async fn create_table(
     State(s): State<AppState>,
@@ -31,7 +26,16 @@ pub(super) async fn create_table(
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     let clock = crate::table::machine::clock::parse(req.clock.as_ref())?;
-    let mut created = open_table(&s, profile, clock, req.spectator_chat).await?;
+    let host = req
+        .name
+        .as_deref()
+        .map(crate::table::machine::check_name)
+        .transpose()?;
+    if req.public {
+        s.lobby.may_publish(client.0).await?;
+    }
+    let (mut created, no) =
+        open_with_no(&s, profile.clone(), clock.clone(), req.spectator_chat).await?;
     if req.people_only {
         let id = table_id(&created.id)?;
         created.table = s
@@ -40,68 +44,45 @@ pub(super) async fn create_table(
             .ask(|reply| Command::PeopleOnly { reply })
             .await??;
     }
+    if req.public {
+        let key = created.invite_key().unwrap_or_default();
+        s.lobby
+            .publish(
+                (&created.id, no),
+                key,
+                (&profile, clock.as_ref()),
+                host,
+                client.0,
+            )
+            .await?;
+    }
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-/// Opens a new table in the lobby with a fresh host token; the store keeps the resolved
-/// profile.
+/// Opens a new table in the lobby with a fresh host token (`table/open.rs`).
 pub(super) async fn open_table(
     s: &AppState,
     profile: Profile,
     clock: Option<pref_protocol::clock::TimeControl>,
     spectator_chat: bool,
 ) -> Result<Created, ApiError> {
-    if s.tables.live() >= s.config.limits.max_tables {
-        return Err(ApiError::Full);
-    }
-    let id = Secret::table_id();
-    let host = Secret::random();
-    let first_dealer = Seat(OsRng.gen_range(0..profile.players()));
-    let no = s
-        .store
-        .create_table(
-            &id,
-            (&TokenHash::of(&host), &TokenHash::of(&host.invite_key())),
-            &profile.to_json(),
-            spectator_chat,
-            first_dealer.0,
-        )
-        .await?;
-    if let Some(control) = &clock {
-        let info = pref_protocol::clock::ClockInfo {
-            control: control.clone(),
-            paused: false,
-            away: Vec::new(),
-        };
-        s.store.set_clock(no, &info).await?;
-    }
-    let table = Table::new(
-        no,
-        NewTable {
-            host: TokenHash::of(&host),
-            invite: TokenHash::of(&host.invite_key()),
-            profile,
-            spectator_chat,
-            first_dealer,
-        },
-        s.store.clone(),
-        s.config.limits.clone(),
-    )
-    .with_clock(clock);
-    s.tables.spawn(id, no, table);
-    METRICS.table_created();
-    tracing::info!(table = no, "table created");
-    let handle = s.tables.get(&id)?;
-    let summary = handle.ask(Command::Summary).await?;
-    let id_hex = id.expose();
-    let invite = host.invite_key().expose();
-    Ok(Created {
-        invite: format!("{}/t/{id_hex}#invite={invite}", s.base_url),
-        watch: format!("{}/t/{id_hex}?watch", s.base_url),
-        id: id_hex,
-        host_token: host.expose(),
-        table: summary,
-    })
+    Ok(open_with_no(s, profile, clock, spectator_chat).await?.0)
+}
+
+/// [`open_table`], with the table's row number.
+async fn open_with_no(
+    s: &AppState,
+    profile: Profile,
+    clock: Option<pref_protocol::clock::TimeControl>,
+    spectator_chat: bool,
+) -> Result<(Created, i64), ApiError> {
+    let opener = crate::table::open::Opener {
+        tables: &s.tables,
+        store: &s.store,
+        limits: &s.config.limits,
+        base_url: &s.base_url,
+    };
+    opener.open(profile, clock, spectator_chat).await
 }
 
 /// The host's invite link again (his page lost it, or he opens it on another device): the

@@ -1,0 +1,69 @@
+//! The lobby's socket upgrade (`GET /api/lobby/ws`): the socket budget and the lobby's cap
+//! per client, the signed-in player if the request carries a session (he seeks under his
+//! user name, and the seat he is given is tied to his account, as a claimed seat is), and
+//! the node's shutdown. The socket itself is the lobby's (`lobby/socket.rs`).
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::http::HeaderMap;
+use axum::response::Response;
+
+use super::AppState;
+use crate::api::client::Client;
+use crate::api::error::ApiError;
+use crate::api::table_id;
+use crate::edge::shutdown::going_away;
+use crate::ids::Secret;
+use crate::lobby::Seeker;
+
+pub(super) async fn lobby_socket(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    Client(client): Client,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    s.budgets.sockets.spend(Client(client))?;
+    let place = s
+        .conns
+        .admit_lobby(s.config.lobby.lobby_sockets_per_ip, client)
+        .map_err(|_| ApiError::RateLimited("too many lobby sockets from this address".into()))?;
+    let signed = crate::accounts::for_claim(&s.accounts, &headers)
+        .await?
+        .map(Arc::new);
+    let seeker = Seeker {
+        client,
+        account: signed
+            .as_ref()
+            .map(|a| (a.account.no, a.account.name.clone())),
+    };
+    let lobby = Arc::clone(&s.lobby);
+    let accounts = Arc::clone(&s.accounts);
+    let mut going = s.shutdown.watch();
+    let hard = s.config.limits.max_frame_bytes.saturating_mul(4).max(1024);
+    Ok(ws
+        .protocols([pref_protocol::subprotocol::PROTOCOL])
+        .max_message_size(hard)
+        .max_frame_size(hard)
+        .on_upgrade(move |socket| async move {
+            let paired = |table: String, seat: u8, token: String| {
+                let (accounts, signed) = (Arc::clone(&accounts), signed.clone());
+                async move {
+                    let (Some(signed), Ok(table), Some(token)) =
+                        (signed, table_id(&table), Secret::parse(&token))
+                    else {
+                        return;
+                    };
+                    if let Err(e) =
+                        crate::accounts::tie(&accounts, &signed, &table, seat, &token).await
+                    {
+                        tracing::warn!(error = %e, "a paired seat was not tied to its account");
+                    }
+                }
+            };
+            let going = async move { going_away(&mut going).await };
+            crate::lobby::socket::run(socket, lobby, seeker, paired, going).await;
+            drop(place);
+        }))
+}

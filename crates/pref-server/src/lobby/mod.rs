@@ -1,0 +1,291 @@
+//! The public lobby: public tables waiting for players, games in progress on public tables,
+//! and quick pairing (`docs/protocol.md`, "The lobby"; `docs/scaling.md`, "The lobby on
+//! several nodes").
+//!
+//! The lobby lives in the database (`store.rs`), so every node shows the same one. Each node
+//! runs one task ([`Lobby::follow`]) that, every `lobby.lobby_tick_ms` and at once when this
+//! node changed the lobby or another node notified it (`LISTEN pref_lobby` on PostgreSQL):
+//! marks its seeks alive and drops those of dead nodes, pairs the seekers of each choice
+//! (`pairing.rs`), hands the seats of its own seekers over their sockets, counts the
+//! spectators of the public games it serves, and reads the lobby again: what changed goes
+//! out to its lobby sockets as numbered items (`view.rs`).
+//!
+//! - `choice.rs`: what a seek asks for, checked, and the key seekers pair by.
+//! - `socket.rs`: one lobby socket: the snapshot, the items, the seek it holds.
+//! - `http.rs`: `GET /api/lobby` and the socket's upgrade.
+
+mod choice;
+pub(crate) mod http;
+mod pairing;
+pub(crate) mod socket;
+mod store;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use pref_core::Profile;
+use pref_protocol::clock::TimeControl;
+use pref_protocol::{LobbyMessage, LobbyView};
+use tokio::sync::{Notify, broadcast, mpsc};
+
+use crate::api::budgets::ClientBudget;
+use crate::api::client::ClientKey;
+use crate::api::error::ApiError;
+use crate::config::Config;
+use crate::store::Store;
+use crate::table::registry::Registry;
+pub(crate) use socket::Seeker;
+use store::{LobbyStore, NewPublic, PublicRow};
+
+/// Items a slow lobby socket may fall behind before it is sent a new snapshot.
+const NEWS: usize = 256;
+
+/// The lobby of this node: its view of the shared lobby, its sockets and its seekers.
+#[derive(Debug)]
+pub(crate) struct Lobby {
+    rows: LobbyStore,
+    store: Store,
+    tables: Arc<Registry>,
+    config: Arc<Config>,
+    base_url: String,
+    /// This node's name in the seeks' rows.
+    node: String,
+    /// The lobby as last read, with the number of its last item; locked while an item is
+    /// published, so that a socket's snapshot and its items join without a gap.
+    view: Mutex<view::Known>,
+    news: broadcast::Sender<Arc<LobbyMessage>>,
+    /// Wakes the follower at once.
+    poke: Arc<Notify>,
+    /// The sockets holding a seek, by their number: where a seat is handed over.
+    seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
+    next_socket: AtomicU64,
+    /// Seeks made per client (`lobby.seeks_per_ip_per_minute`).
+    seeks: ClientBudget,
+}
+
+/// Milliseconds since 1970.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+impl Lobby {
+    /// The lobby of node `node`; its seeks of an earlier life are dropped. Call
+    /// [`Lobby::follow`] to run it.
+    ///
+    /// # Errors
+    /// [`ApiError::Internal`] if the database refuses.
+    pub(crate) async fn new(
+        store: Store,
+        tables: Arc<Registry>,
+        config: Arc<Config>,
+        base_url: String,
+        node: String,
+    ) -> Result<Arc<Lobby>, ApiError> {
+        let rows = LobbyStore::new(store.clone());
+        rows.drop_node(&node).await?;
+        let l = &config.lobby;
+        let seeks =
+            ClientBudget::per_minute("seeks", l.seeks_per_ip_per_minute, l.seek_burst_per_ip);
+        Ok(Arc::new(Lobby {
+            rows,
+            store,
+            tables,
+            base_url,
+            node,
+            view: Mutex::new(view::Known::default()),
+            news: broadcast::channel(NEWS).0,
+            poke: Arc::new(Notify::new()),
+            seekers: Mutex::new(HashMap::new()),
+            next_socket: AtomicU64::new(1),
+            seeks,
+            config,
+        }))
+    }
+
+    /// Runs the follower until the runtime stops: reads the lobby once at once, then every
+    /// tick and at every poke; on PostgreSQL also at every `NOTIFY pref_lobby`.
+    pub(crate) fn follow(self: &Arc<Lobby>) {
+        if let Some(pool) = self.store.postgres() {
+            let pool = pool.clone();
+            let lobby = Arc::downgrade(self);
+            tokio::spawn(async move {
+                let Ok(mut listener) = sqlx::postgres::PgListener::connect_with(&pool).await else {
+                    tracing::error!("the lobby cannot listen; it follows by its tick only");
+                    return;
+                };
+                if listener.listen("pref_lobby").await.is_err() {
+                    return;
+                }
+                while listener.recv().await.is_ok() {
+                    let Some(lobby) = lobby.upgrade() else { return };
+                    lobby.poke.notify_one();
+                }
+            });
+        }
+        let lobby = Arc::downgrade(self);
+        let tick = self
+            .config
+            .lobby
+            .lobby_tick_ms
+            .at_least(std::time::Duration::from_millis(10));
+        tokio::spawn(async move {
+            loop {
+                let Some(l) = lobby.upgrade() else { return };
+                if let Err(e) = l.step().await {
+                    tracing::warn!(error = %e, "the lobby's step failed");
+                }
+                let poke = Arc::clone(&l.poke);
+                drop(l);
+                tokio::select! {
+                    () = tokio::time::sleep(tick) => {}
+                    () = poke.notified() => {}
+                }
+            }
+        });
+    }
+
+    /// One step of the follower.
+    async fn step(self: &Arc<Lobby>) -> Result<(), ApiError> {
+        let now = now_ms();
+        let stale = i64::try_from(self.config.lobby.seek_stale_ms.0).unwrap_or(i64::MAX);
+        self.rows.touch(&self.node, now, stale).await?;
+        pairing::pair(self, now).await?;
+        self.hand_over().await?;
+        self.read().await
+    }
+
+    /// Wakes the follower of this node and those of the others.
+    pub(crate) async fn changed(&self) {
+        self.poke.notify_one();
+        if let Err(e) = self.rows.notify().await {
+            tracing::warn!(error = %e, "the other nodes were not told of a lobby change");
+        }
+    }
+
+    /// Hands the seats given to this node's seekers over their sockets.
+    async fn hand_over(&self) -> Result<(), ApiError> {
+        for s in self.rows.seated(&self.node).await? {
+            let socket = self
+                .seekers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&s.socket);
+            if let Some(socket) = socket {
+                let _ = socket.send(LobbyMessage::Paired {
+                    table: s.table,
+                    seat: s.seat,
+                    token: s.token,
+                });
+            }
+            self.rows.drop_seek(s.no).await?;
+        }
+        Ok(())
+    }
+
+    /// The lobby as this node last read it.
+    pub(crate) fn snapshot(&self) -> LobbyView {
+        self.view
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .view(now_ms())
+    }
+
+    /// The snapshot and the items after it.
+    fn subscribe(&self) -> (LobbyView, broadcast::Receiver<Arc<LobbyMessage>>) {
+        let known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
+        (known.view(now_ms()), self.news.subscribe())
+    }
+
+    /// Reads the lobby from the database and publishes what changed.
+    async fn read(&self) -> Result<(), ApiError> {
+        let (rows, seats) = self.rows.public().await?;
+        let counts = self.rows.counts().await?;
+        self.count_spectators(&rows).await;
+        let limits = &self.config.lobby;
+        let fresh = view::Known::read(
+            &rows,
+            &seats,
+            &counts,
+            (limits.lobby_max_listed, limits.lobby_max_live),
+        );
+        let mut known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
+        for item in known.update(fresh, now_ms()) {
+            let _ = self.news.send(Arc::new(item));
+        }
+        Ok(())
+    }
+
+    /// Stores the spectators of the public games this node serves, for the live list.
+    async fn count_spectators(&self, rows: &[PublicRow]) {
+        for row in rows.iter().filter(|r| r.state == "playing") {
+            let Some(id) = crate::ids::Secret::parse(&row.id) else {
+                continue;
+            };
+            let Ok(handle) = self.tables.get(&id) else {
+                continue;
+            };
+            let Ok(summary) = handle.ask(crate::table::command::Command::Summary).await else {
+                continue;
+            };
+            if i64::from(summary.spectators) != row.watchers {
+                let _ = self.rows.watchers(&row.id, summary.spectators).await;
+            }
+        }
+    }
+
+    /// Lists table `id` (just opened, row `no`, with its host token `host`) as public.
+    ///
+    /// # Errors
+    /// [`ApiError::RateLimited`] when `client` has `lobby.public_tables_per_ip` public
+    /// tables in the lobby already (checked by [`Lobby::may_publish`] before the table is
+    /// opened); [`ApiError::Internal`] if the database refuses.
+    pub(crate) async fn publish(
+        &self,
+        (id, no): (&str, i64),
+        invite_key: &str,
+        (profile, clock): (&Profile, Option<&TimeControl>),
+        host: Option<String>,
+        client: Option<ClientKey>,
+    ) -> Result<(), ApiError> {
+        let row = choice::public_row((id, no), profile, clock, host, now_ms());
+        self.rows
+            .publish(&NewPublic {
+                row: &row,
+                invite_key,
+                address: client.map(|c| c.to_string()),
+            })
+            .await?;
+        self.changed().await;
+        Ok(())
+    }
+
+    /// Whether `client` may open one more public table.
+    ///
+    /// # Errors
+    /// [`ApiError::RateLimited`] when it has `lobby.public_tables_per_ip` in the lobby.
+    pub(crate) async fn may_publish(&self, client: Option<ClientKey>) -> Result<(), ApiError> {
+        let Some(client) = client else { return Ok(()) };
+        let open = self.rows.public_by(&client.to_string()).await?;
+        if open >= i64::from(self.config.lobby.public_tables_per_ip) {
+            return Err(ApiError::RateLimited(
+                "too many public tables in the lobby from this address".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The invite key of public table `id` while it is in the lobby: a seat there is
+    /// taken without the invite link.
+    ///
+    /// # Errors
+    /// [`ApiError::Internal`] if the database refuses.
+    pub(crate) async fn public_key(&self, id: &str) -> Result<Option<String>, ApiError> {
+        Ok(self.rows.public_key(id).await?)
+    }
+}

@@ -1,0 +1,119 @@
+//! Quick pairing: the seekers of one choice who get a table now are taken from the line
+//! (first come, first seated: `store.rs`'s `take`, one transaction under a lock on the
+//! choice, so no seeker is taken twice on any node), a table is opened on this node with
+//! the lobby as its host, each taken seeker is seated in his place in the line, bots take
+//! the seats left when the seekers allowed it, and the seats are written back to the seeks
+//! all at once: the seekers' nodes hand them over. A seeker gone meanwhile undoes the
+//! handing: the others wait again in their places, and the table, never started, expires
+//! as an idle lobby does.
+
+use std::sync::Arc;
+
+use pref_core::Profile;
+use pref_protocol::BotLevel;
+
+use super::Lobby;
+use super::choice;
+use super::store::SeekRow;
+use crate::api::error::ApiError;
+use crate::api::table_id;
+use crate::ids::Secret;
+use crate::table::command::{Command, HostRequest};
+use crate::table::open::Opener;
+
+/// Pairs every choice somebody waits for, as often as its line fills a table.
+///
+/// # Errors
+/// [`ApiError::Internal`] if the database refuses.
+pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError> {
+    for choice in lobby.rows.choices().await? {
+        loop {
+            let taken = lobby.rows.take(&choice, now_ms).await?;
+            if taken.is_empty() {
+                break;
+            }
+            match seat(lobby, &taken).await {
+                Ok(true) => lobby.changed().await,
+                Ok(false) => {}
+                Err(e) => {
+                    // Back in their places; tried again at the next step.
+                    tracing::warn!(error = %e, "a paired table could not be opened");
+                    let seeks: Vec<i64> = taken.iter().map(|s| s.no).collect();
+                    lobby.rows.release(&seeks).await?;
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Opens the table of `taken` and seats them; `false` when one of them left meanwhile.
+async fn seat(lobby: &Arc<Lobby>, taken: &[SeekRow]) -> Result<bool, ApiError> {
+    let first = taken
+        .first()
+        .ok_or_else(|| ApiError::Internal("nobody to seat".into()))?;
+    let request: serde_json::Value = serde_json::from_str(&first.profile)
+        .map_err(|e| ApiError::Internal(format!("a stored seek's profile: {e}")))?;
+    let profile = Profile::from_resolved(&request)?;
+    let clock = choice::control(&first.clock)?;
+    let opener = Opener {
+        tables: &lobby.tables,
+        store: &lobby.store,
+        limits: &lobby.config.limits,
+        base_url: &lobby.base_url,
+    };
+    let (created, no) = opener.open(profile.clone(), clock.clone(), false).await?;
+    let id = table_id(&created.id)?;
+    let host = Secret::parse(&created.host_token)
+        .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;
+    let handle = lobby.tables.get(&id)?;
+    let mut seats = Vec::with_capacity(taken.len());
+    for (place, s) in (0u8..).zip(taken) {
+        let (seat, token) = handle
+            .ask(|reply| Command::Claim {
+                name: s.name.clone(),
+                seat: Some(place),
+                host: Some(host),
+                invite: None,
+                reply,
+            })
+            .await??;
+        seats.push((s.no, seat, token.expose()));
+    }
+    for seat in (0u8..profile.players()).skip(taken.len()) {
+        let op = HostRequest::Bot {
+            seat,
+            level: BotLevel::Normal,
+        };
+        handle
+            .ask(|reply| Command::Host {
+                token: host,
+                op,
+                reply,
+            })
+            .await??;
+    }
+    if !lobby.rows.seat(&created.id, &seats).await? {
+        return Ok(false);
+    }
+    handle
+        .ask(|reply| Command::Host {
+            token: host,
+            op: HostRequest::Start,
+            reply,
+        })
+        .await??;
+    let key = created.invite_key().unwrap_or_default().to_owned();
+    lobby
+        .publish(
+            (&created.id, no),
+            &key,
+            (&profile, clock.as_ref()),
+            None,
+            None,
+        )
+        .await?;
+    tracing::info!(table = no, seekers = taken.len(), "seekers paired");
+    Ok(true)
+}

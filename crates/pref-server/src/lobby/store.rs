@@ -1,0 +1,509 @@
+//! The lobby's rows (`migrations/*/0090_lobby.sql`): the public tables and the seeks of
+//! quick pairing. Every node reads and writes the same rows, so every node shows the same
+//! lobby and a seek made on one node is paired with one made on another.
+
+use sqlx::Row;
+
+use crate::store::{Pool, Store, StoreError, with_pool};
+
+/// What a public table's row holds for the list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PublicRow {
+    /// The table id.
+    pub id: String,
+    /// The table's row number.
+    pub no: i64,
+    /// The host's name.
+    pub host: Option<String>,
+    /// The nearest preset.
+    pub preset: Option<String>,
+    /// The options that differ from it (a JSON object).
+    pub differs: String,
+    /// The clock's preset.
+    pub clock: Option<String>,
+    /// 3 or 4.
+    pub players: u8,
+    /// Opened at, Unix milliseconds.
+    pub created_ms: i64,
+    /// Spectators, as its node last counted them.
+    pub watchers: i64,
+    /// `lobby` or `playing`.
+    pub state: String,
+}
+
+/// A new public table.
+#[derive(Clone, Debug)]
+pub(crate) struct NewPublic<'a> {
+    /// The list's part.
+    pub row: &'a PublicRow,
+    /// The invite key, in plain text: anybody may sit at a public table.
+    pub invite_key: &'a str,
+    /// Who opened it.
+    pub address: Option<String>,
+}
+
+/// A seek as it is stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SeekRow {
+    /// First come, first seated.
+    pub no: i64,
+    /// The name to sit under.
+    pub name: String,
+    /// 3 or 4.
+    pub players: u8,
+    /// The profile (JSON).
+    pub profile: String,
+    /// The clock's preset or `off`.
+    pub clock: String,
+    /// Bots may fill the table once the seek has waited this long.
+    pub bots_after_ms: Option<i64>,
+    /// Made at, Unix milliseconds.
+    pub created_ms: i64,
+}
+
+/// A new seek.
+#[derive(Clone, Debug)]
+pub(crate) struct NewSeek<'a> {
+    /// The node whose socket holds it.
+    pub node: &'a str,
+    /// The socket's number on that node.
+    pub socket: u64,
+    /// What it pairs with: the same profile and clock.
+    pub choice: &'a str,
+    /// The preset it is (for the counts), `None` for other house rules.
+    pub label: Option<&'a str>,
+    /// The stored seek's fields.
+    pub row: SeekRow,
+    /// The client's address.
+    pub address: Option<String>,
+    /// The signed-in seeker's account.
+    pub account: Option<i64>,
+}
+
+/// A seek that has been seated: its node hands the token over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Seated {
+    /// The seek.
+    pub no: i64,
+    /// The socket on the seeker's node.
+    pub socket: u64,
+    /// The table id.
+    pub table: String,
+    /// The seat.
+    pub seat: u8,
+    /// The seat token.
+    pub token: String,
+}
+
+/// The mark of a seek taken for a table that is being opened.
+const PENDING: &str = "pending";
+
+fn small(v: i64) -> u8 {
+    u8::try_from(v).unwrap_or(u8::MAX)
+}
+
+fn socket_no(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+/// The lobby's queries, on the node's database.
+#[derive(Clone, Debug)]
+pub(crate) struct LobbyStore {
+    store: Store,
+}
+
+impl LobbyStore {
+    /// The lobby's rows in `store`.
+    pub(crate) fn new(store: Store) -> LobbyStore {
+        LobbyStore { store }
+    }
+
+    fn pool(&self) -> &Pool {
+        self.store.pool()
+    }
+
+    /// Tells the other nodes the lobby changed (PostgreSQL's `NOTIFY pref_lobby`); nothing
+    /// on SQLite, where the node is alone.
+    pub(crate) async fn notify(&self) -> Result<(), StoreError> {
+        if let Pool::Postgres(pool) = self.pool() {
+            sqlx::query("SELECT pg_notify('pref_lobby', '')")
+                .execute(pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Lists a public table.
+    pub(crate) async fn publish(&self, new: &NewPublic<'_>) -> Result<(), StoreError> {
+        let r = new.row;
+        with_pool!(self.pool(), pool => {
+            sqlx::query(
+                "INSERT INTO lobby_tables (table_id, table_no, invite_key, host_name, preset,
+                     differs, clock, players, address, created_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            )
+            .bind(&r.id)
+            .bind(r.no)
+            .bind(new.invite_key)
+            .bind(&r.host)
+            .bind(&r.preset)
+            .bind(&r.differs)
+            .bind(&r.clock)
+            .bind(i64::from(r.players))
+            .bind(&new.address)
+            .bind(r.created_ms)
+            .execute(pool)
+            .await?;
+        });
+        Ok(())
+    }
+
+    /// The invite key of public table `id` while it is in the lobby.
+    pub(crate) async fn public_key(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(with_pool!(self.pool(), pool => {
+            sqlx::query_scalar(
+                "SELECT l.invite_key FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+                 WHERE l.table_id = $1 AND t.state = 'lobby'",
+            )
+            .bind(id)
+            .fetch_optional(pool)
+            .await?
+        }))
+    }
+
+    /// Public tables in the lobby that `address` opened.
+    pub(crate) async fn public_by(&self, address: &str) -> Result<i64, StoreError> {
+        Ok(with_pool!(self.pool(), pool => {
+            sqlx::query_scalar(
+                "SELECT COUNT(*) FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+                 WHERE l.address = $1 AND t.state = 'lobby'",
+            )
+            .bind(address)
+            .fetch_one(pool)
+            .await?
+        }))
+    }
+
+    /// Every public table in the lobby or playing, and the names in their seats
+    /// (`(table_no, seat, name)`).
+    pub(crate) async fn public(
+        &self,
+    ) -> Result<(Vec<PublicRow>, Vec<(i64, u8, String)>), StoreError> {
+        with_pool!(self.pool(), pool => {
+            // Finished tables leave the lobby's rows.
+            sqlx::query(
+                "DELETE FROM lobby_tables WHERE table_no IN (SELECT l.table_no
+                     FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+                     WHERE t.state NOT IN ('lobby', 'playing'))",
+            )
+            .execute(pool)
+            .await?;
+            let rows = sqlx::query(
+                "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs, l.clock,
+                     l.players, l.created_ms, l.watchers, t.state
+                 FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+                 ORDER BY l.created_ms, l.table_no",
+            )
+            .fetch_all(pool)
+            .await?;
+            let seats = sqlx::query(
+                "SELECT s.table_no, s.seat, s.name FROM lobby_tables l
+                 JOIN seats s ON s.table_no = l.table_no",
+            )
+            .fetch_all(pool)
+            .await?;
+            Ok((
+                rows.iter()
+                    .map(|r| PublicRow {
+                        id: r.get(0),
+                        no: r.get(1),
+                        host: r.get(2),
+                        preset: r.get(3),
+                        differs: r.get(4),
+                        clock: r.get(5),
+                        players: small(r.get(6)),
+                        created_ms: r.get(7),
+                        watchers: r.get(8),
+                        state: r.get(9),
+                    })
+                    .collect(),
+                seats
+                    .iter()
+                    .map(|r| (r.get(0), small(r.get(1)), r.get(2)))
+                    .collect(),
+            ))
+        })
+    }
+
+    /// Sets the spectators a public table's node counted.
+    pub(crate) async fn watchers(&self, id: &str, watchers: u32) -> Result<(), StoreError> {
+        with_pool!(self.pool(), pool => {
+            sqlx::query("UPDATE lobby_tables SET watchers = $1 WHERE table_id = $2")
+                .bind(i64::from(watchers))
+                .bind(id)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Stores a seek; returns its number (its place in the line).
+    pub(crate) async fn seek(&self, new: &NewSeek<'_>, now_ms: i64) -> Result<i64, StoreError> {
+        let r = &new.row;
+        Ok(with_pool!(self.pool(), pool => {
+            sqlx::query_scalar(
+                "INSERT INTO lobby_seeks (node, socket, choice, label, profile, clock, players,
+                     name, address, account_no, bots_after_ms, created_ms, seen_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING no",
+            )
+            .bind(new.node)
+            .bind(i64::try_from(new.socket).unwrap_or(i64::MAX))
+            .bind(new.choice)
+            .bind(new.label)
+            .bind(&r.profile)
+            .bind(&r.clock)
+            .bind(i64::from(r.players))
+            .bind(&r.name)
+            .bind(&new.address)
+            .bind(new.account)
+            .bind(r.bots_after_ms)
+            .bind(now_ms)
+            .fetch_one(pool)
+            .await?
+        }))
+    }
+
+    /// Drops seek `no` (its socket cancelled it or closed).
+    pub(crate) async fn drop_seek(&self, no: i64) -> Result<(), StoreError> {
+        with_pool!(self.pool(), pool => {
+            sqlx::query("DELETE FROM lobby_seeks WHERE no = $1")
+                .bind(no)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Drops every seek of `node` (it starts: its sockets of before are gone).
+    pub(crate) async fn drop_node(&self, node: &str) -> Result<(), StoreError> {
+        with_pool!(self.pool(), pool => {
+            sqlx::query("DELETE FROM lobby_seeks WHERE node = $1")
+                .bind(node)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Marks `node`'s seeks alive at `now_ms` and drops every seek not marked since
+    /// `stale_ms` (its node died).
+    pub(crate) async fn touch(
+        &self,
+        node: &str,
+        now_ms: i64,
+        stale_ms: i64,
+    ) -> Result<(), StoreError> {
+        with_pool!(self.pool(), pool => {
+            sqlx::query("UPDATE lobby_seeks SET seen_ms = $1 WHERE node = $2")
+                .bind(now_ms)
+                .bind(node)
+                .execute(pool)
+                .await?;
+            sqlx::query("DELETE FROM lobby_seeks WHERE seen_ms < $1")
+                .bind(now_ms - stale_ms)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Seeks waiting from `address`, and from `account` if given.
+    pub(crate) async fn seeks_by(
+        &self,
+        address: Option<&str>,
+        account: Option<i64>,
+    ) -> Result<(i64, i64), StoreError> {
+        with_pool!(self.pool(), pool => {
+            let by_address: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM lobby_seeks WHERE address = $1 AND table_id IS NULL",
+            )
+            .bind(address)
+            .fetch_one(pool)
+            .await?;
+            let by_account: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM lobby_seeks WHERE account_no = $1 AND table_id IS NULL",
+            )
+            .bind(account)
+            .fetch_one(pool)
+            .await?;
+            Ok((by_address, by_account))
+        })
+    }
+
+    /// The seekers waiting per (preset, clock); other house rules count as `custom`.
+    pub(crate) async fn counts(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
+        with_pool!(self.pool(), pool => {
+            let rows = sqlx::query(
+                "SELECT COALESCE(label, 'custom'), clock, COUNT(*) FROM lobby_seeks
+                 WHERE table_id IS NULL GROUP BY COALESCE(label, 'custom'), clock
+                 ORDER BY 1, 2",
+            )
+            .fetch_all(pool)
+            .await?;
+            Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+        })
+    }
+
+    /// The choices somebody is waiting for.
+    pub(crate) async fn choices(&self) -> Result<Vec<String>, StoreError> {
+        Ok(with_pool!(self.pool(), pool => {
+            sqlx::query_scalar(
+                "SELECT DISTINCT choice FROM lobby_seeks WHERE table_id IS NULL",
+            )
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// Takes the seekers of `choice` who get a table now, first come first: the first
+    /// `players` of them; or, when fewer wait and the first has waited as long as he
+    /// allowed before bots fill his table, those who allow bots. They are marked taken in
+    /// one transaction, under a lock on the choice on PostgreSQL
+    /// (`pg_advisory_xact_lock`), so that no two nodes take one seeker.
+    pub(crate) async fn take(&self, choice: &str, now_ms: i64) -> Result<Vec<SeekRow>, StoreError> {
+        let postgres = matches!(self.pool(), Pool::Postgres(_));
+        with_pool!(self.pool(), pool => {
+            let mut tx = pool.begin().await?;
+            if postgres {
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                    .bind(choice)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let rows = sqlx::query(
+                "SELECT no, name, players, profile, clock, bots_after_ms, created_ms
+                 FROM lobby_seeks WHERE choice = $1 AND table_id IS NULL ORDER BY no",
+            )
+            .bind(choice)
+            .fetch_all(&mut *tx)
+            .await?;
+            let waiting: Vec<SeekRow> = rows
+                .iter()
+                .map(|r| SeekRow {
+                    no: r.get(0),
+                    name: r.get(1),
+                    players: small(r.get(2)),
+                    profile: r.get(3),
+                    clock: r.get(4),
+                    bots_after_ms: r.get(5),
+                    created_ms: r.get(6),
+                })
+                .collect();
+            let taken = pick(&waiting, now_ms);
+            for s in &taken {
+                sqlx::query("UPDATE lobby_seeks SET table_id = $1 WHERE no = $2")
+                    .bind(PENDING)
+                    .bind(s.no)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(taken)
+        })
+    }
+
+    /// Gives the taken seeks their seats at `table` (`(seek, seat, token)`), all or none:
+    /// `false` (and nothing written) when one of them is gone meanwhile; the others then
+    /// wait again in their places.
+    pub(crate) async fn seat(
+        &self,
+        table: &str,
+        seats: &[(i64, u8, String)],
+    ) -> Result<bool, StoreError> {
+        let all: bool = with_pool!(self.pool(), pool => {
+            let mut tx = pool.begin().await?;
+            let mut all = true;
+            for (no, seat, token) in seats {
+                let done = sqlx::query(
+                    "UPDATE lobby_seeks SET table_id = $1, seat = $2, token = $3
+                     WHERE no = $4 AND table_id = $5",
+                )
+                .bind(table)
+                .bind(i64::from(*seat))
+                .bind(token)
+                .bind(no)
+                .bind(PENDING)
+                .execute(&mut *tx)
+                .await?;
+                all &= done.rows_affected() == 1;
+            }
+            if all {
+                tx.commit().await?;
+            } else {
+                tx.rollback().await?;
+            }
+            Ok::<bool, StoreError>(all)
+        })?;
+        if !all {
+            let seeks: Vec<i64> = seats.iter().map(|(no, _, _)| *no).collect();
+            self.release(&seeks).await?;
+        }
+        Ok(all)
+    }
+
+    /// Puts the taken seeks of `seats` back in the line, in their places.
+    pub(crate) async fn release(&self, seeks: &[i64]) -> Result<(), StoreError> {
+        with_pool!(self.pool(), pool => {
+            for no in seeks {
+                sqlx::query("UPDATE lobby_seeks SET table_id = NULL WHERE no = $1")
+                    .bind(no)
+                    .execute(pool)
+                    .await?;
+            }
+        });
+        Ok(())
+    }
+
+    /// The seats given to `node`'s seeks, to be handed over.
+    pub(crate) async fn seated(&self, node: &str) -> Result<Vec<Seated>, StoreError> {
+        with_pool!(self.pool(), pool => {
+            let rows = sqlx::query(
+                "SELECT no, socket, table_id, seat, token FROM lobby_seeks
+                 WHERE node = $1 AND token IS NOT NULL",
+            )
+            .bind(node)
+            .fetch_all(pool)
+            .await?;
+            Ok(rows
+                .iter()
+                .map(|r| Seated {
+                    no: r.get(0),
+                    socket: socket_no(r.get(1)),
+                    table: r.get(2),
+                    seat: small(r.get(3)),
+                    token: r.get(4),
+                })
+                .collect())
+        })
+    }
+}
+
+/// Who of `waiting` (first come first) gets a table now; empty when nobody does.
+pub(crate) fn pick(waiting: &[SeekRow], now_ms: i64) -> Vec<SeekRow> {
+    let Some(first) = waiting.first() else {
+        return Vec::new();
+    };
+    let players = usize::from(first.players);
+    if waiting.len() >= players {
+        return waiting[..players].to_vec();
+    }
+    match first.bots_after_ms {
+        Some(after) if now_ms - first.created_ms >= after => waiting
+            .iter()
+            .filter(|s| s.bots_after_ms.is_some())
+            .take(players)
+            .cloned()
+            .collect(),
+        Some(_) | None => Vec::new(),
+    }
+}

@@ -1,0 +1,128 @@
+//! The lobby's pure parts: who of a line gets a table, and the items a change makes.
+
+use pref_protocol::LobbyMessage;
+
+use super::store::{PublicRow, SeekRow, pick};
+use super::view::Known;
+
+fn seek(no: i64, players: u8, bots_after_ms: Option<i64>, created_ms: i64) -> SeekRow {
+    SeekRow {
+        no,
+        name: format!("p{no}"),
+        players,
+        profile: String::new(),
+        clock: "normal".to_owned(),
+        bots_after_ms,
+        created_ms,
+    }
+}
+
+fn nos(rows: &[SeekRow]) -> Vec<i64> {
+    rows.iter().map(|s| s.no).collect()
+}
+
+#[test]
+fn the_first_come_are_seated_and_a_short_line_waits() {
+    let line = [
+        seek(3, 3, None, 0),
+        seek(5, 3, None, 0),
+        seek(9, 3, None, 0),
+        seek(11, 3, None, 0),
+    ];
+    assert_eq!(nos(&pick(&line, 0)), [3, 5, 9]);
+    assert_eq!(nos(&pick(&line[..2], 1_000_000)), Vec::<i64>::new());
+    let four = [
+        seek(1, 4, None, 0),
+        seek(2, 4, None, 0),
+        seek(4, 4, None, 0),
+    ];
+    assert_eq!(nos(&pick(&four, 0)), Vec::<i64>::new());
+}
+
+#[test]
+fn bots_fill_only_once_the_first_seeker_waited_as_long_as_he_allowed() {
+    let line = [seek(1, 3, Some(5_000), 1_000), seek(2, 3, None, 2_000)];
+    assert_eq!(nos(&pick(&line, 5_999)), Vec::<i64>::new());
+    // The second seeker does not allow bots: the first gets a table with two bots.
+    assert_eq!(nos(&pick(&line, 6_000)), [1]);
+    let both = [
+        seek(1, 3, Some(5_000), 1_000),
+        seek(2, 3, Some(60_000), 2_000),
+    ];
+    assert_eq!(nos(&pick(&both, 6_000)), [1, 2]);
+}
+
+fn row(id: &str, no: i64, state: &str, watchers: i64) -> PublicRow {
+    PublicRow {
+        id: id.to_owned(),
+        no,
+        host: Some("Anna".to_owned()),
+        preset: Some("sochi".to_owned()),
+        differs: "{}".to_owned(),
+        clock: Some("normal".to_owned()),
+        players: 3,
+        created_ms: 1_000 * no,
+        watchers,
+        state: state.to_owned(),
+    }
+}
+
+#[test]
+fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
+    let mut known = Known::default();
+    let rows = [
+        row("a", 1, "lobby", 0),
+        row("b", 2, "playing", 1),
+        row("c", 3, "playing", 4),
+    ];
+    let seats = vec![
+        (1, 0, "Anna".to_owned()),
+        (2, 0, "B".to_owned()),
+        (3, 1, "C".to_owned()),
+    ];
+    let items = known.update(Known::read(&rows, &seats, &[], (10, 10)), 5_000);
+    let numbers: Vec<_> = items
+        .iter()
+        .map(|i| match i {
+            LobbyMessage::Listed { n, table } => (
+                *n,
+                format!(
+                    "listed {} {:?} {}",
+                    table.id, table.seats, table.waiting_secs
+                ),
+            ),
+            LobbyMessage::Live { n, live } => (
+                *n,
+                format!(
+                    "live {:?}",
+                    live.iter().map(|l| l.id.as_str()).collect::<Vec<_>>()
+                ),
+            ),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        numbers,
+        [
+            (1, "listed a [Some(\"Anna\"), None, None] 4".to_owned()),
+            (2, "live [\"c\", \"b\"]".to_owned())
+        ]
+    );
+    // Read again unchanged: nothing to tell, though a second went by.
+    assert!(
+        known
+            .update(Known::read(&rows, &seats, &[], (10, 10)), 6_000)
+            .is_empty()
+    );
+    // Table a fills up: it leaves the list.
+    let full = vec![
+        (1, 0, "Anna".to_owned()),
+        (1, 1, "X".to_owned()),
+        (1, 2, "Y".to_owned()),
+    ];
+    let items = known.update(Known::read(&rows[..1], &full, &[], (10, 10)), 7_000);
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(matches!(&items[0], LobbyMessage::Unlisted { n: 3, id } if id == "a"));
+    assert!(matches!(&items[1], LobbyMessage::Live { n: 4, live } if live.is_empty()));
+    assert_eq!(known.view(7_000).n, 4);
+}

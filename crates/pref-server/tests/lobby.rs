@@ -1,0 +1,400 @@
+//! The public lobby and quick pairing, over the real server: public tables listed and
+//! joined without the invite link, seekers paired first come first seated into one table,
+//! never two; a seek gone with its socket and after a restart; bots filling a table when
+//! the seeker allowed it; the bounds on what one client may put in the lobby; and two
+//! nodes on PostgreSQL pairing their seekers together.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Ws, http, next_json, postgres, send, server, spawn_binary, temp_dir, ws_request};
+use pref_protocol::{LobbyMessage, LobbyView, Summary};
+use pref_server::config::{Config, Millis};
+use serde_json::{Value, json};
+
+/// Quick ticks, and room for every seeker of a test from 127.0.0.1.
+fn roomy(c: &mut Config) {
+    c.lobby.lobby_tick_ms = Millis(50);
+    c.lobby.seeks_per_ip = 100;
+    c.lobby.seek_burst_per_ip = 100;
+    c.lobby.lobby_sockets_per_ip = 100;
+    c.limits.sockets_per_ip_per_second = 1000;
+    c.limits.socket_burst_per_ip = 1000;
+    c.limits.bot_delay_min_ms = Millis(0);
+    c.limits.bot_delay_max_ms = Millis(0);
+}
+
+/// A lobby socket, past its snapshot (returned).
+async fn lobby_socket(addr: &str) -> (Ws, LobbyView) {
+    let url = format!("ws://{addr}/api/lobby/ws");
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_request(&url, None))
+        .await
+        .unwrap();
+    let first: LobbyMessage = serde_json::from_value(next_json(&mut ws).await.unwrap()).unwrap();
+    let LobbyMessage::Snapshot { lobby } = first else {
+        panic!("the first message is not the snapshot: {first:?}");
+    };
+    (ws, lobby)
+}
+
+fn seek(name: &str, preset: &str, clock: &str, bots: Option<u32>) -> Value {
+    let mut v = json!({"type": "seek", "name": name, "profile": preset, "clock": clock});
+    if let Some(b) = bots {
+        v["bots_after_secs"] = json!(b);
+    }
+    v
+}
+
+/// Seeks on `ws` and waits for its answer (`waiting`, or an error).
+async fn seek_on(ws: &mut Ws, request: Value) -> Value {
+    send(ws, request).await;
+    common::until(ws, |m| m["type"] == "waiting" || m["type"] == "error").await
+}
+
+/// Waits for the seat `ws` is given: (table, seat, token).
+async fn paired(ws: &mut Ws) -> (String, u8, String) {
+    let m = common::until(ws, |m| m["type"] == "paired").await;
+    (
+        m["table"].as_str().unwrap().to_owned(),
+        u8::try_from(m["seat"].as_u64().unwrap()).unwrap(),
+        m["token"].as_str().unwrap().to_owned(),
+    )
+}
+
+async fn lobby_now(addr: &str) -> LobbyView {
+    let (status, body) = http(addr, "GET", "/api/lobby", None, None).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_value(body).unwrap()
+}
+
+/// Polls `GET /api/lobby` until `pred` holds (the lobby is read every tick); fails after 10 s.
+async fn lobby_until(addr: &str, pred: impl Fn(&LobbyView) -> bool) -> LobbyView {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let view = lobby_now(addr).await;
+        if pred(&view) {
+            return view;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the lobby never got there: {view:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn seeking(view: &LobbyView, preset: &str, clock: &str) -> u32 {
+    view.seeking
+        .iter()
+        .find(|c| c.preset == preset && c.clock == clock)
+        .map_or(0, |c| c.seeking)
+}
+
+async fn summary(addr: &str, id: &str) -> Summary {
+    let (status, body) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_value(body).unwrap()
+}
+
+#[tokio::test]
+async fn a_public_table_is_listed_joined_without_the_invite_and_leaves_the_list_when_full() {
+    let (addr, _) = server("lobby-public", roomy).await;
+    let (mut watcher, first) = lobby_socket(&addr).await;
+    assert!(first.tables.is_empty(), "{first:?}");
+    // A private table is not listed; a public one is, with its host and clock.
+    let (status, _) = http(&addr, "POST", "/api/tables", Some(&json!({})), None).await;
+    assert_eq!(status, 201);
+    let (status, created) = http(
+        &addr,
+        "POST",
+        "/api/tables",
+        Some(
+            &json!({"profile": {"preset": "sochi", "pool_target": 37}, "clock": "blitz",
+            "public": true, "name": "Anna"}),
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let listed = common::until(&mut watcher, |m| m["type"] == "listed").await;
+    assert_eq!(listed["table"]["id"], json!(id));
+    assert_eq!(listed["table"]["host"], json!("Anna"));
+    assert_eq!(listed["table"]["clock"], json!("blitz"));
+    assert_eq!(listed["table"]["preset"], json!("sochi"));
+    assert_eq!(listed["table"]["differs"], json!({"pool_target": 37}));
+    assert_eq!(listed["table"]["seats"], json!([null, null, null]));
+    let n = listed["n"].as_u64().unwrap();
+    // Three strangers sit without the invite key; each seat shows in the list.
+    for (i, name) in ["Boris", "Vera", "Gleb"].into_iter().enumerate() {
+        let (status, body) = http(
+            &addr,
+            "POST",
+            &format!("/api/tables/{id}/seats"),
+            Some(&json!({"name": name})),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["seat"], json!(i));
+    }
+    let gone = common::until(&mut watcher, |m| m["type"] == "unlisted").await;
+    assert_eq!(gone["id"], json!(id));
+    assert!(gone["n"].as_u64().unwrap() > n);
+    assert!(lobby_now(&addr).await.tables.is_empty());
+    // A private table still needs its invite link.
+    let (_, private) = http(&addr, "POST", "/api/tables", Some(&json!({})), None).await;
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{}/seats", private["id"].as_str().unwrap()),
+        Some(&json!({"name": "Boris"})),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"].clone()),
+        (403, json!("invite_required"))
+    );
+}
+
+#[tokio::test]
+async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
+    let (addr, _) = server("lobby-fair", roomy).await;
+    let mut sockets = Vec::new();
+    for name in ["A", "B", "C", "D"] {
+        let (mut ws, _) = lobby_socket(&addr).await;
+        let answer = seek_on(&mut ws, seek(name, "sochi", "normal", None)).await;
+        assert_eq!(answer["type"], "waiting", "{answer}");
+        sockets.push(ws);
+    }
+    let mut tables = Vec::new();
+    for ws in &mut sockets[..3] {
+        tables.push(paired(ws).await);
+    }
+    let id = &tables[0].0;
+    assert!(tables.iter().all(|(t, _, _)| t == id), "{tables:?}");
+    // Seated in the order they came.
+    assert_eq!(tables.iter().map(|t| t.1).collect::<Vec<_>>(), [0, 1, 2]);
+    let table = summary(&addr, id).await;
+    let names: Vec<_> = table.seats.iter().map(|s| s.name.clone()).collect();
+    assert_eq!(
+        names,
+        [Some("A".into()), Some("B".into()), Some("C".into())]
+    );
+    assert_ne!(table.phase, pref_protocol::Phase::Lobby);
+    // The fourth is still waiting, and counted.
+    let view = lobby_until(&addr, |v| seeking(v, "sochi", "normal") == 1).await;
+    assert_eq!(view.live.len(), 1, "{view:?}");
+    assert_eq!(view.live[0].id, *id);
+    // The seat token works at the table.
+    let (mut seat, _) = tokio_tungstenite::connect_async(ws_request(
+        &format!("ws://{addr}/api/tables/{id}/ws"),
+        Some(&tables[0].2),
+    ))
+    .await
+    .unwrap();
+    let snapshot = next_json(&mut seat).await.unwrap();
+    assert_eq!(snapshot["type"], "snapshot");
+    assert_eq!(snapshot["you"], json!({"seat": 0}), "{snapshot}");
+}
+
+#[tokio::test]
+async fn many_seekers_at_once_end_at_whole_tables_each_seated_once() {
+    let (addr, _) = server("lobby-race", roomy).await;
+    let seekers: Vec<_> = (0..9)
+        .map(|i| {
+            let addr = addr.clone();
+            tokio::spawn(async move {
+                let (mut ws, _) = lobby_socket(&addr).await;
+                let answer =
+                    seek_on(&mut ws, seek(&format!("p{i}"), "leningrad", "blitz", None)).await;
+                assert_eq!(answer["type"], "waiting", "{answer}");
+                let seat = paired(&mut ws).await;
+                (seat, ws)
+            })
+        })
+        .collect();
+    let mut seats = Vec::new();
+    let mut keep = Vec::new();
+    for s in seekers {
+        let (seat, ws) = s.await.unwrap();
+        seats.push(seat);
+        keep.push(ws);
+    }
+    let mut by_table = std::collections::BTreeMap::<String, Vec<u8>>::new();
+    for (table, seat, _) in &seats {
+        by_table.entry(table.clone()).or_default().push(*seat);
+    }
+    assert_eq!(by_table.len(), 3, "{by_table:?}");
+    for (id, mut at) in by_table {
+        at.sort_unstable();
+        assert_eq!(at, [0, 1, 2], "table {id}");
+        let table = summary(&addr, &id).await;
+        assert!(table.seats.iter().all(|s| s.bot.is_none()), "{table:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_seek_is_gone_when_its_socket_closes_or_is_cancelled() {
+    let (addr, _) = server("lobby-close", roomy).await;
+    let (mut one, _) = lobby_socket(&addr).await;
+    let (mut two, _) = lobby_socket(&addr).await;
+    seek_on(&mut one, seek("A", "rostov", "relaxed", None)).await;
+    seek_on(&mut two, seek("B", "rostov", "relaxed", None)).await;
+    lobby_until(&addr, |v| seeking(v, "rostov", "relaxed") == 2).await;
+    drop(one);
+    lobby_until(&addr, |v| seeking(v, "rostov", "relaxed") == 1).await;
+    send(&mut two, json!({"type": "cancel"})).await;
+    lobby_until(&addr, |v| seeking(v, "rostov", "relaxed") == 0).await;
+    // A third seeker alone with the one that closed: nobody is paired with a ghost.
+    let (mut three, _) = lobby_socket(&addr).await;
+    let (mut four, _) = lobby_socket(&addr).await;
+    seek_on(&mut three, seek("C", "rostov", "relaxed", None)).await;
+    seek_on(&mut four, seek("D", "rostov", "relaxed", None)).await;
+    let view = lobby_until(&addr, |v| seeking(v, "rostov", "relaxed") == 2).await;
+    assert!(view.live.is_empty(), "{view:?}");
+}
+
+#[tokio::test]
+async fn a_seeker_who_allowed_bots_gets_a_table_with_bots() {
+    let (addr, _) = server("lobby-bots", roomy).await;
+    let (mut ws, _) = lobby_socket(&addr).await;
+    let answer = seek_on(&mut ws, seek("Anna", "sochi", "off", Some(1))).await;
+    assert_eq!(
+        answer,
+        json!({"type": "waiting", "preset": "sochi", "clock": "off"})
+    );
+    let (id, seat, _) = paired(&mut ws).await;
+    assert_eq!(seat, 0);
+    let table = summary(&addr, &id).await;
+    assert_eq!(table.seats[0].name.as_deref(), Some("Anna"));
+    assert!(table.seats[0].bot.is_none());
+    assert!(
+        table.seats[1].bot.is_some() && table.seats[2].bot.is_some(),
+        "{table:?}"
+    );
+    assert_ne!(table.phase, pref_protocol::Phase::Lobby);
+}
+
+#[tokio::test]
+async fn a_restart_leaves_no_ghost_seek() {
+    let dir = temp_dir("lobby-restart");
+    let env = [("PREF_LOBBY_TICK_MS", "50")];
+    let (mut child, addr) = spawn_binary(&dir, &env);
+    let (mut ws, _) = lobby_socket(&addr).await;
+    seek_on(&mut ws, seek("A", "sochi", "normal", None)).await;
+    lobby_until(&addr, |v| seeking(v, "sochi", "normal") == 1).await;
+    // The node dies with the seek in the database.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(ws);
+    let (mut child, addr) = spawn_binary(&dir, &env);
+    let view = lobby_now(&addr).await;
+    assert_eq!(seeking(&view, "sochi", "normal"), 0, "{view:?}");
+    // And a new seeker is not paired with the ghost.
+    let (mut b, _) = lobby_socket(&addr).await;
+    let (mut c, _) = lobby_socket(&addr).await;
+    seek_on(&mut b, seek("B", "sochi", "normal", None)).await;
+    seek_on(&mut c, seek("C", "sochi", "normal", None)).await;
+    let view = lobby_until(&addr, |v| seeking(v, "sochi", "normal") == 2).await;
+    assert!(view.live.is_empty(), "{view:?}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[tokio::test]
+async fn each_bound_refuses_the_one_over_it() {
+    let (addr, _) = server("lobby-bounds", |c| {
+        roomy(c);
+        c.lobby.seeks_per_ip = 1;
+        c.lobby.lobby_sockets_per_ip = 3;
+        c.lobby.public_tables_per_ip = 1;
+    })
+    .await;
+    // Seeks waiting per address: the second socket's seek is refused.
+    let (mut one, _) = lobby_socket(&addr).await;
+    let (mut two, _) = lobby_socket(&addr).await;
+    assert_eq!(
+        seek_on(&mut one, seek("A", "sochi", "normal", None)).await["type"],
+        "waiting"
+    );
+    let refused = seek_on(&mut two, seek("B", "sochi", "normal", None)).await;
+    assert_eq!(refused["error"], "rate_limited", "{refused}");
+    // A seek asking for bots later than the bound allows is refused.
+    let late = seek_on(&mut two, seek("B", "sochi", "normal", Some(601))).await;
+    assert_eq!(late["error"], "bad_request", "{late}");
+    // Lobby sockets per address: the fourth upgrade is refused.
+    let (_three, _) = lobby_socket(&addr).await;
+    let url = format!("ws://{addr}/api/lobby/ws");
+    let Err(tokio_tungstenite::tungstenite::Error::Http(answer)) =
+        tokio_tungstenite::connect_async(ws_request(&url, None)).await
+    else {
+        panic!("a fourth lobby socket was let in");
+    };
+    assert_eq!(answer.status(), 429);
+    // Public tables per address: the second one is refused, a private one is not.
+    let public = json!({"public": true});
+    let (status, _) = http(&addr, "POST", "/api/tables", Some(&public), None).await;
+    assert_eq!(status, 201);
+    let (status, body) = http(&addr, "POST", "/api/tables", Some(&public), None).await;
+    assert_eq!(
+        (status, body["error"].clone()),
+        (429, json!("rate_limited"))
+    );
+    let (status, _) = http(&addr, "POST", "/api/tables", Some(&json!({})), None).await;
+    assert_eq!(status, 201);
+}
+
+#[tokio::test]
+async fn seeks_per_minute_are_budgeted_per_address() {
+    let (addr, _) = server("lobby-seek-rate", |c| {
+        roomy(c);
+        c.lobby.seeks_per_ip_per_minute = 1;
+        c.lobby.seek_burst_per_ip = 2;
+    })
+    .await;
+    let (mut ws, _) = lobby_socket(&addr).await;
+    // A new seek replaces the socket's own; the third in a minute is refused.
+    for _ in 0..2 {
+        assert_eq!(
+            seek_on(&mut ws, seek("A", "sochi", "normal", None)).await["type"],
+            "waiting"
+        );
+    }
+    let refused = seek_on(&mut ws, seek("A", "sochi", "normal", None)).await;
+    assert_eq!(refused["error"], "rate_limited", "{refused}");
+}
+
+#[tokio::test]
+async fn two_nodes_pair_their_seekers_at_one_table() {
+    let Some(url) = postgres("lobby").await else {
+        return;
+    };
+    let node = |c: &mut Config| {
+        roomy(c);
+        c.database = Some(url.clone());
+    };
+    let (one, _) = server("lobby-pg-1", node).await;
+    let (two, _) = server("lobby-pg-2", node).await;
+    let (mut a, _) = lobby_socket(&one).await;
+    let (mut b, _) = lobby_socket(&two).await;
+    let (mut c, _) = lobby_socket(&one).await;
+    seek_on(&mut a, seek("A", "sochi", "normal", None)).await;
+    seek_on(&mut b, seek("B", "sochi", "normal", None)).await;
+    // Both nodes count both seekers.
+    lobby_until(&one, |v| seeking(v, "sochi", "normal") == 2).await;
+    lobby_until(&two, |v| seeking(v, "sochi", "normal") == 2).await;
+    seek_on(&mut c, seek("C", "sochi", "normal", None)).await;
+    let (ta, sa, _) = paired(&mut a).await;
+    let (tb, sb, _) = paired(&mut b).await;
+    let (tc, sc, _) = paired(&mut c).await;
+    assert_eq!((&ta, &tb), (&tc, &tc));
+    assert_eq!([sa, sb, sc], [0, 1, 2]);
+    // Either node serves the table and lists the game.
+    let table = summary(&two, &ta).await;
+    assert_eq!(table.seats[1].name.as_deref(), Some("B"));
+    lobby_until(&two, |v| v.live.iter().any(|l| l.id == ta)).await;
+    lobby_until(&one, |v| v.live.iter().any(|l| l.id == ta)).await;
+}

@@ -1,0 +1,161 @@
+// Why: the public lobby on the start page, above the fold: quick pairing by a grid of the
+// common choices (Sochi / Leningrad / Rostov × relaxed / normal / blitz) with how many are
+// seeking each, the public tables waiting for players (sit down without an invite link) and
+// the games in progress on public tables, busiest first, to watch. One WebSocket
+// (`/api/lobby/ws`) keeps it live: a snapshot, then numbered items; the seek lives as long as
+// the page, and the seat the server gives comes back over it.
+
+import { api } from './api.js';
+import { h, toast } from './dom.js';
+import { t } from './i18n.js';
+import { saved } from './store.js';
+
+const PRESETS = ['sochi', 'leningrad', 'rostov'];
+const CLOCKS = ['relaxed', 'normal', 'blitz'];
+
+const room = { lobby: { tables: [], live: [], seeking: [] }, socket: null, waiting: null, bots: false, botsAfter: 30, panel: null };
+
+function count(preset, clock) {
+  const c = room.lobby.seeking.find((s) => s.preset === preset && s.clock === clock);
+  return c ? c.seeking : 0;
+}
+
+function name() {
+  const input = document.getElementById('room-name');
+  return (input && input.value.trim()) || saved.name() || t('ux.default_name');
+}
+
+function send(message) {
+  if (room.socket && room.socket.readyState === WebSocket.OPEN) room.socket.send(JSON.stringify(message));
+}
+
+function seek(preset, clock) {
+  const me = name();
+  saved.setName(me);
+  const message = { type: 'seek', name: me, profile: preset, clock };
+  if (room.bots) message.bots_after_secs = room.botsAfter;
+  room.waiting = { preset, clock };
+  send(message);
+  draw();
+}
+
+function cancel() {
+  room.waiting = null;
+  send({ type: 'cancel' });
+  draw();
+}
+
+async function sit(id) {
+  const me = name();
+  try {
+    const seat = await api.claim(id, me);
+    saved.setName(me);
+    saved.setSeat(id, seat.seat, seat.token);
+    location.assign(`/t/${id}`);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function grid() {
+  return h('table', { class: 'room-grid', id: 'room-grid' },
+    h('thead', {}, h('tr', {}, h('th', {}, ''), CLOCKS.map((c) => h('th', { scope: 'col' }, t(`clock.${c}`))))),
+    h('tbody', {}, PRESETS.map((p) => h('tr', {},
+      h('th', { scope: 'row' }, t(`preset.${p}`)),
+      CLOCKS.map((c) => {
+        const on = room.waiting && room.waiting.preset === p && room.waiting.clock === c;
+        const n = count(p, c);
+        return h('td', {}, h('button', {
+          type: 'button', id: `seek-${p}-${c}`, class: on ? 'primary' : '',
+          'aria-pressed': on ? 'true' : 'false',
+          onclick: () => (on ? cancel() : seek(p, c)),
+        }, on ? t('room.cancel') : t('room.play'), n ? h('span', { class: 'room-count' }, ` · ${t('room.seeking', { n })}`) : ''));
+      })))));
+}
+
+function seatsText(seats) {
+  return seats.map((s) => s || '—').join(', ');
+}
+
+function tables() {
+  if (!room.lobby.tables.length) return h('p', { class: 'hint', id: 'room-tables' }, t('room.no_tables'));
+  return h('ul', { class: 'room-list', id: 'room-tables' }, room.lobby.tables.map((tb) => h('li', {},
+    h('b', {}, tb.preset ? t(`preset.${tb.preset}`) : '?'),
+    Object.keys(tb.differs || {}).length ? ` (${t('room.differs', { n: Object.keys(tb.differs).length })})` : '',
+    ' · ', tb.clock ? t(`clock.${tb.clock}`) : t('clock.off'),
+    ' · ', seatsText(tb.seats),
+    tb.host ? ` · ${t('room.host', { name: tb.host })}` : '',
+    ' · ', t('room.waited', { n: Math.floor(tb.waiting_secs / 60) }), ' ',
+    h('button', { type: 'button', class: 'room-sit', onclick: () => sit(tb.id) }, t('room.sit')))));
+}
+
+function live() {
+  if (!room.lobby.live.length) return h('p', { class: 'hint', id: 'room-live' }, t('room.no_live'));
+  return h('ul', { class: 'room-list', id: 'room-live' }, room.lobby.live.map((g) => h('li', {},
+    h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'), ' · ', g.seats.join(', '),
+    g.spectators ? ` · ${t('room.watchers', { n: g.spectators })}` : '', ' ',
+    h('a', { href: `/t/${g.id}?watch`, class: 'room-watch' }, t('room.watch')))));
+}
+
+function draw() {
+  if (!room.panel) return;
+  room.panel.replaceChildren(
+    h('h2', {}, t('room.title')),
+    h('p', { class: 'hint' }, t('room.lead')),
+    h('div', { class: 'row' },
+      h('input', { type: 'text', id: 'room-name', maxlength: 32, value: saved.name(), placeholder: t('ux.default_name'), 'aria-label': t('lobby.name') }),
+      h('label', { class: 'check' },
+        h('input', { type: 'checkbox', id: 'room-bots', checked: room.bots, onchange: (e) => { room.bots = e.target.checked; } }),
+        ' ', t('room.bots_after'), ' ',
+        h('input', { type: 'number', id: 'room-bots-after', min: 0, max: 600, value: room.botsAfter, inputmode: 'numeric',
+          onchange: (e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n >= 0) room.botsAfter = n; } }))),
+    grid(),
+    room.waiting ? h('p', { class: 'room-waiting', id: 'room-waiting', role: 'status' }, t('room.waiting')) : '',
+    h('h3', {}, t('room.tables')), tables(),
+    h('h3', {}, t('room.live')), live());
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case 'snapshot': room.lobby = m.lobby; break;
+    case 'listed': {
+      const i = room.lobby.tables.findIndex((x) => x.id === m.table.id);
+      if (i >= 0) room.lobby.tables[i] = m.table; else room.lobby.tables.push(m.table);
+      break;
+    }
+    case 'unlisted': room.lobby.tables = room.lobby.tables.filter((x) => x.id !== m.id); break;
+    case 'live': room.lobby.live = m.live; break;
+    case 'seeking': room.lobby.seeking = m.seeking; break;
+    case 'waiting': return;
+    case 'paired':
+      saved.setSeat(m.table, m.seat, m.token);
+      location.assign(`/t/${m.table}`);
+      return;
+    case 'error': room.waiting = null; toast(m.message); break;
+    default: return;
+  }
+  draw();
+}
+
+function connect() {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/lobby/ws`;
+  const socket = new WebSocket(url);
+  room.socket = socket;
+  socket.onmessage = (e) => onMessage(JSON.parse(e.data));
+  socket.onclose = () => {
+    if (room.socket !== socket) return;
+    // The seek went with the socket: the page says so and connects again.
+    room.socket = null;
+    room.waiting = null;
+    draw();
+    setTimeout(() => { if (!room.socket && room.panel && room.panel.isConnected) connect(); }, 2000);
+  };
+}
+
+/** The lobby's panel; connects its socket once. */
+export function roomPanel() {
+  room.panel = h('section', { class: 'room', id: 'room' });
+  draw();
+  if (!room.socket) connect();
+  return room.panel;
+}
