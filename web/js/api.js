@@ -21,8 +21,8 @@ export async function call(method, path, body, bearer) {
 
 export const api = {
   presets: () => call('GET', '/api/presets'),
-  create: (profile, spectatorChat, clock) =>
-    call('POST', '/api/tables', { profile, spectator_chat: spectatorChat, ...(clock && clock !== 'off' ? { clock } : {}) }),
+  create: (profile, spectatorChat, clock, practice) =>
+    call('POST', '/api/tables', { profile, spectator_chat: spectatorChat, ...(clock && clock !== 'off' ? { clock } : {}), ...(practice ? { practice: true } : {}) }),
   pauseClock: (id, paused, host) => call('POST', `/api/tables/${id}/clock`, { paused }, host),
   summary: (id) => call('GET', `/api/tables/${id}`),
   claim: (id, name, seat, host, invite) => call('POST', `/api/tables/${id}/seats`, { name, seat, invite: invite || undefined }, host),

@@ -120,7 +120,7 @@ function useSaved(p) {
 async function create(root) {
   const profile = request();
   try {
-    const res = await api.create(profile, form.spectatorChat, form.clock);
+    const res = await api.create(profile, form.spectatorChat, form.clock, form.practice);
     saved.setHost(res.id, res.host_token);
     saved.setInvite(res.id, res.invite);
     form.created = res;
@@ -163,6 +163,7 @@ function render(root) {
     }, form.useSaved && form.saved),
     clockChoice(form),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'practice', checked: !!form.practice, onchange: (e) => { form.practice = e.target.checked; } }), ' ', t('start.practice')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
   showDifferences();

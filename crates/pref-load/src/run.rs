@@ -55,6 +55,7 @@ async fn setup_table(
         profile: Some(json!({ "preset": preset, "pool_target": POOL_TARGET })),
         spectator_chat: false,
         clock: plan.clock.clone(),
+        practice: false,
     };
     let created: Created = api
         .expect(201, Method::POST, "/api/tables", Some(&create), None)

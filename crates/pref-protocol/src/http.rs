@@ -19,6 +19,10 @@ pub struct CreateTable {
     /// `{"preset": …, "move": s, "bank": s, "refill": s, "grace": s}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<serde_json::Value>,
+    /// A practice table: a seated player may ask for hints on his turn; never rated, and
+    /// marked so in its summary and record.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
 }
 
 /// The answer to `POST /api/tables`.

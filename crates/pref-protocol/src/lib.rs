@@ -36,6 +36,7 @@ pub mod clock;
 pub mod fair;
 pub mod http;
 pub mod keeper;
+pub mod practice;
 pub mod score;
 pub mod server;
 pub mod strict;
@@ -59,6 +60,7 @@ pub use keeper::{
     CreateKeeper, KeeperChange, KeeperCheck, KeeperChecked, KeeperCreated, KeeperDeal,
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
+pub use practice::{HintCard, HintReason, HintView};
 pub use score::{OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
     ChatLine, DealSoFar, DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot,

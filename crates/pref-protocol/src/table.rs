@@ -73,6 +73,9 @@ pub struct Summary {
     /// The time control and the clock's state, at a table with a clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockInfo>,
+    /// A practice table (hints allowed, never rated; absent otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
 }
 
 fn is_zero(n: &u32) -> bool {

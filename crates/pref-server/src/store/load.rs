@@ -42,6 +42,8 @@ pub struct TableRow {
     pub served_ms: Option<u64>,
     /// The turns its clock moved after outages.
     pub outages: Vec<super::Outage>,
+    /// A practice table's hint counts (`None` for any other table).
+    pub practice: Option<super::HintCounts>,
 }
 
 /// An occupied seat as stored.
@@ -126,6 +128,7 @@ impl Store {
             r.fair = self.fair_rows(no).await?;
             r.served_ms = self.served_until(no).await?;
             r.outages = self.outages(no).await?;
+            r.practice = self.practice(no).await?;
         }
         Ok(row)
     }
@@ -236,6 +239,7 @@ impl Store {
                 clock,
                 served_ms: None,
                 outages: Vec::new(),
+                practice: None,
             }))
         })
     }

@@ -14,6 +14,7 @@ mod audience;
 mod bot_seats;
 mod fair;
 mod life;
+mod practice;
 mod restore;
 mod views;
 
@@ -513,6 +514,13 @@ impl Table {
                     self.keep_chat(viewer, text);
                 }
                 let _ = reply.send(done);
+            }
+            Command::Hint {
+                caller,
+                version,
+                reply,
+            } => {
+                let _ = reply.send(self.hint(caller.viewer, caller.token, version).await);
             }
             Command::Back { caller, reply } => {
                 let _ = reply.send(self.back(caller.viewer, caller.token).await);

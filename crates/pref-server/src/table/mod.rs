@@ -10,6 +10,7 @@
 //!   [`lifecycle`]: idle lobbies expire, unused finished games leave memory, only live
 //!   tables count toward `max_tables`.
 //! - [`bots`]: a bot per seat, fed its seat's projection, acting through the inbox.
+//! - [`practice`]: a practice table's hints, worked out from the seat's view only.
 //! - [`wire`]: the items a table broadcasts inside the server and their projection to the
 //!   `pref-protocol` messages.
 
@@ -19,6 +20,7 @@ pub(crate) mod bots;
 pub(crate) mod command;
 pub(crate) mod lifecycle;
 pub(crate) mod machine;
+pub(crate) mod practice;
 pub(crate) mod registry;
 pub(crate) mod wire;
 

@@ -31,7 +31,7 @@ pub(super) async fn create_table(
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     let clock = crate::table::machine::clock::parse(req.clock.as_ref())?;
-    let created = open_table(&s, profile, clock, req.spectator_chat).await?;
+    let created = open_table(&s, profile, clock, (req.spectator_chat, req.practice)).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -41,7 +41,7 @@ pub(super) async fn open_table(
     s: &AppState,
     profile: Profile,
     clock: Option<pref_protocol::clock::TimeControl>,
-    spectator_chat: bool,
+    (spectator_chat, practice): (bool, bool),
 ) -> Result<Created, ApiError> {
     if s.tables.live() >= s.config.limits.max_tables {
         return Err(ApiError::Full);
@@ -67,6 +67,9 @@ pub(super) async fn open_table(
         };
         s.store.set_clock(no, &info).await?;
     }
+    if practice {
+        s.store.set_practice(no).await?;
+    }
     let table = Table::new(
         no,
         NewTable {
@@ -80,6 +83,11 @@ pub(super) async fn open_table(
         s.config.limits.clone(),
     )
     .with_clock(clock);
+    let table = if practice {
+        table.practising(crate::table::machine::Hints::new())
+    } else {
+        table
+    };
     s.tables.spawn(id, no, table);
     METRICS.table_created();
     tracing::info!(table = no, "table created");
@@ -153,8 +161,10 @@ pub(super) async fn rematch(
         .ask(|reply| Command::RematchPlan { token, reply })
         .await??;
     // The same time control, as the old table's summary shows it.
-    let clock = old.ask(Command::Summary).await?.clock.map(|c| c.control);
-    let mut created = open_table(&s, plan.profile, clock, plan.spectator_chat).await?;
+    // And a rematch of a practice table is a practice table too.
+    let before = old.ask(Command::Summary).await?;
+    let (clock, practice) = (before.clock.map(|c| c.control), before.practice);
+    let mut created = open_table(&s, plan.profile, clock, (plan.spectator_chat, practice)).await?;
     let new_id = table_id(&created.id)?;
     let host = Secret::parse(&created.host_token)
         .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;

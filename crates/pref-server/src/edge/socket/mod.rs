@@ -33,6 +33,7 @@ use crate::table::wire::Stamped;
 use pref_protocol::{ClientMessage, ErrorCode, Reason, ServerMessage};
 
 mod fair;
+mod hint;
 mod limits;
 #[cfg(test)]
 mod tests;
@@ -80,6 +81,8 @@ struct Conn<S> {
     /// The largest message the transport's write buffer takes
     /// (`limits.socket_write_buffer_bytes`, less a frame's header).
     max_out: usize,
+    /// Hints being worked out (`hint.rs`).
+    hints: hint::Hints,
 }
 
 impl<S> Conn<S>
@@ -264,6 +267,16 @@ where
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
                 self.answer(id, out).await
             }
+            ClientMessage::Hint { id, .. } if !self.shared.take() => {
+                self.send(&ServerMessage::Rejected {
+                    id,
+                    reason: Reason::Busy,
+                    message: "too many requests from this seat; this hint was dropped".into(),
+                    rule: None,
+                })
+                .await
+            }
+            ClientMessage::Hint { id, version } => self.hint(id, version).await,
             ClientMessage::Chat { .. } | ClientMessage::Resync {} | ClientMessage::Back {}
                 if !self.shared.take() =>
             {
@@ -426,10 +439,11 @@ pub(crate) async fn run<S>(
         table: table.clone(),
         session,
         sent: 0,
-        shared,
         max_out: limits
             .socket_write_buffer_bytes
             .saturating_sub(FRAME_HEADER),
+        hints: hint::Hints::new(shared.lane.clone()),
+        shared,
     };
     let stop = serve(&mut conn, &limits, &mut going).await;
     drop(going);
@@ -529,6 +543,7 @@ where
                     return Stop::Close(close::TABLE_CLOSED, "the table stopped");
                 }
             },
+            Some(answer) = conn.hints.rx.recv() => conn.send(&answer).await,
             _ = ping.tick() => {
                 if heard.elapsed() > limits.idle_timeout() {
                     return Stop::Close(close::GOING_AWAY, "idle");

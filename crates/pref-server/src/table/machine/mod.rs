@@ -22,6 +22,7 @@ mod fair_ops;
 #[cfg(test)]
 mod fair_tests;
 mod op;
+mod practice;
 #[cfg(test)]
 mod seat_view_tests;
 #[cfg(test)]
@@ -38,6 +39,7 @@ pub(crate) use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
     TableError, Write, check_name, checked_name,
 };
+pub(crate) use practice::{HintTurn, Hints};
 
 /// One table's rules and state.
 #[derive(Clone, Debug)]
@@ -70,6 +72,8 @@ pub(crate) struct Machine {
     reserved: [Option<String>; 4],
     /// Provably fair deals: the deal being opened and each dealt deal's data (`fair.rs`).
     fair: fair::Fair,
+    /// A practice table's hint counts (`practice.rs`); `None` at any other table.
+    practice: Option<Hints>,
 }
 
 /// The parts of a new table the caller chooses.
@@ -126,6 +130,7 @@ impl Machine {
             rematch: None,
             reserved: [None, None, None, None],
             fair: fair::Fair::default(),
+            practice: None,
         }
     }
 
