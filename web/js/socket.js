@@ -81,11 +81,12 @@ export class TableSocket {
         this.h.event(msg);
         break;
       case 'ack':
+      case 'hint':
       case 'rejected': {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
         if (msg.reason === 'stale_version') this.awaiting = 'stale';
-        if (p) (msg.type === 'ack' ? p.resolve(msg) : p.reject(Object.assign(new Error(msg.message), msg)));
+        if (p) (msg.type !== 'rejected' ? p.resolve(msg) : p.reject(Object.assign(new Error(msg.message), msg)));
         break;
       }
       case 'score_page':
@@ -122,6 +123,8 @@ export class TableSocket {
 
   act(action) { return this.request('action', { action }); }
   nextDeal() { return this.request('next_deal'); }
+  /** Asks for a hint at a practice table; resolves with the `hint` answer. */
+  hint() { return this.request('hint'); }
   chat(text) { return this.send({ type: 'chat', text }); }
   /** "I'm back": takes the seat off the autopilot at once (`back`). */
   back() { return this.send({ type: 'back' }); }

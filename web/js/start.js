@@ -123,7 +123,11 @@ function useSaved(p) {
 async function create(root) {
   const profile = request();
   try {
-    const res = await api.create(profile, form.spectatorChat, form.clock, form.public ? { public: true, name: saved.name() || undefined } : {});
+    const extra = {
+      ...(form.public ? { public: true, name: saved.name() || undefined } : {}),
+      ...(form.practice ? { practice: true } : {}),
+    };
+    const res = await api.create(profile, form.spectatorChat, form.clock, extra);
     saved.setHost(res.id, res.host_token);
     saved.setInvite(res.id, res.invite);
     form.created = res;
@@ -168,6 +172,7 @@ function render(root) {
     clockChoice(form),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'public-table', checked: form.public, onchange: (e) => { form.public = e.target.checked; } }), ' ', t('start.public')),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'practice', checked: !!form.practice, onchange: (e) => { form.practice = e.target.checked; } }), ' ', t('start.practice')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
   showDifferences();

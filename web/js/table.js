@@ -25,6 +25,8 @@ import { yourTurn } from './yourturn.js';
 import { fairSnapshot, fairEvent, fairPanel } from './fair.js';
 import { scoreFromSnapshot, scorePage } from './scorepages.js';
 import { reviewFromSnapshot, reviewNews, reviewPanel } from './review.js';
+import { hintPanel } from './hint.js';
+import { stepPanel } from './stepper.js';
 import { announceNews } from './announce.js';
 
 /** Snapshots received by cause, for the page and its tests. */
@@ -76,7 +78,7 @@ function render(state) {
   } else if (tb.phase === 'over') {
     main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state));
   } else {
-    main.push(clockPanel(state), felt(state), reviewPanel(state));
+    main.push(clockPanel(state), felt(state), hintPanel(state, toast), reviewPanel(state), stepPanel(state));
   }
   const sheetAside = tb.phase === 'lobby' || tb.phase === 'over' ? null : sheetPanel(state);
   const side = h('aside', { class: 'side' }, sheetAside, chatPanel(state), fairPanel(state, t));

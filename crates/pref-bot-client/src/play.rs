@@ -167,8 +167,10 @@ pub(crate) async fn play(
             ServerMessage::Rejected {
                 reason, message, ..
             } => eprintln!("refused ({reason:?}): {message}"),
+            // A hint answers a practice table's player who asked; this client never asks.
             ServerMessage::Ack { .. }
             | ServerMessage::ScorePage(_)
+            | ServerMessage::Hint { .. }
             | ServerMessage::Error { .. } => {}
         }
         if turn {

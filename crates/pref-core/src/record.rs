@@ -43,6 +43,7 @@ mod error;
 mod fairness;
 mod field;
 mod form;
+mod practice;
 mod read;
 mod timing;
 mod write;
@@ -121,6 +122,10 @@ pub struct Record {
     fairness: fairness::FairnessByDeal,
     /// The deals whose actions carry the clock's fields (`record/timing.rs`), by index.
     timing: timing::TimingByDeal,
+    /// Whether a practice table played it (`record/practice.rs`).
+    practice: bool,
+    /// The hints each seat asked for, by deal index, at a practice table.
+    hints: practice::HintsByDeal,
 }
 
 impl Record {
@@ -175,6 +180,8 @@ impl Record {
             bots: Vec::new(),
             fairness: fairness::FairnessByDeal::new(),
             timing: timing::TimingByDeal::new(),
+            practice: false,
+            hints: practice::HintsByDeal::new(),
         })
     }
 

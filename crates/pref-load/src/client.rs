@@ -493,10 +493,11 @@ impl Client {
                 self.awaiting = Some(Cause::Lagged);
                 false
             }
-            // The load generator never asks for a page of the score log.
+            // The load generator never asks for a page of the score log, nor for a hint.
             ServerMessage::Rejected { .. }
             | ServerMessage::Error { .. }
-            | ServerMessage::ScorePage(_) => {
+            | ServerMessage::ScorePage(_)
+            | ServerMessage::Hint { .. } => {
                 stats.error(format!("seat {:?}: {text}", self.seat));
                 false
             }

@@ -23,6 +23,15 @@ pub enum ClientMessage {
         /// The version the client had.
         version: u64,
     },
+    /// A seated player at a practice table asks, on his turn, what the strong bot would
+    /// play from his seat (`docs/protocol.md`, "Practice tables"). Answered by a `hint`, or
+    /// `rejected` with its reason.
+    Hint {
+        /// The client's id for the answer.
+        id: String,
+        /// The version the client had.
+        version: u64,
+    },
     /// A chat line.
     Chat {
         /// The text.

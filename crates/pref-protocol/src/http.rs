@@ -29,6 +29,10 @@ pub struct CreateTable {
     /// The host's name, shown in the lobby's list for a public table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// A practice table: a seated player may ask for hints on his turn; never rated, and
+    /// marked so in its summary and record.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
 }
 
 /// The answer to `POST /api/tables`.

@@ -42,6 +42,7 @@ pub mod fair;
 pub mod http;
 pub mod keeper;
 pub mod lobby;
+pub mod practice;
 pub mod score;
 pub mod server;
 pub mod stop;
@@ -72,6 +73,7 @@ pub use keeper::{
     KeeperDealBody, KeeperLine, KeeperNext, KeeperOp, KeeperStop, KeeperView,
 };
 pub use lobby::{LiveTable, LobbyMessage, LobbyRequest, LobbyView, PublicTable, SeekCount};
+pub use practice::{HintCard, HintReason, HintView};
 pub use score::{OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
     ChatLine, DealSoFar, DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot,

@@ -367,6 +367,14 @@ pub enum Reason {
     /// A contribution the deal's window does not take (no window, a value that does not
     /// match its commitment, a second commitment); nothing changed.
     Fair,
+    /// A `hint` at a table that is not a practice table.
+    NotPractice,
+    /// A `hint` beyond the seat's hints for this deal (`limits.hints_per_deal`).
+    HintsSpent,
+    /// A `hint` where the bot has nothing to weigh: outside card play, or one legal card.
+    NoHint,
+    /// The solver's lane is full (`limits.analysis_queue`); try again shortly.
+    Busy,
 }
 
 /// Errors not tied to an action.
@@ -433,6 +441,13 @@ pub enum ServerMessage {
     },
     /// A page of the score log, the answer to the client's `score_page`.
     ScorePage(ScorePage),
+    /// The answer to a `hint`, for the asking socket only.
+    Hint {
+        /// The client's id.
+        id: String,
+        /// The hint.
+        hint: crate::practice::HintView,
+    },
     /// A problem with a message that is not an action.
     Error {
         /// What kind.

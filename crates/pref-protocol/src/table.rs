@@ -83,6 +83,9 @@ pub struct Summary {
     /// People only: no bot account may sit here (`docs/bot-api.md`); absent otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub people_only: bool,
+    /// A practice table (hints allowed, never rated; absent otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
 }
 
 fn is_zero(n: &u32) -> bool {

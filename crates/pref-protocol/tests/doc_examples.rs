@@ -217,6 +217,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "score_page",
             "ack",
             "rejected",
+            "hint",
             "error"
         ])
     );
@@ -229,6 +230,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "resync",
             "back",
             "score_page",
+            "hint",
             "fair_join",
             "fair_commit",
             "fair_reveal"

@@ -99,6 +99,9 @@ pub enum Reason {
     /// Clock fields given for a deal that is not played, or not one per action (the number
     /// given).
     Timing(usize),
+    /// Hints given outside a practice record, or not one whole number per seat, or all
+    /// zero (`record/practice.rs`).
+    Hints,
 }
 
 impl fmt::Display for Reason {
@@ -141,6 +144,9 @@ impl fmt::Display for Reason {
             Reason::Timing(n) => write!(
                 f,
                 "{n} clock entries do not match the deal's actions one to one"
+            ),
+            Reason::Hints => f.write_str(
+                "\"hints\" is one count per seat, not all zero, in a practice record only",
             ),
         }
     }

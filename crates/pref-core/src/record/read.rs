@@ -7,7 +7,9 @@ use serde_json::Value;
 use super::error::Result;
 use super::field::{known_keys, need, read_cards, read_seat, wrong};
 use super::form::{read_action, read_outcome};
-use super::{FORMAT, Location, Reason, Record, RecordDeal, RecordError, fairness, timing};
+use super::{
+    FORMAT, Location, Reason, Record, RecordDeal, RecordError, fairness, practice, timing,
+};
 use crate::bid::Seat;
 use crate::error::{DealError, RuleError};
 use crate::game::{Game, GameError};
@@ -61,6 +63,12 @@ impl Record {
             }
             if let Some(times) = timing::read_timing(raw) {
                 record.timing.insert(i, times);
+            }
+            if let Some(hints) =
+                practice::read_hints(raw, record.practice, record.profile.players())
+                    .map_err(at_deal)?
+            {
+                record.hints.insert(i, hints);
             }
         }
         Ok((record, game))
@@ -166,6 +174,7 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
             "deals",
             "stop",
             "bots",
+            "practice",
         ],
     )?;
     let (preset, profile) = read_profile(need(doc, "profile")?)?;
@@ -208,6 +217,8 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
         bots,
         fairness: fairness::FairnessByDeal::new(),
         timing: timing::TimingByDeal::new(),
+        practice: practice::read_practice(doc)?,
+        hints: practice::HintsByDeal::new(),
     };
     Ok((record, raw_deals))
 }
@@ -272,7 +283,7 @@ fn read_deal(
             None,
         ));
     }
-    known_keys(m, &["hands", "talon", "actions", "fairness"])?;
+    known_keys(m, &["hands", "talon", "actions", "fairness", "hints"])?;
     if m.is_empty() {
         return Err(Reason::DealForm);
     }

@@ -2,7 +2,7 @@
 //! `json.rs` (one deal and one action per line), which reads back to the same record.
 
 use super::form::{action_out, outcome_out};
-use super::{FORMAT, Record, RecordDeal, fairness, timing};
+use super::{FORMAT, Record, RecordDeal, fairness, practice, timing};
 use crate::card::Card;
 use crate::json::Out;
 use crate::profile::Profile;
@@ -39,7 +39,8 @@ impl Record {
                     (self.deals.iter().enumerate())
                         .map(|(i, d)| {
                             let deal = timing::with_timing_out(deal_out(d), self.timing(i));
-                            fairness::with_fairness_out(deal, self.fairness(i))
+                            let deal = fairness::with_fairness_out(deal, self.fairness(i));
+                            practice::with_hints_out(deal, self.hints(i))
                         })
                         .collect(),
                 ),
@@ -55,6 +56,9 @@ impl Record {
                 .map(|s| Out::Raw(s.0.to_string()))
                 .collect();
             fields.push(("bots".to_owned(), Out::List(seats)));
+        }
+        if self.practice {
+            fields.push(("practice".to_owned(), Out::Raw("true".to_owned())));
         }
         let mut s = String::new();
         Out::Object(fields).write(0, &mut s);

@@ -97,6 +97,17 @@ impl Analyses {
         }
     }
 
+    /// Runs other solver work (a practice table's hint) in the analyses' lane.
+    ///
+    /// # Errors
+    /// As [`Lane::run`].
+    pub(crate) async fn solve<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        self.lane.run(work).await
+    }
+
     /// The kept document of deal `deal` of table `table`, if it was analysed lately.
     pub(crate) async fn cached(&self, table: Secret, deal: usize) -> Option<Arc<str>> {
         self.cache.get(&(table, deal)).await

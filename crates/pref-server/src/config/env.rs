@@ -177,6 +177,8 @@ settings! {
     "limits.deal_analysis_burst" => PREF_DEAL_ANALYSIS_BURST: limits.deal_analysis_burst,
     "limits.analysis_running" => PREF_ANALYSIS_RUNNING: limits.analysis_running,
     "limits.analysis_queue" => PREF_ANALYSIS_QUEUE: limits.analysis_queue,
+    "limits.hints_per_deal" => PREF_HINTS_PER_DEAL: limits.hints_per_deal,
+    "limits.hint_nodes" => PREF_HINT_NODES: limits.hint_nodes,
     "limits.analysis_cache_deals" => PREF_ANALYSIS_CACHE_DEALS: limits.analysis_cache_deals,
     "limits.analysis_cache_secs" => PREF_ANALYSIS_CACHE_SECS: limits.analysis_cache_secs,
     "limits.max_conns_per_ip" => PREF_MAX_CONNS_PER_IP: limits.max_conns_per_ip,

@@ -89,6 +89,11 @@ pub struct Limits {
     pub analysis_running: usize,
     /// Analyses waiting for the lane at most; beyond it a request answers `503 busy`.
     pub analysis_queue: usize,
+    /// Hints a seat at a practice table may ask for per deal (each solved in the analyses'
+    /// lane).
+    pub hints_per_deal: u32,
+    /// Solver nodes one hint may search (about 0.2 s of one core, optimised).
+    pub hint_nodes: u64,
     /// Analysed table deals kept in memory at most.
     pub analysis_cache_deals: u64,
     /// How long an analysed table deal is kept, in seconds.
@@ -190,6 +195,8 @@ impl Default for Limits {
             deal_analysis_burst: 10,
             analysis_running: 1,
             analysis_queue: 8,
+            hints_per_deal: 5,
+            hint_nodes: 3_000_000,
             analysis_cache_deals: 256,
             analysis_cache_secs: Secs(3600),
             max_conns_per_ip: 256,

@@ -63,7 +63,9 @@ async fn seat(lobby: &Arc<Lobby>, taken: &[SeekRow]) -> Result<bool, ApiError> {
         limits: &lobby.config.limits,
         base_url: &lobby.base_url,
     };
-    let (created, no) = opener.open(profile.clone(), clock.clone(), false).await?;
+    let (created, no) = opener
+        .open(profile.clone(), clock.clone(), false, false)
+        .await?;
     let id = table_id(&created.id)?;
     let host = Secret::parse(&created.host_token)
         .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;

@@ -48,6 +48,8 @@ pub struct TableRow {
     pub chat: Vec<super::ChatRow>,
     /// Its seats' "I'm back"s, in order.
     pub backs: Vec<super::Back>,
+    /// A practice table's hint counts (`None` for any other table).
+    pub practice: Option<super::HintCounts>,
 }
 
 /// An occupied seat as stored.
@@ -136,6 +138,7 @@ impl Store {
             r.outages = self.outages(no).await?;
             r.chat = self.chat_lines(no).await?;
             r.backs = self.backs(no).await?;
+            r.practice = self.practice(no).await?;
         }
         Ok(row)
     }
@@ -258,6 +261,7 @@ impl Store {
                 outages: Vec::new(),
                 chat: Vec::new(),
                 backs: Vec::new(),
+                practice: None,
             }))
         })
     }

@@ -187,12 +187,14 @@ pub(crate) fn now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 mod load;
+mod practice;
 mod served;
 
 pub use counted::SeatFigures;
 pub use fair::{ContributionRow, FairRow};
 pub use kept::{Back, ChatRow};
 pub use load::{DealRow, SeatRow, TableRow};
+pub use practice::HintCounts;
 pub use served::{LOCAL, MARK_EVERY, Outage, keep_marking};
 
 /// Brings an SQLite database made before migrations existed up to date: the first

@@ -14,6 +14,7 @@ mod audience;
 mod bot_seats;
 mod fair;
 mod life;
+mod practice;
 mod restore;
 mod views;
 
@@ -586,6 +587,13 @@ impl Table {
                     None => Err(TableError::NotSeated),
                 };
                 let _ = reply.send(done);
+            }
+            Command::Hint {
+                caller,
+                version,
+                reply,
+            } => {
+                let _ = reply.send(self.hint(caller.viewer, caller.token, version).await);
             }
             Command::Back { caller, reply } => {
                 let _ = reply.send(self.back(caller.viewer, caller.token).await);

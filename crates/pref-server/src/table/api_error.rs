@@ -45,7 +45,10 @@ impl From<TableError> for ApiError {
             | TableError::SeatReserved(..)
             | TableError::NotKept(_)
             | TableError::Fair(_)
-            | TableError::FairLate => ApiError::Conflict(e.to_string()),
+            | TableError::FairLate
+            | TableError::NotPractice
+            | TableError::HintsSpent(_)
+            | TableError::NoHint => ApiError::Conflict(e.to_string()),
         }
     }
 }

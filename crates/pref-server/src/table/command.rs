@@ -319,6 +319,16 @@ pub enum Command {
         /// when the seat was not away.
         reply: oneshot::Sender<Result<(), TableError>>,
     },
+    /// A seat's hint request at a practice table: checked and counted by the table, worked
+    /// out by the asker (`table/practice.rs`).
+    Hint {
+        /// Who asks: a seat and its token.
+        caller: Caller,
+        /// The version the client had.
+        version: u64,
+        /// The seat's view to work the hint out from, or why none is given.
+        reply: oneshot::Sender<Result<crate::table::practice::HintJob, TableError>>,
+    },
     /// A seat's part in provably fair deals (`table/fair.rs`).
     Fair {
         /// The seat.

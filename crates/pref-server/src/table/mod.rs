@@ -10,6 +10,7 @@
 //!   [`lifecycle`]: idle lobbies expire, unused finished games leave memory, only live
 //!   tables count toward `max_tables`.
 //! - [`bots`]: a bot per seat, fed its seat's projection, acting through the inbox.
+//! - [`practice`]: a practice table's hints, worked out from the seat's view only.
 //! - [`wire`]: the items a table broadcasts inside the server and their projection to the
 //!   `pref-protocol` messages.
 
@@ -20,6 +21,7 @@ pub(crate) mod command;
 pub(crate) mod lifecycle;
 pub(crate) mod machine;
 pub(crate) mod open;
+pub(crate) mod practice;
 pub(crate) mod registry;
 pub(crate) mod wire;
 

@@ -35,7 +35,8 @@ pub(crate) struct Opener<'a> {
 
 impl Opener<'_> {
     /// Opens a new table in the lobby with a fresh host token; the store keeps the
-    /// resolved profile. Returns the answer and the table's row number.
+    /// resolved profile, and whether it is a practice table (hints allowed, never rated).
+    /// Returns the answer and the table's row number.
     ///
     /// # Errors
     /// [`ApiError::Full`] when the node holds `limits.max_tables` live tables;
@@ -45,6 +46,7 @@ impl Opener<'_> {
         profile: Profile,
         clock: Option<TimeControl>,
         spectator_chat: bool,
+        practice: bool,
     ) -> Result<(Created, i64), ApiError> {
         if self.tables.live() >= self.limits.max_tables {
             return Err(ApiError::Full);
@@ -70,6 +72,9 @@ impl Opener<'_> {
             };
             self.store.set_clock(no, &info).await?;
         }
+        if practice {
+            self.store.set_practice(no).await?;
+        }
         let table = Table::new(
             no,
             NewTable {
@@ -83,6 +88,11 @@ impl Opener<'_> {
             self.limits.clone(),
         )
         .with_clock(clock);
+        let table = if practice {
+            table.practising(crate::table::machine::Hints::new())
+        } else {
+            table
+        };
         self.tables.spawn(id, no, table);
         METRICS.table_created();
         tracing::info!(table = no, "table created");

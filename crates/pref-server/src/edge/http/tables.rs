@@ -34,8 +34,13 @@ pub(super) async fn create_table(
     if req.public {
         s.lobby.may_publish(client.0).await?;
     }
-    let (mut created, no) =
-        open_with_no(&s, profile.clone(), clock.clone(), req.spectator_chat).await?;
+    let (mut created, no) = open_with_no(
+        &s,
+        profile.clone(),
+        clock.clone(),
+        (req.spectator_chat, req.practice),
+    )
+    .await?;
     if req.people_only {
         let id = table_id(&created.id)?;
         created.table = s
@@ -64,9 +69,11 @@ pub(super) async fn open_table(
     s: &AppState,
     profile: Profile,
     clock: Option<pref_protocol::clock::TimeControl>,
-    spectator_chat: bool,
+    (spectator_chat, practice): (bool, bool),
 ) -> Result<Created, ApiError> {
-    Ok(open_with_no(s, profile, clock, spectator_chat).await?.0)
+    Ok(open_with_no(s, profile, clock, (spectator_chat, practice))
+        .await?
+        .0)
 }
 
 /// [`open_table`], with the table's row number.
@@ -74,7 +81,7 @@ async fn open_with_no(
     s: &AppState,
     profile: Profile,
     clock: Option<pref_protocol::clock::TimeControl>,
-    spectator_chat: bool,
+    (spectator_chat, practice): (bool, bool),
 ) -> Result<(Created, i64), ApiError> {
     let opener = crate::table::open::Opener {
         tables: &s.tables,
@@ -82,7 +89,7 @@ async fn open_with_no(
         limits: &s.config.limits,
         base_url: &s.base_url,
     };
-    opener.open(profile, clock, spectator_chat).await
+    opener.open(profile, clock, spectator_chat, practice).await
 }
 
 /// The host's invite link again (his page lost it, or he opens it on another device): the
@@ -157,8 +164,10 @@ pub(super) async fn rematch(
         .ask(|reply| Command::RematchPlan { token, reply })
         .await??;
     // The same time control, as the old table's summary shows it.
-    let clock = old.ask(Command::Summary).await?.clock.map(|c| c.control);
-    let mut created = open_table(&s, plan.profile, clock, plan.spectator_chat).await?;
+    // And a rematch of a practice table is a practice table too.
+    let before = old.ask(Command::Summary).await?;
+    let (clock, practice) = (before.clock.map(|c| c.control), before.practice);
+    let mut created = open_table(&s, plan.profile, clock, (plan.spectator_chat, practice)).await?;
     let new_id = table_id(&created.id)?;
     let host = Secret::parse(&created.host_token)
         .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;

@@ -85,7 +85,8 @@ pub(super) async fn websocket(
         Arc::clone(&s.budgets),
         table,
         token.map_or(Spender::Spectators, |t| Spender::Seat(TokenHash::of(&t))),
-    );
+    )
+    .with_lane(Arc::clone(&s.analyses));
     let resume = q.since.zip(q.epoch);
     let session = handle
         .ask(|reply| Command::Connect {

@@ -42,6 +42,7 @@ where
             }
             ClientMessage::Action { .. }
             | ClientMessage::NextDeal { .. }
+            | ClientMessage::Hint { .. }
             | ClientMessage::Chat { .. }
             | ClientMessage::Resync {}
             | ClientMessage::Back {}

@@ -40,6 +40,8 @@ pub(crate) struct Shared {
     budgets: Arc<Budgets>,
     table: Secret,
     who: Spender,
+    /// The analyses' lane, where a practice table's hints are solved.
+    pub(super) lane: Option<Arc<crate::analysis::Analyses>>,
 }
 
 impl Shared {
@@ -50,7 +52,15 @@ impl Shared {
             budgets,
             table,
             who,
+            lane: None,
         }
+    }
+
+    /// Solves this socket's hints in `lane`.
+    #[must_use]
+    pub(crate) fn with_lane(mut self, lane: Arc<crate::analysis::Analyses>) -> Shared {
+        self.lane = Some(lane);
+        self
     }
 
     /// Spends one; `false` when the budget is spent.

@@ -34,6 +34,7 @@ use crate::table::wire::Stamped;
 use pref_protocol::{ClientMessage, ErrorCode, Reason, ServerMessage};
 
 mod fair;
+mod hint;
 mod limits;
 #[cfg(test)]
 mod tests;
@@ -87,6 +88,8 @@ struct Conn<S> {
     max_out: usize,
     /// A bot's API token, for a socket opened with one: checked before each message.
     bot: Option<BotSocket>,
+    /// Hints being worked out (`hint.rs`).
+    hints: hint::Hints,
 }
 
 impl<S> Conn<S>
@@ -271,6 +274,16 @@ where
                     .map_err(|_| Stop::Close(close::TABLE_CLOSED, "the table stopped"))?;
                 self.answer(id, out).await
             }
+            ClientMessage::Hint { id, .. } if !self.shared.take() => {
+                self.send(&ServerMessage::Rejected {
+                    id,
+                    reason: Reason::Busy,
+                    message: "too many requests from this seat; this hint was dropped".into(),
+                    rule: None,
+                })
+                .await
+            }
+            ClientMessage::Hint { id, version } => self.hint(id, version).await,
             ClientMessage::Chat { .. } | ClientMessage::Resync {} | ClientMessage::Back {}
                 if !self.shared.take() =>
             {
@@ -449,11 +462,12 @@ pub(crate) async fn run_watched<S>(
         table: table.clone(),
         session,
         sent: 0,
-        shared,
         max_out: limits
             .socket_write_buffer_bytes
             .saturating_sub(FRAME_HEADER),
         bot,
+        hints: hint::Hints::new(shared.lane.clone()),
+        shared,
     };
     let stop = serve(&mut conn, &limits, &mut going).await;
     drop(going);
@@ -559,6 +573,7 @@ where
                     return Stop::Close(close::TABLE_CLOSED, "the table stopped");
                 }
             },
+            Some(answer) = conn.hints.rx.recv() => conn.send(&answer).await,
             _ = ping.tick() => {
                 if heard.elapsed() > limits.idle_timeout() {
                     return Stop::Close(close::GOING_AWAY, "idle");

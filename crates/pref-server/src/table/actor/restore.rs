@@ -87,6 +87,9 @@ impl Table {
         )?;
         machine.set_people_only(row.people_only);
         machine.set_fair_table(pref_core::fair::TableTag::of(&row.id.expose()));
+        if let Some(hints) = row.practice {
+            machine.set_practice(hints);
+        }
         machine.restore_fair(fair::stored(row.fair)?, &decks)?;
         let mut table = Table::with(row.no, machine, store, limits);
         if let Some(origin) = origin {

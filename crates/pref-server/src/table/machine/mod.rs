@@ -23,6 +23,7 @@ mod fair_ops;
 #[cfg(test)]
 mod fair_tests;
 mod op;
+mod practice;
 #[cfg(test)]
 mod seat_view_tests;
 #[cfg(test)]
@@ -42,6 +43,7 @@ pub(crate) use op::{
     Change, DealHidden, HostOp, Occupant, Op, RecordError, Stage, StoredDeal, StoredSeat,
     TableError, Write, check_name, checked_name,
 };
+pub(crate) use practice::{HintTurn, Hints};
 
 /// One table's rules and state.
 #[derive(Clone, Debug)]
@@ -81,6 +83,8 @@ pub(crate) struct Machine {
     fair: fair::Fair,
     /// People only: bot accounts may not sit (`bot_account.rs`).
     people_only: bool,
+    /// A practice table's hint counts (`practice.rs`); `None` at any other table.
+    practice: Option<Hints>,
 }
 
 /// The parts of a new table the caller chooses.
@@ -140,6 +144,7 @@ impl Machine {
             stop: None,
             fair: fair::Fair::default(),
             people_only: false,
+            practice: None,
         }
     }
 

@@ -379,6 +379,15 @@ pub enum TableError {
     /// deck, a commitment is refused.
     #[error("your contribution came after the deadline: it is not in the deck")]
     FairLate,
+    /// A hint at a table that is not a practice table.
+    #[error("hints are given at practice tables only")]
+    NotPractice,
+    /// A hint beyond the seat's hints for this deal (the number allowed).
+    #[error("you have asked for the {0} hints a deal allows")]
+    HintsSpent(u32),
+    /// A hint where there is nothing to weigh: outside card play, or one legal card.
+    #[error("there is nothing to hint at: hints are for playing a card, with a choice")]
+    NoHint,
 }
 
 impl TableError {
@@ -431,6 +440,9 @@ impl TableError {
             | TableError::Internal(_) => Reason::Internal,
             TableError::Fair(_) => Reason::Fair,
             TableError::FairLate => Reason::Late,
+            TableError::NotPractice => Reason::NotPractice,
+            TableError::HintsSpent(_) => Reason::HintsSpent,
+            TableError::NoHint => Reason::NoHint,
         }
     }
 }

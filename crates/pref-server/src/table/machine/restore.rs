@@ -119,6 +119,7 @@ impl Machine {
                 .map_err(|e| RecordError::Internal(e.to_string()))?;
         }
         let record = self.with_fairness(record).map_err(RecordError::Internal)?;
+        let record = self.with_hints(record).map_err(RecordError::Internal)?;
         Ok(record.to_json_string())
     }
 

@@ -204,6 +204,7 @@ impl Machine {
                 Stage::Lobby | Stage::Playing { .. } | Stage::BetweenDeals { .. } => None,
             },
             preset: self.preset_name(),
+            practice: self.practice(),
             // The count as the viewers were last told it, so that a snapshot and the
             // items before it agree at every version.
             spectators: self.spectators_told,
