@@ -762,3 +762,45 @@ async fn a_token_revoked_on_one_node_is_refused_by_another_and_its_socket_closes
     };
     assert_eq!(close, Some(4003));
 }
+
+#[tokio::test]
+async fn tokens_and_requests_with_them_have_their_limits() {
+    let (addr, _) = server("bot-api-limits", |c| {
+        quick(c);
+        c.accounts.bot_tokens_per_account = 2;
+        c.accounts.bot_requests_per_token_per_minute = 1;
+        c.accounts.bot_request_burst_per_token = 3;
+    })
+    .await;
+    let (owner, token) = bot_account(&addr, "Robo").await;
+    let (status, _) = owner
+        .send("POST", "/api/me/tokens", Some(json!({"name": "two"})))
+        .await;
+    assert_eq!(status, 200);
+    let (status, err) = owner
+        .send("POST", "/api/me/tokens", Some(json!({"name": "three"})))
+        .await;
+    assert_eq!(
+        (status, err["error"].as_str()),
+        (409, Some("conflict")),
+        "{err}"
+    );
+    let (status, err) = owner
+        .send("POST", "/api/me/tokens", Some(json!({"name": ""})))
+        .await;
+    assert_eq!(status, 400, "{err}");
+    // A token's budget: three at once, then refused; another token has its own.
+    for _ in 0..3 {
+        assert_eq!(as_bot(&addr, &token, "GET", "/api/bot", None).await.0, 200);
+    }
+    let (status, err) = as_bot(&addr, &token, "GET", "/api/bot/invitations", None).await;
+    assert_eq!(
+        (status, err["error"].as_str()),
+        (429, Some("rate_limited")),
+        "{err}"
+    );
+    // Token-made requests need no Origin, but the owner's need his session: a token is no
+    // session.
+    let (status, _) = as_bot(&addr, &token, "GET", "/api/me/tokens", None).await;
+    assert_eq!(status, 401);
+}
