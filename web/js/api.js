@@ -21,8 +21,8 @@ export async function call(method, path, body, bearer) {
 
 export const api = {
   presets: () => call('GET', '/api/presets'),
-  create: (profile, spectatorChat, clock) =>
-    call('POST', '/api/tables', { profile, spectator_chat: spectatorChat, ...(clock && clock !== 'off' ? { clock } : {}) }),
+  create: (profile, spectatorChat, clock, peopleOnly) =>
+    call('POST', '/api/tables', { profile, spectator_chat: spectatorChat, ...(clock && clock !== 'off' ? { clock } : {}), ...(peopleOnly ? { people_only: true } : {}) }),
   pauseClock: (id, paused, host) => call('POST', `/api/tables/${id}/clock`, { paused }, host),
   summary: (id) => call('GET', `/api/tables/${id}`),
   claim: (id, name, seat, host, invite) => call('POST', `/api/tables/${id}/seats`, { name, seat, invite: invite || undefined }, host),
@@ -32,6 +32,7 @@ export const api = {
   rematch: (id, host) => call('POST', `/api/tables/${id}/rematch`, undefined, host),
   rematchSeat: (id, token) => call('POST', `/api/tables/${id}/rematch/seat`, undefined, token),
   bot: (id, seat, level, host) => call('POST', `/api/tables/${id}/seats/${seat}/bot`, { level }, host),
+  inviteBot: (id, seat, name, host) => call('POST', `/api/tables/${id}/seats/${seat}/invite`, { name }, host),
   saveProfile: (name, profile) => call('POST', '/api/profiles', { name, profile }),
   profile: (id) => call('GET', `/api/profiles/${encodeURIComponent(id)}`),
   remove: (id, seat, host) => call('POST', `/api/tables/${id}/seats/${seat}/remove`, undefined, host),

@@ -16,7 +16,7 @@ import { botsPanel } from './quickplay.js';
 
 const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
-const form = { preset: 'sochi', profile: null, spectatorChat: false, created: null, open: new Set(), saved: null, useSaved: false };
+const form = { preset: 'sochi', profile: null, spectatorChat: false, peopleOnly: false, created: null, open: new Set(), saved: null, useSaved: false };
 
 function control(key, spec) {
   const value = form.profile[key];
@@ -120,7 +120,7 @@ function useSaved(p) {
 async function create(root) {
   const profile = request();
   try {
-    const res = await api.create(profile, form.spectatorChat, form.clock);
+    const res = await api.create(profile, form.spectatorChat, form.clock, form.peopleOnly);
     saved.setHost(res.id, res.host_token);
     saved.setInvite(res.id, res.invite);
     form.created = res;
@@ -163,6 +163,7 @@ function render(root) {
     }, form.useSaved && form.saved),
     clockChoice(form),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'people-only', checked: form.peopleOnly, onchange: (e) => { form.peopleOnly = e.target.checked; } }), ' ', t('start.people_only')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
   showDifferences();
