@@ -433,6 +433,44 @@ async fn an_invited_bot_account_plays_a_whole_game_through_the_api_and_sees_only
     let tokens: Tokens = strict(&tokens);
     assert!(tokens.tokens[0].used.is_some());
     assert!(!serde_json::to_string(&tokens).unwrap().contains(&token));
+    // A rematch invites the bot again instead of keeping its seat for a seat token.
+    let (status, again) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/rematch"),
+        None,
+        Some(&host),
+    )
+    .await;
+    assert_eq!(status, 201, "{again}");
+    let new_id = again["id"].as_str().unwrap();
+    assert_eq!(again["table"]["seats"][1]["reserved"], "Robo", "{again}");
+    let (_, list) = as_bot(&addr, &token, "GET", "/api/bot/invitations", None).await;
+    assert_eq!(list["invitations"][0]["table"], new_id, "{list}");
+    let old_seat = seat["token"].as_str().unwrap();
+    let (status, _) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/rematch/seat"),
+        None,
+        Some(old_seat),
+    )
+    .await;
+    assert_eq!(
+        status, 403,
+        "a bot account's old seat token does not take the kept seat"
+    );
+    let (status, taken) = as_bot(
+        &addr,
+        &token,
+        "POST",
+        &format!("/api/tables/{new_id}/seats"),
+        Some(json!({"name": "x"})),
+    )
+    .await;
+    assert_eq!((status, taken["seat"].as_u64()), (200, Some(1)), "{taken}");
+    let (_, summary) = http(&addr, "GET", &format!("/api/tables/{new_id}"), None, None).await;
+    assert_eq!(summary["seats"][1]["bot_account"], true, "{summary}");
 }
 
 #[tokio::test]
