@@ -33,6 +33,7 @@ export const api = {
   rematch: (id, host) => call('POST', `/api/tables/${id}/rematch`, undefined, host),
   rematchSeat: (id, token) => call('POST', `/api/tables/${id}/rematch/seat`, undefined, token),
   bot: (id, seat, level, host) => call('POST', `/api/tables/${id}/seats/${seat}/bot`, { level }, host),
+  inviteBot: (id, seat, name, host) => call('POST', `/api/tables/${id}/seats/${seat}/invite`, { name }, host),
   saveProfile: (name, profile) => call('POST', '/api/profiles', { name, profile }),
   profile: (id) => call('GET', `/api/profiles/${encodeURIComponent(id)}`),
   remove: (id, seat, host) => call('POST', `/api/tables/${id}/seats/${seat}/remove`, undefined, host),

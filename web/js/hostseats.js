@@ -23,6 +23,9 @@ export function botBadge(seat) {
 /** The level chosen for the next bot, kept while the page lives. */
 let level = 'normal';
 
+/** The bot account's name typed for an invitation (docs/bot-api.md). */
+let invitee = '';
+
 /** The level picker and, per seat, "add a bot" or "remove"; `host` is the host token. */
 export function seatAdmin(state, host) {
   const tb = state.table;
@@ -30,9 +33,13 @@ export function seatAdmin(state, host) {
     h('select', { id: 'bot-level', onchange: (e) => { level = e.target.value; } },
       LEVELS.map((l) => h('option', { value: l, selected: l === level }, t(`bot.${l}`)))));
   const run = async (f) => { try { await f(); } catch (e) { toast(e.message); } };
+  // In the lobby of a table open to bots, a free seat may be kept for a bot account by name.
+  const invites = tb.phase === 'lobby' && !tb.people_only;
   return h('div', { class: 'seat-admin', id: 'seat-admin' },
     h('h2', {}, t('bot.seats')),
     picker,
+    invites ? h('label', { class: 'bot-name' }, t('bot.account_name'), ' ',
+      h('input', { id: 'bot-account', value: invitee, maxlength: 32, oninput: (e) => { invitee = e.target.value; } })) : null,
     h('ul', { class: 'seats' }, tb.seats.map((s) => h('li', { class: s.name ? 'taken' : 'free' },
       h('span', { class: 'seat-no' }, t('seat.n', { n: s.seat + 1 })),
       h('span', { class: 'name' }, s.name || t('seat.free')),
@@ -42,8 +49,12 @@ export function seatAdmin(state, host) {
           type: 'button', class: 'secondary', dataset: { remove: s.seat },
           onclick: () => run(() => api.remove(state.id, s.seat, host)),
         }, t('bot.remove')))
-        : h('button', {
+        : [h('button', {
           type: 'button', class: 'secondary', dataset: { bot: s.seat },
           onclick: () => run(() => api.bot(state.id, s.seat, level, host)),
-        }, t('bot.add'))))));
+        }, t('bot.add')),
+        invites ? h('button', {
+          type: 'button', class: 'secondary', dataset: { inviteBot: s.seat },
+          onclick: () => run(() => api.inviteBot(state.id, s.seat, invitee.trim(), host)),
+        }, t('bot.invite')) : null]))));
 }

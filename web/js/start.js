@@ -19,7 +19,7 @@ import { roomPanel } from './room.js';
 
 const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
-const form = { preset: 'sochi', profile: null, spectatorChat: false, public: false, created: null, open: new Set(), saved: null, useSaved: false };
+const form = { preset: 'sochi', profile: null, spectatorChat: false, public: false, peopleOnly: false, created: null, open: new Set(), saved: null, useSaved: false };
 
 function control(key, spec) {
   const value = form.profile[key];
@@ -126,6 +126,7 @@ async function create(root) {
     const extra = {
       ...(form.public ? { public: true, name: saved.name() || undefined } : {}),
       ...(form.practice ? { practice: true } : {}),
+      ...(form.peopleOnly ? { people_only: true } : {}),
     };
     const res = await api.create(profile, form.spectatorChat, form.clock, extra);
     saved.setHost(res.id, res.host_token);
@@ -173,6 +174,7 @@ function render(root) {
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'spectator-chat', checked: form.spectatorChat, onchange: (e) => { form.spectatorChat = e.target.checked; } }), ' ', t('start.spectator_chat')),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'public-table', checked: form.public, onchange: (e) => { form.public = e.target.checked; } }), ' ', t('start.public')),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'practice', checked: !!form.practice, onchange: (e) => { form.practice = e.target.checked; } }), ' ', t('start.practice')),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'people-only', checked: form.peopleOnly, onchange: (e) => { form.peopleOnly = e.target.checked; } }), ' ', t('start.people_only')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create')))),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
   showDifferences();

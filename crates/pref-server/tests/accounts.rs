@@ -11,27 +11,12 @@ use std::time::Duration;
 use common::*;
 use pref_core::stats;
 use pref_protocol::{Attached, GamesPage, Me, PlayerProfile, PlayerStats, SeatToken, TablePlayers};
-use pref_server::config::Config;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-/// The least Argon2id cost, and budgets no test reaches unless it means to.
-fn cheap(c: &mut Config) {
-    c.accounts.argon2_memory_kib = 8;
-    c.accounts.argon2_iterations = 1;
-    c.accounts.signups_per_ip_per_minute = 1000;
-    c.accounts.signup_burst_per_ip = 1000;
-    c.accounts.signins_per_ip_per_minute = 1000;
-    c.accounts.signin_burst_per_ip = 1000;
-    c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
-    c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
-    c.limits.messages_per_second = 1000;
-    c.limits.message_burst = 1000;
-}
 
 /// An answer: status, head (lower-cased) and JSON body.
 struct Answer {

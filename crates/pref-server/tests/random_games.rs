@@ -184,21 +184,13 @@ impl Client {
         }
         let view: DealView = strict(&m["deal"]);
         let deal_no = m["deal_no"].as_u64().unwrap() as u32;
-        let (deck, actions) = self.truth.deal(deal_no).await;
-        let streak = self.truth.raspasy_before(deal_no).await;
         // The snapshot must be the core's view of the deal after some prefix of the stored
         // actions; the cards it may hold are judged at that prefix.
-        let k = (0..=actions.len())
-            .find(|&k| {
-                self.truth
-                    .replay(view.dealer, &deck, &actions, k, streak)
-                    .0
-                    .view(self.viewer)
-                    == view
-            })
+        let (k, ok) = self
+            .truth
+            .matching(deal_no, self.viewer, &view)
+            .await
             .unwrap_or_else(|| panic!("snapshot matches no stored state: {m}"));
-        let (_, events) = self.truth.replay(view.dealer, &deck, &actions, k, streak);
-        let ok = allowed(self.viewer, &events);
         self.check("snapshot", view.cards(), ok, m);
         // A pending claim shows the claimer's hand to everybody (R6.7).
         if let Some(c) = view.claim.as_ref().filter(|c| c.to_answer.is_some()) {

@@ -41,6 +41,20 @@ pub async fn server(tag: &str, tweak: impl FnOnce(&mut Config)) -> (String, Path
     (running.addr.to_string(), dir)
 }
 
+/// The least Argon2id cost, and budgets no test reaches unless it means to.
+pub fn cheap(c: &mut Config) {
+    c.accounts.argon2_memory_kib = 8;
+    c.accounts.argon2_iterations = 1;
+    c.accounts.signups_per_ip_per_minute = 1000;
+    c.accounts.signup_burst_per_ip = 1000;
+    c.accounts.signins_per_ip_per_minute = 1000;
+    c.accounts.signin_burst_per_ip = 1000;
+    c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
+    c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
+    c.limits.messages_per_second = 1000;
+    c.limits.message_burst = 1000;
+}
+
 /// A server in this process whose bots act at once and whose sockets are not rate-limited
 /// in practice.
 pub async fn quick_server(tag: &str) -> String {
@@ -404,6 +418,23 @@ impl Truth {
             .await
             .unwrap()
             .get(0)
+    }
+
+    /// The stored state a snapshot's `view` of deal `deal_no` shows to `viewer`: the number
+    /// of stored actions after which the core's view is exactly `view`, and the cards
+    /// `viewer` may have seen then; `None` when no prefix gives that view.
+    pub async fn matching(
+        &self,
+        deal_no: u32,
+        viewer: Viewer,
+        view: &pref_core::DealView,
+    ) -> Option<(usize, CardSet)> {
+        let (deck, actions) = self.deal(deal_no).await;
+        let streak = self.raspasy_before(deal_no).await;
+        (0..=actions.len()).find_map(|k| {
+            let (deal, events) = self.replay(view.dealer, &deck, &actions, k, streak);
+            (deal.view(viewer) == *view).then(|| (k, allowed(viewer, &events)))
+        })
     }
 
     /// The table's profile.

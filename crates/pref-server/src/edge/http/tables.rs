@@ -179,11 +179,15 @@ pub(super) async fn rematch(
     let people = plan
         .people
         .into_iter()
+        .chain(plan.bot_accounts.iter().cloned())
         .map(|(seat, name)| HostRequest::Reserve {
             seat,
             name,
             rematch: true,
         });
+    if plan.people_only {
+        created.table = handle.ask(|reply| Command::PeopleOnly { reply }).await??;
+    }
     for op in bots.chain(people) {
         created.table = handle
             .ask(|reply| Command::Host {
@@ -192,6 +196,12 @@ pub(super) async fn rematch(
                 reply,
             })
             .await??;
+    }
+    // The bot accounts find their kept seats among their invitations.
+    for (seat, name) in &plan.bot_accounts {
+        if let Ok(bot) = crate::accounts::bot_api::invitee(&s.accounts, name).await {
+            crate::accounts::bot_api::note_invitation(&s.accounts, &bot, &new_id, *seat).await?;
+        }
     }
     let table = created.id.clone();
     old.ask(|reply| Command::Rematched {

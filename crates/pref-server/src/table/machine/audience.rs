@@ -22,6 +22,10 @@ pub struct RematchPlan {
     pub bots: Vec<(u8, BotLevel)>,
     /// The people's seats, kept for their names until they take them by the link.
     pub people: Vec<(u8, String)>,
+    /// The bot accounts' seats, kept for them by an invitation (`docs/bot-api.md`).
+    pub bot_accounts: Vec<(u8, String)>,
+    /// People only: bot accounts may not sit.
+    pub people_only: bool,
 }
 
 /// The preset `profile` is closest to (the fewest keys overridden; the first preset of
@@ -86,10 +90,18 @@ impl Machine {
             people: (0..self.players())
                 .filter_map(|s| {
                     self.occupant(s)
-                        .filter(|o| o.bot.is_none())
+                        .filter(|o| o.bot.is_none() && !o.bot_account)
                         .map(|o| (s, o.name.clone()))
                 })
                 .collect(),
+            bot_accounts: (0..self.players())
+                .filter_map(|s| {
+                    self.occupant(s)
+                        .filter(|o| o.bot_account)
+                        .map(|o| (s, o.name.clone()))
+                })
+                .collect(),
+            people_only: self.people_only,
         })
     }
 
@@ -188,9 +200,10 @@ impl Machine {
     pub(crate) fn rematch_seat(&self, token: &Secret) -> Result<(String, u8, String), TableError> {
         let table = self.rematch.clone().ok_or(TableError::NoRematch)?;
         let seat = self.seat_of(token).ok_or(TableError::NotSeated)?;
+        // A bot account is invited to the rematch instead (`docs/bot-api.md`).
         let name = self
             .occupant(seat)
-            .filter(|o| o.bot.is_none())
+            .filter(|o| o.bot.is_none() && !o.bot_account)
             .map(|o| o.name.clone())
             .ok_or(TableError::NotSeated)?;
         Ok((table, seat, name))
