@@ -200,12 +200,12 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
     assert_eq!(snapshot["you"], json!({"seat": 0}), "{snapshot}");
 }
 
-#[tokio::test]
-async fn many_seekers_at_once_end_at_whole_tables_each_seated_once() {
-    let (addr, _) = server("lobby-race", roomy).await;
+/// Nine seekers of one choice at once, spread over the nodes of `addrs`: three whole tables,
+/// each seeker seated once, and no bot.
+async fn nine_at_once(addrs: &[String]) {
     let seekers: Vec<_> = (0..9)
         .map(|i| {
-            let addr = addr.clone();
+            let addr = addrs[i % addrs.len()].clone();
             tokio::spawn(async move {
                 let (mut ws, _) = lobby_socket(&addr).await;
                 let answer =
@@ -231,9 +231,29 @@ async fn many_seekers_at_once_end_at_whole_tables_each_seated_once() {
     for (id, mut at) in by_table {
         at.sort_unstable();
         assert_eq!(at, [0, 1, 2], "table {id}");
-        let table = summary(&addr, &id).await;
+        let table = summary(&addrs[0], &id).await;
         assert!(table.seats.iter().all(|s| s.bot.is_none()), "{table:?}");
     }
+}
+
+#[tokio::test]
+async fn many_seekers_at_once_end_at_whole_tables_each_seated_once() {
+    let (addr, _) = server("lobby-race", roomy).await;
+    nine_at_once(&[addr]).await;
+}
+
+#[tokio::test]
+async fn many_seekers_at_once_on_two_nodes_end_at_whole_tables_each_seated_once() {
+    let Some(url) = postgres("lobbyrace").await else {
+        return;
+    };
+    let node = |c: &mut Config| {
+        roomy(c);
+        c.database = Some(url.clone());
+    };
+    let (one, _) = server("lobby-pg-race-1", node).await;
+    let (two, _) = server("lobby-pg-race-2", node).await;
+    nine_at_once(&[one, two]).await;
 }
 
 #[tokio::test]
