@@ -69,7 +69,7 @@ function grid() {
           type: 'button', id: `seek-${p}-${c}`, class: on ? 'primary' : '',
           'aria-pressed': on ? 'true' : 'false',
           onclick: () => (on ? cancel() : seek(p, c)),
-        }, on ? t('room.cancel') : t('room.play'), n ? h('span', { class: 'room-count' }, ` · ${t('room.seeking', { n })}`) : ''));
+        }, on ? t('room.cancel') : t('room.play'), n ? h('span', { class: 'room-count' }, t('room.seeking', { n })) : ''));
       })))));
 }
 
@@ -78,7 +78,6 @@ function seatsText(seats) {
 }
 
 function tables() {
-  if (!room.lobby.tables.length) return h('p', { class: 'hint', id: 'room-tables' }, t('room.no_tables'));
   return h('ul', { class: 'room-list', id: 'room-tables' }, room.lobby.tables.map((tb) => h('li', {},
     h('b', {}, tb.preset ? t(`preset.${tb.preset}`) : '?'),
     Object.keys(tb.differs || {}).length ? ` (${t('room.differs', { n: Object.keys(tb.differs).length })})` : '',
@@ -90,7 +89,6 @@ function tables() {
 }
 
 function live() {
-  if (!room.lobby.live.length) return h('p', { class: 'hint', id: 'room-live' }, t('room.no_live'));
   return h('ul', { class: 'room-list', id: 'room-live' }, room.lobby.live.map((g) => h('li', {},
     h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'), ' · ', g.seats.join(', '),
     g.spectators ? ` · ${t('room.watchers', { n: g.spectators })}` : '', ' ',
@@ -99,7 +97,7 @@ function live() {
 
 function draw() {
   if (!room.panel) return;
-  room.panel.replaceChildren(
+  room.panel.replaceChildren(...[
     h('h2', {}, t('room.title')),
     h('p', { class: 'hint' }, t('room.lead')),
     h('div', { class: 'row' },
@@ -111,8 +109,12 @@ function draw() {
           onchange: (e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n >= 0) room.botsAfter = n; } }))),
     grid(),
     room.waiting ? h('p', { class: 'room-waiting', id: 'room-waiting', role: 'status' }, t('room.waiting')) : '',
-    h('h3', {}, t('room.tables')), tables(),
-    h('h3', {}, t('room.live')), live());
+    // Lists only when they hold something, so that on a phone the page's other parts stay
+    // near the top.
+    room.lobby.tables.length ? [h('h3', {}, t('room.tables')), tables()] : '',
+    room.lobby.live.length ? [h('h3', {}, t('room.live')), live()] : '',
+    room.lobby.tables.length || room.lobby.live.length ? '' : h('p', { class: 'hint', id: 'room-empty' }, t('room.empty')),
+  ].flat());
 }
 
 function onMessage(m) {
@@ -140,15 +142,18 @@ function onMessage(m) {
 function connect() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/lobby/ws`;
   const socket = new WebSocket(url);
+  let opened = false;
   room.socket = socket;
+  socket.onopen = () => { opened = true; };
   socket.onmessage = (e) => onMessage(JSON.parse(e.data));
   socket.onclose = () => {
     if (room.socket !== socket) return;
-    // The seek went with the socket: the page says so and connects again.
+    // The seek went with the socket: the page says so and connects again (later when the
+    // server refused the socket: a cap or a budget, which a quick retry would spend).
     room.socket = null;
     room.waiting = null;
     draw();
-    setTimeout(() => { if (!room.socket && room.panel && room.panel.isConnected) connect(); }, 2000);
+    setTimeout(() => { if (!room.socket && room.panel && room.panel.isConnected) connect(); }, opened ? 2000 : 30000);
   };
 }
 

@@ -200,12 +200,12 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
     assert_eq!(snapshot["you"], json!({"seat": 0}), "{snapshot}");
 }
 
-#[tokio::test]
-async fn many_seekers_at_once_end_at_whole_tables_each_seated_once() {
-    let (addr, _) = server("lobby-race", roomy).await;
+/// Nine seekers of one choice at once, spread over the nodes of `addrs`: three whole tables,
+/// each seeker seated once, and no bot.
+async fn nine_at_once(addrs: &[String]) {
     let seekers: Vec<_> = (0..9)
         .map(|i| {
-            let addr = addr.clone();
+            let addr = addrs[i % addrs.len()].clone();
             tokio::spawn(async move {
                 let (mut ws, _) = lobby_socket(&addr).await;
                 let answer =
@@ -231,9 +231,29 @@ async fn many_seekers_at_once_end_at_whole_tables_each_seated_once() {
     for (id, mut at) in by_table {
         at.sort_unstable();
         assert_eq!(at, [0, 1, 2], "table {id}");
-        let table = summary(&addr, &id).await;
+        let table = summary(&addrs[0], &id).await;
         assert!(table.seats.iter().all(|s| s.bot.is_none()), "{table:?}");
     }
+}
+
+#[tokio::test]
+async fn many_seekers_at_once_end_at_whole_tables_each_seated_once() {
+    let (addr, _) = server("lobby-race", roomy).await;
+    nine_at_once(&[addr]).await;
+}
+
+#[tokio::test]
+async fn many_seekers_at_once_on_two_nodes_end_at_whole_tables_each_seated_once() {
+    let Some(url) = postgres("lobbyrace").await else {
+        return;
+    };
+    let node = |c: &mut Config| {
+        roomy(c);
+        c.database = Some(url.clone());
+    };
+    let (one, _) = server("lobby-pg-race-1", node).await;
+    let (two, _) = server("lobby-pg-race-2", node).await;
+    nine_at_once(&[one, two]).await;
 }
 
 #[tokio::test]
@@ -397,4 +417,88 @@ async fn two_nodes_pair_their_seekers_at_one_table() {
     assert_eq!(table.seats[1].name.as_deref(), Some("B"));
     lobby_until(&two, |v| v.live.iter().any(|l| l.id == ta)).await;
     lobby_until(&one, |v| v.live.iter().any(|l| l.id == ta)).await;
+}
+
+/// One raw request with `cookie` and this site's `Origin`; returns the status, the session
+/// cookie it sets (if any) and the JSON body.
+async fn with_cookie(
+    addr: &str,
+    (method, path): (&str, &str),
+    body: Option<Value>,
+    cookie: Option<&str>,
+) -> (u16, Option<String>, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let set = head
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("set-cookie: ")
+                .or_else(|| l.strip_prefix("Set-Cookie: "))
+        })
+        .map(|l| l.split(';').next().unwrap().trim().to_owned());
+    (
+        head[9..12].parse().unwrap(),
+        set,
+        serde_json::from_str(rest).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn a_signed_in_seeker_sits_under_his_name_and_his_seat_is_tied_to_his_account() {
+    let (addr, _) = server("lobby-account", |c| {
+        roomy(c);
+        c.accounts.argon2_memory_kib = 8;
+        c.accounts.argon2_iterations = 1;
+    })
+    .await;
+    let credentials = json!({"name": "Anna", "password": "a long password"});
+    let (status, cookie, _) =
+        with_cookie(&addr, ("POST", "/api/accounts"), Some(credentials), None).await;
+    assert_eq!(status, 201);
+    let cookie = cookie.expect("a session cookie");
+    let socket = |cookie: String| {
+        let addr = addr.clone();
+        async move {
+            let mut req = ws_request(&format!("ws://{addr}/api/lobby/ws"), None);
+            req.headers_mut().insert("cookie", cookie.parse().unwrap());
+            req.headers_mut()
+                .insert("origin", format!("http://{addr}").parse().unwrap());
+            let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+            next_json(&mut ws).await.unwrap();
+            ws
+        }
+    };
+    let mut one = socket(cookie.clone()).await;
+    let mut two = socket(cookie.clone()).await;
+    // One seek waiting per account (`lobby.seeks_per_account`): the second is refused.
+    let waiting = seek_on(&mut one, seek("whoever", "sochi", "off", Some(3))).await;
+    assert_eq!(waiting["type"], "waiting", "{waiting}");
+    let refused = seek_on(&mut two, seek("whoever", "sochi", "off", Some(3))).await;
+    assert_eq!(refused["error"], "rate_limited", "{refused}");
+    let (id, seat, token) = paired(&mut one).await;
+    let table = summary(&addr, &id).await;
+    assert_eq!(table.seats[usize::from(seat)].name.as_deref(), Some("Anna"));
+    // The seat is the account's: another device of Anna's is given its token.
+    let (status, _, held) = with_cookie(
+        &addr,
+        ("GET", &format!("/api/me/seats/{id}")),
+        None,
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(status, 200, "{held}");
+    assert_eq!(held["token"], json!(token));
 }

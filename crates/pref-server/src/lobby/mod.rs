@@ -44,6 +44,10 @@ use store::{LobbyStore, NewPublic, PublicRow};
 /// Items a slow lobby socket may fall behind before it is sent a new snapshot.
 const NEWS: usize = 256;
 
+/// The spectators of the public games a node serves are counted (a summary asked of each
+/// table) on every this many reads of the lobby, not on every one.
+const COUNT_EVERY: u64 = 10;
+
 /// The lobby of this node: its view of the shared lobby, its sockets and its seekers.
 #[derive(Debug)]
 pub(crate) struct Lobby {
@@ -63,6 +67,9 @@ pub(crate) struct Lobby {
     /// The sockets holding a seek, by their number: where a seat is handed over.
     seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
     next_socket: AtomicU64,
+    /// Reads of the lobby so far: the spectators are counted on every
+    /// [`COUNT_EVERY`]th.
+    reads: AtomicU64,
     /// Seeks made per client (`lobby.seeks_per_ip_per_minute`).
     seeks: ClientBudget,
 }
@@ -103,6 +110,7 @@ impl Lobby {
             poke: Arc::new(Notify::new()),
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
+            reads: AtomicU64::new(0),
             seeks,
             config,
         }))
@@ -206,7 +214,14 @@ impl Lobby {
     async fn read(&self) -> Result<(), ApiError> {
         let (rows, seats) = self.rows.public().await?;
         let counts = self.rows.counts().await?;
-        self.count_spectators(&rows).await;
+        if self
+            .reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            % COUNT_EVERY
+            == 0
+        {
+            self.count_spectators(&rows).await;
+        }
         let limits = &self.config.lobby;
         let fresh = view::Known::read(
             &rows,
