@@ -26,7 +26,7 @@
 //! - [`subprotocol`]: the WebSocket's seat token, offered as a subprotocol, not in the URL.
 //!
 //! Imports go one way: `bot` imports no other module; `clock` imports `bot`; `table` imports
-//! `bot` and `clock`; `score` imports `table`; the messages (`server`, `http`, `keeper`)
+//! `bot` and `clock`; `score` imports `table`; the messages (`server`, `http`, `keeper`, `tournament`)
 //! import those below them. `scripts/import-cycles crates/pref-protocol` finds no circle.
 //!
 //! Cards reach these types only through the core's projections ([`pref_core::DealView`],
