@@ -36,6 +36,7 @@
 mod auction;
 mod claim;
 mod deal;
+pub mod etude;
 pub mod json;
 pub mod line;
 

@@ -182,3 +182,34 @@ async fn a_hint_at_a_table_that_is_not_practice_is_refused() {
     let record = record(&addr, &id).await;
     assert!(!record.practice());
 }
+
+/// The practice mark and the hint counts are stored on every backend and read back by a
+/// second store on the same database, as a restarted server reads them.
+#[tokio::test]
+async fn hint_counts_read_back_on_every_backend() {
+    use pref_server::ids::Secret;
+    use pref_server::store::{Database, Store};
+    let mut all = vec![Database::in_dir(&temp_dir("practice-store"))];
+    if let Some(url) = postgres("practice").await {
+        all.push(Database::Postgres(url));
+    }
+    let lease = std::time::Duration::from_secs(10);
+    for db in all {
+        let store = Store::connect(&db, lease).await.unwrap();
+        let keys = (&Secret::random().into(), &Secret::random().into());
+        let no = store
+            .create_table(&Secret::random(), keys, &json!("sochi"), false, 0)
+            .await
+            .unwrap();
+        assert_eq!(store.practice(no).await.unwrap(), None, "{db:?}");
+        store.set_practice(no).await.unwrap();
+        store.set_practice(no).await.unwrap();
+        assert_eq!(store.add_hint(no, 0, 1).await.unwrap(), 1);
+        assert_eq!(store.add_hint(no, 0, 1).await.unwrap(), 2);
+        assert_eq!(store.add_hint(no, 3, 0).await.unwrap(), 1);
+        let again = Store::connect(&db, lease).await.unwrap();
+        let counts = again.practice(no).await.unwrap().expect("a practice table");
+        let want = std::collections::BTreeMap::from([(0, [0, 2, 0, 0]), (3, [1, 0, 0, 0])]);
+        assert_eq!(counts, want, "{db:?}");
+    }
+}
