@@ -27,11 +27,22 @@ pub async fn create_table(c: &Client) -> String {
 /// If the lobby or the seat does not come in time.
 pub async fn sit(c: &Client, invite: &str, name: &str) {
     c.goto(invite).await.expect("invite opens");
-    until(c, "the lobby", "return !!document.querySelector('#name')").await;
-    let input = c.find(Locator::Css("#name")).await.expect("name field");
-    input.clear().await.expect("clear");
-    input.send_keys(name).await.expect("type name");
-    click(c, "button[data-take]").await;
+    // The name and the click in one script: the lobby redraws on every item (a seat taken,
+    // the spectator count), and a field found by one WebDriver call may be gone by the next.
+    let name = serde_json::to_string(name).expect("a string");
+    until(
+        c,
+        "the lobby's name field and a free seat",
+        &format!(
+            "const input = document.querySelector('#name');
+             const take = document.querySelector('button[data-take]');
+             if (!input || !take) return false;
+             input.value = {name};
+             take.click();
+             return true;"
+        ),
+    )
+    .await;
     until(
         c,
         "a seat",
@@ -143,4 +154,23 @@ pub async fn play_own_deal(c: &Client) {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+}
+
+/// Picks language `code` in the page's language picker and waits for the page to be in it.
+///
+/// # Panics
+/// If the picker is missing or the page does not switch in time.
+pub async fn language(c: &Client, code: &str) {
+    c.find(Locator::Css("#lang"))
+        .await
+        .expect("language picker")
+        .select_by_value(code)
+        .await
+        .expect("a language");
+    until(
+        c,
+        "the language",
+        &format!("return document.documentElement.lang === {code:?}"),
+    )
+    .await;
 }
