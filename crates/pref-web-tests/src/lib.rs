@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 pub mod picture;
 pub mod steps;
 
-pub use steps::{create_table, fast_bots_server, play_own_deal, seat_bot, sit, watch};
+pub use steps::{create_table, fast_bots_server, language, play_own_deal, seat_bot, sit, watch};
 
 /// Debian's Chromium (`scripts/install-browser`).
 pub const CHROMIUM: &str = "/usr/bin/chromium";

@@ -142,3 +142,22 @@ pub async fn play_own_deal(c: &Client) {
         }
     }
 }
+
+/// Picks language `code` in the page's language picker and waits for the page to be in it.
+///
+/// # Panics
+/// If the picker is missing or the page does not switch in time.
+pub async fn language(c: &Client, code: &str) {
+    c.find(Locator::Css("#lang"))
+        .await
+        .expect("language picker")
+        .select_by_value(code)
+        .await
+        .expect("a language");
+    until(
+        c,
+        "the language",
+        &format!("return document.documentElement.lang === {code:?}"),
+    )
+    .await;
+}

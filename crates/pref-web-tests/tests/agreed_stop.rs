@@ -8,8 +8,8 @@
 
 use fantoccini::Client;
 use pref_web_tests::{
-    Driver, browser_missing, click, create_table, fast_bots_server, js, open_start_page, out_dir,
-    play_own_deal, seat_bot, shot, sit, until,
+    Driver, browser_missing, click, create_table, fast_bots_server, js, language, open_start_page,
+    out_dir, play_own_deal, seat_bot, shot, sit, until,
 };
 use serde_json::json;
 
@@ -59,6 +59,23 @@ async fn r10_3_a_stop_is_asked_of_every_player_and_ends_the_game_only_when_all_a
         json!([false, false, "Agreed: Anna, Bot 3", false, false])
     );
     shot(&boris, &dir, "90-stop-asked").await;
+    // The same question in Russian: the name stands after «игрока», nothing declined.
+    language(&boris, "ru").await;
+    let ru = until(
+        &boris,
+        "the proposal in Russian",
+        "const p = document.querySelector('#stop-proposal');
+         return document.documentElement.lang === 'ru' && p && p.textContent.includes('Согласны') && p.textContent",
+    )
+    .await;
+    assert_eq!(
+        ru,
+        json!(
+            "Предложение закончить игру по договорённости (R10.3) — от игрока Anna.\
+             Согласны: Anna, Bot 3СогласитьсяИграть дальше"
+        )
+    );
+    shot(&boris, &dir, "90-stop-asked-ru").await;
 
     // Boris declines: the proposal ends on both pages and the game goes on.
     click(&boris, "#stop-decline").await;

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
 use pref_web_tests::{
-    Driver, browser_missing, click, js, open_start_page, out_dir, past, server_with, step, until,
+    Driver, browser_missing, click, js, language, open_start_page, out_dir, past, server_with,
+    step, until,
 };
 use serde_json::json;
 
@@ -30,21 +31,6 @@ const TURN: &str = "const d = document.body.dataset; return [d.myturn || '', d.s
 
 const TOTALS: &str = "const log = document.querySelector('#score-log'); if (!log) return null; \
     const t = [...log.querySelectorAll('.log-totals td')].map(e => e.textContent); return t.length ? t : null";
-
-async fn language(c: &Client, code: &str) {
-    c.find(Locator::Css("#lang"))
-        .await
-        .expect("language picker")
-        .select_by_value(code)
-        .await
-        .expect("a language");
-    until(
-        c,
-        "the language",
-        &format!("return document.documentElement.lang === {code:?}"),
-    )
-    .await;
-}
 
 /// Plays the host's turns until the deal is finished; the title says "your turn" at each.
 async fn play_deal(host: &Client) {

@@ -16,6 +16,7 @@ mod fair;
 mod life;
 mod practice;
 mod restore;
+mod stop;
 mod views;
 
 use std::collections::VecDeque;
@@ -249,7 +250,9 @@ impl Table {
             at_ms: Some(now),
             auto,
         };
-        let figures = if change.writes.contains(&Write::Over) {
+        // The game's end counts its figures for the accounts at the table, in its write.
+        let over = change.writes.contains(&Write::Over);
+        let figures = if over {
             next.final_figures()
         } else {
             Vec::new()
@@ -562,31 +565,10 @@ impl Table {
                 text,
                 reply,
             } => {
-                let viewer = caller.viewer;
-                let op = Op::Chat {
-                    viewer,
-                    token: caller.token,
-                    text: text.clone(),
-                };
-                let done = self.apply(op).await.map(|_| ());
-                if done.is_ok() {
-                    self.keep_chat(viewer, text).await;
-                }
-                let _ = reply.send(done);
+                let _ = reply.send(self.chat(caller.viewer, caller.token, text).await);
             }
             Command::Stop { token, vote, reply } => {
-                let done = match self.machine.seat_of(&token) {
-                    Some(seat) => {
-                        let op = Op::Stop {
-                            seat: Seat(seat),
-                            token,
-                            vote,
-                        };
-                        self.apply(op).await.map(|_| self.summary())
-                    }
-                    None => Err(TableError::NotSeated),
-                };
-                let _ = reply.send(done);
+                let _ = reply.send(self.stop_vote(token, vote).await);
             }
             Command::Hint {
                 caller,

@@ -49,9 +49,26 @@ impl Table {
         }
     }
 
+    /// A chat line from `viewer`: told to everybody, then kept.
+    pub(super) async fn chat(
+        &mut self,
+        viewer: Viewer,
+        token: Option<Secret>,
+        text: String,
+    ) -> Result<(), TableError> {
+        let op = crate::table::machine::Op::Chat {
+            viewer,
+            token,
+            text: text.clone(),
+        };
+        self.apply(op).await?;
+        self.keep_chat(viewer, text).await;
+        Ok(())
+    }
+
     /// Keeps an accepted chat line, in memory and in the store (so a restart keeps it),
     /// dropping the oldest beyond `limits.chat_history_lines`.
-    pub(super) async fn keep_chat(&mut self, viewer: Viewer, text: String) {
+    async fn keep_chat(&mut self, viewer: Viewer, text: String) {
         let seat = match viewer {
             Viewer::Seat(s) => Some(s.0),
             Viewer::Spectator => None,
