@@ -2,7 +2,7 @@
 //! taking a seat by the invite link, watching by the spectator link, seating a bot from the
 //! host's panel.
 
-use fantoccini::Client;
+use fantoccini::{Client, Locator};
 
 use crate::{click, type_into, until};
 
