@@ -135,8 +135,17 @@ function publicNews(state, e, t) {
   const tb = state.table;
   const seats = tb.seats;
   switch (e.kind) {
-    case 'seat_taken': seats[e.seat] = { ...seats[e.seat], name: e.name, bot: e.bot ?? null, bot_account: !!e.bot_account, connected: !!e.bot }; break;
-    case 'seat_freed': seats[e.seat] = { ...seats[e.seat], name: null, bot: null, connected: false }; break;
+    case 'seat_taken': {
+      // `bot_account` is written only when true, as the snapshot's seat writes it.
+      const { bot_account: _, ...was } = seats[e.seat];
+      seats[e.seat] = { ...was, name: e.name, bot: e.bot ?? null, ...(e.bot_account ? { bot_account: true } : {}), connected: !!e.bot };
+      break;
+    }
+    case 'seat_freed': {
+      const { bot_account: _, ...was } = seats[e.seat];
+      seats[e.seat] = { ...was, name: null, bot: null, connected: false };
+      break;
+    }
     case 'presence': seats[e.seat] = { ...seats[e.seat], connected: e.connected }; break;
     case 'chat': state.chat.push({ from: speaker(state, e.from, t), text: e.text }); break;
     case 'profile_changed': tb.profile = e.profile; break;
