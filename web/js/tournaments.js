@@ -10,7 +10,8 @@ import { langSelect } from './lang-select.js';
 import { h, toast } from './dom.js';
 import { call } from './api.js';
 import { accountCorner, me } from './account.js';
-import { bidLabel, chip, sortHand } from './cards.js';
+import { bidLabel, chip, sortHand, suitIcon } from './cards.js';
+import { mixed } from './mixed.js';
 
 const id = (/^\/tournaments\/([0-9a-f-]{32,36})/.exec(location.pathname) || [])[1];
 const tokenKey = (tid) => `pref:tournament:${tid}:token`;
@@ -28,6 +29,9 @@ function value(text) {
 const pct = (text) => (text === undefined || text === null
   ? h('span', {}, '—')
   : h('span', { title: text }, `${Math.round(value(text))} %`));
+
+/** An exact whists result as players write it ("−16 ⅔"), the exact text in its title. */
+const whists = (text) => h('span', { class: 'exact', title: text }, mixed(text));
 
 const when = (secs) => new Date(secs * 1000).toLocaleString(lang());
 
@@ -118,14 +122,14 @@ async function comparison(k) {
   const c = await call('GET', `/api/tournaments/${id}/deals/${k}`, undefined, token() || undefined);
   const par = c.par
     ? h('p', { class: 'par' }, t('tn.par'), ' ', c.par.best ? bidLabel(c.par.best) : t('tn.no_contract'),
-      ' (', ['S', 'C', 'D', 'H', 'NT'].map((s, i) => `${s} ${c.par.tricks[i]}`).join(', '), ')')
+      ' (', ['S', 'C', 'D', 'H', 'NT'].map((s, i) => [i ? ', ' : '', s === 'NT' ? t('call.nt') : suitIcon(s, 'pip'), ` ${c.par.tricks[i]}`]), ')')
     : null;
   return h('section', { class: 'board', id: `comparison-${k}` },
     h('h3', {}, t('tn.deal_n', { n: k + 1 })), par,
     h('table', {},
       h('tr', {}, ['tn.player', 'tn.played', 'tn.result', 'tn.mp', 'tn.pct'].map((x) => h('th', {}, t(x)))),
       c.entrants.map((r) => h('tr', { 'data-entrant': r.entrant },
-        h('td', {}, r.name), h('td', {}, outcomeText(r.outcome)), h('td', { class: 'num' }, r.result),
+        h('td', {}, r.name), h('td', {}, outcomeText(r.outcome)), h('td', { class: 'num' }, whists(r.result)),
         h('td', { class: 'num' }, r.matchpoints), h('td', { class: 'num' }, pct(r.percentage))))));
 }
 
@@ -133,7 +137,7 @@ async function comparison(k) {
 async function tableView(table, redraw) {
   const parts = [];
   if (table.last) {
-    parts.push(h('p', { id: 'last-result' }, t('tn.your_result', { n: table.last.deal + 1 }), ' ', h('b', {}, table.last.result)));
+    parts.push(h('p', { id: 'last-result' }, t('tn.your_result', { n: table.last.deal + 1 }), ' ', h('b', {}, whists(table.last.result))));
     parts.push(await comparison(table.last.deal));
   }
   const v = table.view;
