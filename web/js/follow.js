@@ -136,8 +136,9 @@ function publicNews(state, e, t) {
   const seats = tb.seats;
   switch (e.kind) {
     case 'seat_taken': {
-      // `bot_account` is written only when true, as the snapshot's seat writes it.
-      const { bot_account: _, ...was } = seats[e.seat];
+      // `bot_account` is written only when true, as the snapshot's seat writes it; a seat
+      // taken is kept for nobody any more (the snapshot drops its `reserved`).
+      const { bot_account: _, reserved: __, ...was } = seats[e.seat];
       seats[e.seat] = { ...was, name: e.name, bot: e.bot ?? null, ...(e.bot_account ? { bot_account: true } : {}), connected: !!e.bot };
       break;
     }
