@@ -8,7 +8,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Ws, http, next_json, postgres, send, server, spawn_binary, temp_dir, ws_request};
+use common::{
+    Ws, http, next_json, postgres, send, server, spawn_binary, temp_dir, with_cookie, ws_request,
+};
 use pref_protocol::{LobbyMessage, LobbyView, Summary};
 use pref_server::config::{Config, Millis};
 use serde_json::{Value, json};
@@ -417,43 +419,6 @@ async fn two_nodes_pair_their_seekers_at_one_table() {
     assert_eq!(table.seats[1].name.as_deref(), Some("B"));
     lobby_until(&two, |v| v.live.iter().any(|l| l.id == ta)).await;
     lobby_until(&one, |v| v.live.iter().any(|l| l.id == ta)).await;
-}
-
-/// One raw request with `cookie` and this site's `Origin`; returns the status, the session
-/// cookie it sets (if any) and the JSON body.
-async fn with_cookie(
-    addr: &str,
-    (method, path): (&str, &str),
-    body: Option<Value>,
-    cookie: Option<&str>,
-) -> (u16, Option<String>, Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let cookie = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let set = head
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("set-cookie: ")
-                .or_else(|| l.strip_prefix("Set-Cookie: "))
-        })
-        .map(|l| l.split(';').next().unwrap().trim().to_owned());
-    (
-        head[9..12].parse().unwrap(),
-        set,
-        serde_json::from_str(rest).unwrap_or(Value::Null),
-    )
 }
 
 #[tokio::test]

@@ -8,41 +8,16 @@ mod common;
 use common::{http, server, strict};
 use pref_protocol::{Entered, TournamentKind, TournamentList, TournamentPage};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
-/// A request with an Origin and maybe a cookie; the status, the `Set-Cookie` pair and the
-/// body.
+/// A POST with `cookie` and this site's `Origin`: the status, the session cookie it sets
+/// and the JSON body.
 async fn send(
     addr: &str,
     path: &str,
     body: &Value,
     cookie: Option<&str>,
 ) -> (u16, Option<String>, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.to_string();
-    let cookie = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
-    let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let set = head
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
-        .and_then(|l| l.split_once(':'))
-        .map(|(_, v)| v.split(';').next().unwrap_or_default().trim().to_owned());
-    (
-        head[9..12].parse().unwrap(),
-        set,
-        serde_json::from_str(rest).unwrap_or(Value::Null),
-    )
+    common::with_cookie(addr, ("POST", path), Some(body.clone()), cookie).await
 }
 
 #[tokio::test]

@@ -615,3 +615,40 @@ pub fn with_database(url: &str, name: &str) -> String {
     let host = rest.split('/').next().unwrap();
     format!("{scheme}://{host}/{name}{query}")
 }
+
+/// One raw request with `cookie` and this site's `Origin`; returns the status, the session
+/// cookie it sets (if any) and the JSON body.
+pub async fn with_cookie(
+    addr: &str,
+    (method, path): (&str, &str),
+    body: Option<Value>,
+    cookie: Option<&str>,
+) -> (u16, Option<String>, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
+    let set = head
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("set-cookie: ")
+                .or_else(|| l.strip_prefix("Set-Cookie: "))
+        })
+        .map(|l| l.split(';').next().unwrap().trim().to_owned());
+    (
+        head[9..12].parse().unwrap(),
+        set,
+        serde_json::from_str(rest).unwrap_or(Value::Null),
+    )
+}
