@@ -39,7 +39,9 @@ pub(crate) fn family_for(
         return Err(ApiError::NotRatable("a rated table needs a clock".into()));
     }
     if practice {
-        return Err(ApiError::NotRatable("a practice table is never rated".into()));
+        return Err(ApiError::NotRatable(
+            "a practice table is never rated".into(),
+        ));
     }
     Ok(family)
 }

@@ -111,25 +111,27 @@ async fn table_ratings(
     let params = Params::STANDARD;
     let seats = rows
         .into_iter()
-        .map(|(seat, name, mu, sigma, games, before, after, sigma_after, games_after)| {
-            let (now, change) = match (before, after, sigma_after, games_after) {
-                (Some(before), Some(after), Some(sigma), Some(games)) => {
-                    let old = rating(before, sigma, games).shown();
-                    let new = rating(after, sigma, games);
-                    (new, Some(new.shown() - old))
+        .map(
+            |(seat, name, mu, sigma, games, before, after, sigma_after, games_after)| {
+                let (now, change) = match (before, after, sigma_after, games_after) {
+                    (Some(before), Some(after), Some(sigma), Some(games)) => {
+                        let old = rating(before, sigma, games).shown();
+                        let new = rating(after, sigma, games);
+                        (new, Some(new.shown() - old))
+                    }
+                    _ => match (mu, sigma, games) {
+                        (Some(mu), Some(sigma), Some(games)) => (rating(mu, sigma, games), None),
+                        _ => (Rating::new(&params), None),
+                    },
+                };
+                SeatRating {
+                    seat: u8::try_from(seat).unwrap_or(u8::MAX),
+                    name,
+                    rating: shown(&now),
+                    change,
                 }
-                _ => match (mu, sigma, games) {
-                    (Some(mu), Some(sigma), Some(games)) => (rating(mu, sigma, games), None),
-                    _ => (Rating::new(&params), None),
-                },
-            };
-            SeatRating {
-                seat: u8::try_from(seat).unwrap_or(u8::MAX),
-                name,
-                rating: shown(&now),
-                change,
-            }
-        })
+            },
+        )
         .collect();
     Ok(Json(TableRatings { family: fam, seats }))
 }

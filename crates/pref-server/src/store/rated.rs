@@ -48,7 +48,10 @@ pub(super) fn party(accounts: &[i64]) -> String {
 /// The game's players to rate, by seat: the account and how it finished. `None` unless
 /// every seat of `figures` is held by an account of `holders` (account, seat) and has a
 /// settlement: a rated game rates all of its players or none.
-pub(super) fn players(holders: &[(i64, i64)], figures: &[SeatFigures]) -> Option<Vec<(i64, u8, Finish)>> {
+pub(super) fn players(
+    holders: &[(i64, i64)],
+    figures: &[SeatFigures],
+) -> Option<Vec<(i64, u8, Finish)>> {
     if figures.is_empty() {
         return None;
     }
@@ -253,7 +256,11 @@ mod tests {
 
     #[test]
     fn an_away_player_abandoned_and_a_seat_without_an_account_rates_nobody() {
-        let figures = [seat(0, "10", false), seat(1, "-3/2", true), seat(2, "-17/2", false)];
+        let figures = [
+            seat(0, "10", false),
+            seat(1, "-3/2", true),
+            seat(2, "-17/2", false),
+        ];
         let holders = [(4, 0), (9, 1), (3, 2)];
         let got = players(&holders, &figures).unwrap();
         assert_eq!(
