@@ -33,6 +33,11 @@ pub struct CreateTable {
     /// marked so in its summary and record.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
+    /// A rated table (`docs/ratings.md`): a standard preset unchanged, with a clock; only
+    /// signed-in accounts sit, all people or all bot accounts, and the game's end changes
+    /// their ratings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// The answer to `POST /api/tables`.

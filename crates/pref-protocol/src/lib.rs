@@ -43,6 +43,7 @@ pub mod http;
 pub mod keeper;
 pub mod lobby;
 pub mod practice;
+pub mod ratings;
 pub mod score;
 pub mod server;
 pub mod stop;
@@ -74,6 +75,10 @@ pub use keeper::{
 };
 pub use lobby::{LiveTable, LobbyMessage, LobbyRequest, LobbyView, PublicTable, SeekCount};
 pub use practice::{HintCard, HintReason, HintView};
+pub use ratings::{
+    FamilyRating, LeaderRow, Leaderboard, PlayerRatings, RatingPoint, RatingShown, SeatRating,
+    TableRatings,
+};
 pub use score::{OutcomeView, ScoreEntry, ScorePage};
 pub use server::{
     ChatLine, DealSoFar, DealStatus, ErrorCode, Item, Public, Reason, ServerMessage, Snapshot,

@@ -86,6 +86,10 @@ pub struct Summary {
     /// A practice table (hints allowed, never rated; absent otherwise).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
+    /// A rated table's rating family (`sochi`, `leningrad`, `rostov`, `four`:
+    /// `docs/ratings.md`); absent at a table that is not rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -182,6 +182,11 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "play-action" => drop(round_trip::<PlayAction>(other, &v)),
                     "deal-comparison" => drop(round_trip::<DealComparisonView>(other, &v)),
                     "lobby" => drop(round_trip::<pref_protocol::LobbyView>(other, &v)),
+                    "table-ratings" => drop(round_trip::<pref_protocol::TableRatings>(other, &v)),
+                    "leaderboard" => drop(round_trip::<pref_protocol::Leaderboard>(other, &v)),
+                    "player-ratings" => {
+                        drop(round_trip::<pref_protocol::PlayerRatings>(other, &v));
+                    }
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -303,6 +308,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "keeper-op",
             "keeper-deal",
             "keeper-stop",
+            "leaderboard",
             "keeper-check",
             "keeper-checked",
             "save-profile",
@@ -316,9 +322,11 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "attach-seats",
             "attached",
             "player",
+            "player-ratings",
             "games-page",
             "player-stats",
             "table-players",
+            "table-ratings",
             "create-tournament",
             "tournament-created",
             "tournament-list",

@@ -44,6 +44,7 @@ where
         .route("/api/me/seats", post(attach))
         .route("/api/me/seats/{table}", get(seat_token))
         .merge(super::players::routes())
+        .merge(super::ratings::routes())
 }
 
 pub(super) fn me_of(a: &AccountRow) -> Me {

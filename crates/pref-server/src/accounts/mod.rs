@@ -24,6 +24,8 @@ mod bot_store;
 pub(crate) mod http;
 mod keys;
 mod players;
+pub(crate) mod rated;
+mod ratings;
 mod session;
 mod store;
 #[cfg(test)]

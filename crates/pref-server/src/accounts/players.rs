@@ -45,7 +45,11 @@ where
 
 /// The live account named `name`, if its page may be read by this request's viewer (the
 /// player himself always may).
-async fn page_of(a: &Accounts, name: &str, headers: &HeaderMap) -> Result<AccountRow, ApiError> {
+pub(super) async fn page_of(
+    a: &Accounts,
+    name: &str,
+    headers: &HeaderMap,
+) -> Result<AccountRow, ApiError> {
     let account = a
         .store
         .account_named(&folded(name))
@@ -113,6 +117,7 @@ fn empty(seat: u8) -> SeatFigures {
         seat,
         result: None,
         stats: SeatStats::default(),
+        abandoned: false,
     }
 }
 

@@ -82,6 +82,19 @@ pub enum ApiError {
     /// A bot account at a table for people only.
     #[error("this table is for people only: bot accounts may not sit here")]
     PeopleOnly,
+    // Ratings (`src/ratings/`, `docs/ratings.md`).
+    /// A rated table asked for without a standard preset unchanged or without a clock.
+    #[error("{0}")]
+    NotRatable(String),
+    /// A rated table's rule refused the claim or the host's change.
+    #[error("{0}")]
+    Rated(String),
+    /// A guest at a rated table: only signed-in accounts sit there.
+    #[error("only signed-in players sit at a rated table: sign in first")]
+    RatedGuest,
+    /// The account sits at another rated table whose game is not over.
+    #[error("you sit at another rated table already: one rated game at a time")]
+    RatedElsewhere,
 }
 
 impl From<StoreError> for ApiError {
@@ -119,6 +132,10 @@ impl ApiError {
             ApiError::PageHidden => (StatusCode::FORBIDDEN, "hidden"),
             ApiError::BadToken => (StatusCode::UNAUTHORIZED, "bad_token"),
             ApiError::PeopleOnly => (StatusCode::FORBIDDEN, "people_only"),
+            ApiError::NotRatable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "not_ratable"),
+            ApiError::Rated(_) => (StatusCode::FORBIDDEN, "rated_rules"),
+            ApiError::RatedGuest => (StatusCode::FORBIDDEN, "rated_guest"),
+            ApiError::RatedElsewhere => (StatusCode::CONFLICT, "rated_elsewhere"),
         }
     }
 }

@@ -49,6 +49,10 @@ pub struct Accounts {
     /// Points of a player's balance over time, at most (evenly spaced games, the last
     /// always among them).
     pub balance_points: usize,
+    /// Players on one page of a rating leaderboard (`GET /api/ratings/{family}`).
+    pub leaderboard_page: u32,
+    /// Rated games of one family a player's rating history shows at most (the latest).
+    pub rating_points: u32,
     /// Live API tokens one bot account holds at most (`docs/bot-api.md`).
     pub bot_tokens_per_account: u32,
     /// Requests authenticated by one API token, a minute (claims, invitations, sockets).
@@ -82,6 +86,8 @@ impl Default for Accounts {
             games_page: 20,
             stats_games_per_request: 50,
             balance_points: 500,
+            leaderboard_page: 50,
+            rating_points: 200,
             bot_tokens_per_account: 10,
             bot_requests_per_token_per_minute: 120,
             bot_request_burst_per_token: 60,

@@ -221,6 +221,8 @@ settings! {
     "accounts.games_page" => PREF_GAMES_PAGE: accounts.games_page,
     "accounts.stats_games_per_request" => PREF_STATS_GAMES_PER_REQUEST: accounts.stats_games_per_request,
     "accounts.balance_points" => PREF_BALANCE_POINTS: accounts.balance_points,
+    "accounts.leaderboard_page" => PREF_LEADERBOARD_PAGE: accounts.leaderboard_page,
+    "accounts.rating_points" => PREF_RATING_POINTS: accounts.rating_points,
     "accounts.bot_tokens_per_account" => PREF_BOT_TOKENS_PER_ACCOUNT: accounts.bot_tokens_per_account,
     "accounts.bot_requests_per_token_per_minute" => PREF_BOT_REQUESTS_PER_TOKEN_PER_MINUTE: accounts.bot_requests_per_token_per_minute,
     "accounts.bot_request_burst_per_token" => PREF_BOT_REQUEST_BURST_PER_TOKEN: accounts.bot_request_burst_per_token,

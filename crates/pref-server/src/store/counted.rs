@@ -7,6 +7,7 @@
 use pref_core::stats::SeatStats;
 use sqlx::Row;
 
+use super::rated::rate_in;
 use super::{Pool, Store, StoreError, Stored, now};
 
 /// One seat's figures in a game that ends: its settlement (`ratio_to_text`'s form) and its
@@ -19,6 +20,9 @@ pub struct SeatFigures {
     pub result: Option<String>,
     /// Its totals in this game.
     pub stats: SeatStats,
+    /// Its player was away at the end (the clock's autopilot played for him): at a rated
+    /// table he abandoned the game and is ranked last.
+    pub abandoned: bool,
 }
 
 impl SeatFigures {
@@ -43,6 +47,7 @@ impl SeatFigures {
                     .and_then(|s| s.get(i))
                     .map(pref_core::stats::ratio_to_text),
                 stats,
+                abandoned: false,
             })
             .collect())
     }
@@ -126,11 +131,24 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             let rows = sqlx::query(holders).bind(no).fetch_all(&mut *tx).await?;
+            let mut seated = Vec::with_capacity(rows.len());
+            let mut table_id = None;
             for r in rows {
                 let (account, table, seat): (i64, String, i64) = (r.get(0), r.get(1), r.get(2));
                 if let Some(f) = figures.iter().find(|f| i64::from(f.seat) == seat) {
                     count_in!(tx, account, &table, at, f);
                 }
+                seated.push((account, seat));
+                table_id = Some(table);
+            }
+            // A rated game changes its players' ratings in the same transaction, once.
+            let family: Option<String> =
+                sqlx::query_scalar("SELECT family FROM rated_tables WHERE table_no = $1")
+                    .bind(no)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if let (Some(family), Some(table)) = (family, table_id) {
+                rate_in!(tx, &table, &family, &seated, figures, at);
             }
             tx.commit().await?;
         });

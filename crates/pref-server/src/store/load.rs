@@ -50,6 +50,8 @@ pub struct TableRow {
     pub backs: Vec<super::Back>,
     /// A practice table's hint counts (`None` for any other table).
     pub practice: Option<super::HintCounts>,
+    /// A rated table's family (`store/rated.rs`; `None` for any other table).
+    pub rated: Option<String>,
 }
 
 /// An occupied seat as stored.
@@ -139,6 +141,7 @@ impl Store {
             r.chat = self.chat_lines(no).await?;
             r.backs = self.backs(no).await?;
             r.practice = self.practice(no).await?;
+            r.rated = self.rated_family(no).await?;
         }
         Ok(row)
     }
@@ -262,6 +265,7 @@ impl Store {
                 chat: Vec::new(),
                 backs: Vec::new(),
                 practice: None,
+                rated: None,
             }))
         })
     }

@@ -188,6 +188,7 @@ pub(crate) fn now() -> i64 {
 }
 mod load;
 mod practice;
+mod rated;
 mod served;
 
 pub use counted::SeatFigures;

@@ -253,7 +253,14 @@ impl Table {
         // The game's end counts its figures for the accounts at the table, in its write.
         let over = change.writes.contains(&Write::Over);
         let figures = if over {
-            next.final_figures()
+            let mut figures = next.final_figures();
+            // A player away at the end (the clock's autopilot plays for him) abandoned it.
+            if let Some(clock) = &self.clock {
+                for f in &mut figures {
+                    f.abandoned = clock.away(Seat(f.seat));
+                }
+            }
+            figures
         } else {
             Vec::new()
         };
@@ -399,6 +406,16 @@ impl Table {
                 let answer = match stored {
                     Ok(()) => {
                         self.machine.set_people_only(true);
+                        Ok(self.summary())
+                    }
+                    Err(e) => Err(TableError::Internal(e.to_string())),
+                };
+                let _ = reply.send(answer);
+            }
+            Command::Rated { family, reply } => {
+                let answer = match self.store.set_rated(self.no, family.as_str()).await {
+                    Ok(()) => {
+                        self.machine.set_rated(family);
                         Ok(self.summary())
                     }
                     Err(e) => Err(TableError::Internal(e.to_string())),

@@ -12,6 +12,7 @@ impl From<TableError> for ApiError {
             TableError::NotHost => ApiError::Forbidden("the host token is not valid at this table"),
             TableError::InviteRequired => ApiError::InviteRequired,
             TableError::PeopleOnly => ApiError::PeopleOnly,
+            TableError::RatedKind | TableError::RatedRules => ApiError::Rated(e.to_string()),
             TableError::HostSeats => {
                 ApiError::Forbidden("the game has started: only the host can seat a player")
             }

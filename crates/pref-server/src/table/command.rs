@@ -233,6 +233,14 @@ pub enum Command {
         /// The summary after.
         reply: oneshot::Sender<Result<pref_protocol::Summary, TableError>>,
     },
+    /// Make this table, just opened, rated in the family (`docs/ratings.md`): stored, then
+    /// the summary.
+    Rated {
+        /// The family.
+        family: pref_rating::Family,
+        /// The summary after.
+        reply: oneshot::Sender<Result<pref_protocol::Summary, TableError>>,
+    },
     /// A bot account takes a seat (`docs/bot-api.md`): the edge checked its API token and
     /// whether a host invited it here.
     BotClaim {

@@ -19,9 +19,15 @@ pub(super) async fn claim_seat(
 ) -> Result<Json<Claimed>, ApiError> {
     let handle = s.tables.open(&table_id(&id)?).await?;
     let req: Claim = body(&bytes)?;
+    // A rated table seats signed-in accounts only, each at one rated table at a time.
+    let rated = handle.ask(Command::Summary).await?.rated.is_some();
     // A bot account signed in by its API token (`docs/bot-api.md`).
     if let Some(bot) = crate::accounts::bot_api::bot_of(&s.accounts, &headers).await? {
         let table = table_id(&id)?;
+        if rated {
+            crate::accounts::rated::may_sit(&s.accounts, Some(bot.account.no), &table.expose())
+                .await?;
+        }
         let invited = crate::accounts::bot_api::invited(&s.accounts, &bot, &table).await?;
         let invite = req
             .invite
@@ -60,6 +66,10 @@ pub(super) async fn claim_seat(
         return Err(ApiError::Conflict(
             "a bot account takes seats with its API token (docs/bot-api.md)".into(),
         ));
+    }
+    if rated {
+        let account = signed.as_ref().map(|a| a.account.no);
+        crate::accounts::rated::may_sit(&s.accounts, account, &table_id(&id)?.expose()).await?;
     }
     let name = signed.as_ref().map_or(req.name, |a| a.account.name.clone());
     let (seat, token) = handle

@@ -26,6 +26,12 @@ pub(super) async fn create_table(
     let request = req.profile.unwrap_or_else(|| json!("sochi"));
     let profile = Profile::from_json(&request)?;
     let clock = crate::table::machine::clock::parse(req.clock.as_ref())?;
+    let rated = req
+        .rated
+        .then(|| {
+            crate::accounts::rated::family_for(&request, &profile, clock.is_some(), req.practice)
+        })
+        .transpose()?;
     let host = req
         .name
         .as_deref()
@@ -47,6 +53,14 @@ pub(super) async fn create_table(
             .tables
             .get(&id)?
             .ask(|reply| Command::PeopleOnly { reply })
+            .await??;
+    }
+    if let Some(family) = rated {
+        let id = table_id(&created.id)?;
+        created.table = s
+            .tables
+            .get(&id)?
+            .ask(|reply| Command::Rated { family, reply })
             .await??;
     }
     if req.public {

@@ -90,6 +90,9 @@ impl Table {
         if let Some(hints) = row.practice {
             machine.set_practice(hints);
         }
+        if let Some(family) = row.rated.as_deref().and_then(pref_rating::Family::parse) {
+            machine.set_rated(family);
+        }
         machine.restore_fair(fair::stored(row.fair)?, &decks)?;
         let mut table = Table::with(row.no, machine, store, limits);
         if let Some(origin) = origin {

@@ -41,6 +41,7 @@ impl Machine {
         if self.people_only {
             return Err(TableError::PeopleOnly);
         }
+        self.rated_kind(true)?;
         let name = check_name(name)?;
         match self.stage {
             Stage::Lobby => {}

@@ -290,8 +290,7 @@ impl Clock {
         self.paused = paused;
     }
 
-    /// Whether `seat` is on autopilot (for the tests).
-    #[cfg(test)]
+    /// Whether `seat` is on autopilot: at a rated game's end, its player abandoned it.
     #[must_use]
     pub(crate) fn away(&self, seat: Seat) -> bool {
         self.away[seat.index()]

@@ -24,6 +24,7 @@ mod fair_ops;
 mod fair_tests;
 mod op;
 mod practice;
+mod rated;
 #[cfg(test)]
 mod seat_view_tests;
 #[cfg(test)]
@@ -85,6 +86,8 @@ pub(crate) struct Machine {
     people_only: bool,
     /// A practice table's hint counts (`practice.rs`); `None` at any other table.
     practice: Option<Hints>,
+    /// A rated table's family (`rated.rs`); `None` at any other table.
+    rated: Option<pref_rating::Family>,
 }
 
 /// The parts of a new table the caller chooses.
@@ -145,6 +148,7 @@ impl Machine {
             fair: fair::Fair::default(),
             people_only: false,
             practice: None,
+            rated: None,
         }
     }
 

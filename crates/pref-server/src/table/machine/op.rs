@@ -369,6 +369,12 @@ pub enum TableError {
     /// A bot account at a table for people only.
     #[error("this table is for people only: bot accounts may not sit here")]
     PeopleOnly,
+    /// At a rated table the seats are all people's or all bot accounts'.
+    #[error("a rated table seats people only or bot accounts only, never both")]
+    RatedKind,
+    /// At a rated table the host may not seat a house bot nor change the preset.
+    #[error("a rated table keeps its standard preset and seats no house bot")]
+    RatedRules,
     /// The core refused something the machine had checked: a bug, reported, not panicked.
     #[error("internal error: {0}")]
     Internal(String),
@@ -437,6 +443,8 @@ impl TableError {
             | TableError::SeatReserved(..)
             | TableError::NotKept(_)
             | TableError::PeopleOnly
+            | TableError::RatedKind
+            | TableError::RatedRules
             | TableError::Internal(_) => Reason::Internal,
             TableError::Fair(_) => Reason::Fair,
             TableError::FairLate => Reason::Late,

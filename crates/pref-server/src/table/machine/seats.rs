@@ -32,6 +32,7 @@ impl Machine {
         token: Secret,
     ) -> Result<(), TableError> {
         let name = check_name(name)?;
+        self.rated_kind(false)?;
         let by_host = host.is_some_and(|h| self.host.verifies(&h));
         match self.stage {
             Stage::Lobby => {
@@ -136,6 +137,7 @@ impl Machine {
                 self.dealt(change, game, 0, &deck, event);
             }
             HostOp::Profile(profile) => {
+                self.rated_refuses()?;
                 if !matches!(self.stage, Stage::Lobby) {
                     return Err(TableError::ProfileFrozen);
                 }
@@ -160,6 +162,7 @@ impl Machine {
                 rematch,
             } => self.reserve(seat, name, rematch)?,
             HostOp::Bot { seat, level, token } => {
+                self.rated_refuses()?;
                 if seat >= self.players() {
                     return Err(TableError::NoSuchSeat(seat));
                 }

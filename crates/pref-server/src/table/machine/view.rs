@@ -205,6 +205,7 @@ impl Machine {
             },
             preset: self.preset_name(),
             practice: self.practice(),
+            rated: self.rated.map(|f| f.as_str().to_owned()),
             // The count as the viewers were last told it, so that a snapshot and the
             // items before it agree at every version.
             spectators: self.spectators_told,

@@ -1,0 +1,38 @@
+-- Ratings (docs/ratings.md, src/ratings/): a rated table's family; each account's rating
+-- per family (the people's and the bots' boards follow from `accounts.bot`); and one row per
+-- account per rated game, written in the transaction that ends the game. Its key
+-- (table_id, account_no) is what makes a game change a rating once: a second end of the
+-- same game (a restart, another node) finds the rows and changes nothing. `party` is the
+-- game's accounts, sorted, for the weight of games among the same players in a day.
+CREATE TABLE rated_tables (
+    table_no INTEGER PRIMARY KEY REFERENCES tables(no),
+    family TEXT NOT NULL
+);
+CREATE TABLE ratings (
+    account_no INTEGER NOT NULL REFERENCES accounts(no),
+    family TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    last_played INTEGER NOT NULL,
+    PRIMARY KEY (account_no, family)
+);
+CREATE INDEX ratings_board ON ratings (family, mu);
+CREATE TABLE rating_changes (
+    table_id TEXT NOT NULL,
+    account_no INTEGER NOT NULL REFERENCES accounts(no),
+    family TEXT NOT NULL,
+    party TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    weight REAL NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (table_id, account_no)
+);
+CREATE INDEX rating_changes_account ON rating_changes (account_no, family, at);
+CREATE INDEX rating_changes_party ON rating_changes (party, at);

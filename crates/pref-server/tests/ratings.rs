@@ -1,0 +1,525 @@
+//! Rated tables over real HTTP and WebSockets (`docs/ratings.md`): who may open and sit at
+//! one (a standard preset unchanged with a clock; signed-in accounts only, one kind of
+//! account, no house bots, one rated table at a time), a game's end changing its players'
+//! ratings by the documented method exactly once (ending it again, a restarted server or a
+//! second node on PostgreSQL change nothing), an abandoner ranked last, the same players'
+//! fourth game of a day weighted down, and the bots' games on the bots' board only.
+
+mod bot_api_common;
+mod common;
+
+use std::time::Duration;
+
+use bot_api_common::{Browser, as_bot, bot_account, bot_socket, quick};
+use common::*;
+use pref_protocol::{Leaderboard, PlayerRatings, Summary, TableRatings};
+use pref_rating::{Finish, Params, Rating};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use serde_json::{Value, json};
+
+/// Opens a table asking for `rated` with `profile` and `clock`: the status and the body.
+async fn open(addr: &str, profile: Value, clock: Value) -> (u16, Value) {
+    let body = json!({"profile": profile, "clock": clock, "rated": true});
+    http(addr, "POST", "/api/tables", Some(&body), None).await
+}
+
+/// A rated Sochi table with the relaxed clock: its id, host token and invite key.
+async fn rated_table(addr: &str) -> (String, String, String) {
+    let (status, created) = open(addr, json!("sochi"), json!("relaxed")).await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["table"]["rated"], "sochi", "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let host = created["host_token"].as_str().unwrap().to_owned();
+    let key = invite(&host);
+    (id, host, key)
+}
+
+/// `who` takes a seat at table `id`: status and body.
+async fn sit(who: &Browser, id: &str, key: &str) -> (u16, Value) {
+    who.send(
+        "POST",
+        &format!("/api/tables/{id}/seats"),
+        Some(json!({"name": "typed", "invite": key})),
+    )
+    .await
+}
+
+/// `who` takes a seat and the test keeps its token.
+async fn seated(who: &Browser, id: &str, key: &str) -> String {
+    let (status, seat) = sit(who, id, key).await;
+    assert_eq!(status, 200, "{seat}");
+    seat["token"].as_str().unwrap().to_owned()
+}
+
+/// Plays random legal actions for `seat` until the deal is finished.
+async fn play_a_deal(mut ws: Ws, seat: u64) {
+    let mut rng = StdRng::seed_from_u64(seat + 11);
+    let mut n = 0;
+    loop {
+        let m = next_json(&mut ws).await.expect("socket closed");
+        if m["type"] == "event" && m["event"]["kind"] == "deal_finished" {
+            return;
+        }
+        if m["turn"]["to_act"].as_u64() == Some(seat) {
+            let legal: Vec<Value> = serde_json::from_value(m["turn"]["legal"].clone()).unwrap();
+            let action = legal.choose(&mut rng).unwrap().clone();
+            n += 1;
+            let msg = json!({"type": "action", "id": format!("a{n}"), "version": m["version"], "action": action});
+            send(&mut ws, msg).await;
+        }
+    }
+}
+
+/// Starts the game, plays its first deal with `sockets` (each with its seat) and ends it
+/// by agreement (R10.3): the summary of the finished table.
+async fn play_and_end(addr: &str, id: &str, host: &str, sockets: Vec<(Ws, u64)>) -> Summary {
+    start_table(addr, id, host).await;
+    let plays = sockets
+        .into_iter()
+        .map(|(ws, seat)| tokio::spawn(play_a_deal(ws, seat)));
+    let all = futures_util::future::join_all(plays);
+    for done in tokio::time::timeout(Duration::from_secs(120), all)
+        .await
+        .expect("the deal finished")
+    {
+        done.unwrap();
+    }
+    let (status, body) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{id}/end"),
+        None,
+        Some(host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (_, summary) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    strict(&summary)
+}
+
+/// Three signed-up people at a new rated table, the game played and ended: the table's id,
+/// the browsers and the finished summary.
+async fn a_rated_game(addr: &str, people: &[Browser; 3]) -> (String, Summary) {
+    let (id, host, key) = rated_table(addr).await;
+    let mut sockets = Vec::new();
+    for (seat, who) in people.iter().enumerate() {
+        let token = seated(who, &id, &key).await;
+        sockets.push((connect(addr, &id, Some(&token), "").await, seat as u64));
+    }
+    let summary = play_and_end(addr, &id, &host, sockets).await;
+    (id, summary)
+}
+
+async fn table_ratings(addr: &str, id: &str) -> TableRatings {
+    let (status, body) = http(
+        addr,
+        "GET",
+        &format!("/api/tables/{id}/ratings"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    strict(&body)
+}
+
+async fn board(addr: &str, kind: &str) -> Leaderboard {
+    let path = format!("/api/ratings/sochi?kind={kind}");
+    let (status, body) = http(addr, "GET", &path, None, None).await;
+    assert_eq!(status, 200, "{body}");
+    strict(&body)
+}
+
+/// Each seat's finish read from the settlement: the method's input.
+fn finishes(summary: &Summary) -> Vec<Finish> {
+    let settlement = summary.settlement.as_ref().expect("a settled game");
+    settlement
+        .balance
+        .iter()
+        .map(|b| Finish::Balance(pref_core::stats::ratio_from_text(b).unwrap()))
+        .collect()
+}
+
+#[tokio::test]
+async fn rated_tables_take_a_standard_preset_with_a_clock_and_refuse_guests_and_house_bots() {
+    let (addr, _) = server("rated-rules", quick).await;
+    for (profile, clock) in [
+        (
+            json!({"preset": "sochi", "pool_target": 10}),
+            json!("relaxed"),
+        ),
+        (
+            json!({"preset": "leningrad", "pool_target": 20}),
+            json!("relaxed"),
+        ),
+        (json!("sochi"), json!("off")),
+    ] {
+        let (status, body) = open(&addr, profile.clone(), clock).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (422, Some("not_ratable")),
+            "{profile}"
+        );
+    }
+    let (status, four) = open(&addr, json!({"preset": "sochi4"}), json!("blitz")).await;
+    assert_eq!(
+        (status, four["table"]["rated"].as_str()),
+        (201, Some("four")),
+        "{four}"
+    );
+
+    let (id, host, key) = rated_table(&addr).await;
+    // A guest (no session) is refused, and nothing changed at the table.
+    let claim = json!({"name": "Guest", "invite": key});
+    let path = format!("/api/tables/{id}/seats");
+    let (status, body) = http(&addr, "POST", &path, Some(&claim), None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (403, Some("rated_guest")),
+        "{body}"
+    );
+    // The host may not seat a house bot nor change the preset.
+    let bot = format!("/api/tables/{id}/seats/0/bot");
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &bot,
+        Some(&json!({"level": "easy"})),
+        Some(&host),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (403, Some("rated_rules")),
+        "{body}"
+    );
+    let profile = format!("/api/tables/{id}/profile");
+    let (status, body) = http(&addr, "PUT", &profile, Some(&json!("rostov")), Some(&host)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (403, Some("rated_rules")),
+        "{body}"
+    );
+    let (_, summary) = http(&addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    let summary: Summary = strict(&summary);
+    assert!(summary.seats.iter().all(|s| s.name.is_none()));
+    assert_eq!(
+        (summary.preset.as_deref(), summary.rated.as_deref()),
+        (Some("sochi"), Some("sochi"))
+    );
+    // A signed-in person sits.
+    let anna = Browser::sign_up(&addr, "Anna").await;
+    seated(&anna, &id, &key).await;
+}
+
+#[tokio::test]
+async fn a_player_sits_at_one_rated_table_at_a_time() {
+    let (addr, _) = server("rated-once", quick).await;
+    let anna = Browser::sign_up(&addr, "Anna").await;
+    let (one, _, key_one) = rated_table(&addr).await;
+    let (two, _, key_two) = rated_table(&addr).await;
+    let token = seated(&anna, &one, &key_one).await;
+    let (status, body) = sit(&anna, &two, &key_two).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (409, Some("rated_elsewhere")),
+        "{body}"
+    );
+    // An unrated table is no matter.
+    let (plain, host) = lobby(&addr, json!("sochi")).await;
+    assert_eq!(sit(&anna, &plain, &invite(&host)).await.0, 200);
+    // Once she left the first, she sits at the second.
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{one}/leave"),
+        None,
+        Some(&token),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    seated(&anna, &two, &key_two).await;
+    let (status, body) = sit(&anna, &one, &key_one).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (409, Some("rated_elsewhere")),
+        "{body}"
+    );
+}
+
+/// The ratings a game's end stored, as the player pages read them.
+async fn pages(addr: &str, names: &[&str]) -> Vec<PlayerRatings> {
+    let mut all = Vec::new();
+    for name in names {
+        let (status, body) = http(
+            addr,
+            "GET",
+            &format!("/api/players/{name}/ratings"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        all.push(strict(&body));
+    }
+    all
+}
+
+/// Plays one rated game on `addr` and checks the ratings are the method's; returns the
+/// table's id, the summary and the player pages after.
+async fn rated_once(addr: &str) -> (String, Summary, Vec<PlayerRatings>) {
+    let people = [
+        Browser::sign_up(addr, "Anna").await,
+        Browser::sign_up(addr, "Boris").await,
+        Browser::sign_up(addr, "Vera").await,
+    ];
+    let (id, summary) = a_rated_game(addr, &people).await;
+    let params = Params::STANDARD;
+    let want = pref_rating::rate(
+        &[Rating::new(&params); 3],
+        &finishes(&summary),
+        1.0,
+        &params,
+    );
+    let got = table_ratings(addr, &id).await;
+    assert_eq!(got.family, "sochi");
+    assert_eq!(got.seats.len(), 3);
+    for (seat, (r, w)) in got.seats.iter().zip(&want).enumerate() {
+        assert_eq!(
+            (r.seat as usize, r.rating.rating, r.rating.games),
+            (seat, w.shown(), 1)
+        );
+        assert!(r.rating.provisional);
+        assert_eq!(r.change, Some(w.shown() - 1500), "{r:?}");
+    }
+    let after = pages(addr, &["Anna", "Boris", "Vera"]).await;
+    for (page, w) in after.iter().zip(&want) {
+        assert_eq!(page.families.len(), 1);
+        let f = &page.families[0];
+        assert_eq!(
+            (f.rating.rating, f.rating.deviation),
+            (w.shown(), w.shown_deviation())
+        );
+        assert_eq!(f.history.len(), 1);
+        assert_eq!(
+            (f.history[0].table.as_str(), f.history[0].change),
+            (id.as_str(), w.shown() - 1500)
+        );
+    }
+    (id, summary, after)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_changes_ratings_once_though_ended_again_or_restarted() {
+    let (addr, dir) = server("rated-exactly-once", quick).await;
+    let (id, _, after) = rated_once(&addr).await;
+    // The end path again, as a restart that replays the finished game would run it: the
+    // game's rows are there, nothing changes.
+    let store = pref_server::store::Store::open(&dir).await.unwrap();
+    let no: i64 = {
+        let pool =
+            sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
+                .await
+                .unwrap();
+        let no = sqlx::query_scalar("SELECT no FROM tables WHERE id = $1")
+            .bind(&id)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        no
+    };
+    let figures = pref_server::store::SeatFigures::of_record(&record(&addr, &id).await).unwrap();
+    store.set_over(no, &figures).await.unwrap();
+    store.set_over(no, &figures).await.unwrap();
+    assert_eq!(pages(&addr, &["Anna", "Boris", "Vera"]).await, after);
+    // A server started again on the same data reads the same ratings.
+    let (again, _) = server("rated-exactly-once-again", |c| {
+        quick(c);
+        c.data_dir = dir.clone();
+    })
+    .await;
+    assert_eq!(pages(&again, &["Anna", "Boris", "Vera"]).await, after);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_second_node_never_rates_a_game_again() {
+    let Some(url) = postgres("ratings").await else {
+        return;
+    };
+    let (one, _) = server("rated-pg-1", |c| {
+        quick(c);
+        c.database = Some(url.clone());
+    })
+    .await;
+    let (id, _, after) = rated_once(&one).await;
+    let (two, _) = server("rated-pg-2", |c| {
+        quick(c);
+        c.database = Some(url.clone());
+    })
+    .await;
+    assert_eq!(pages(&two, &["Anna", "Boris", "Vera"]).await, after);
+    // Another node does not hold the table: its end path is refused, nothing changes.
+    let db = pref_server::store::Database::Postgres(url.clone());
+    let store = pref_server::store::Store::connect(&db, Duration::from_secs(10))
+        .await
+        .unwrap();
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let no: i64 = sqlx::query_scalar("SELECT no FROM tables WHERE id = $1")
+        .bind(&id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM rating_changes")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(rows, 3);
+    pool.close().await;
+    let figures = pref_server::store::SeatFigures::of_record(&record(&one, &id).await).unwrap();
+    assert!(store.set_over(no, &figures).await.is_err());
+    assert_eq!(pages(&one, &["Anna", "Boris", "Vera"]).await, after);
+    assert_eq!(pages(&two, &["Anna", "Boris", "Vera"]).await, after);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_three_players_fourth_game_of_the_day_counts_half() {
+    let (addr, dir) = server("rated-trio", quick).await;
+    let people = [
+        Browser::sign_up(&addr, "Anna").await,
+        Browser::sign_up(&addr, "Boris").await,
+        Browser::sign_up(&addr, "Vera").await,
+    ];
+    let mut tables = Vec::new();
+    for _ in 0..4 {
+        tables.push(a_rated_game(&addr, &people).await.0);
+    }
+    let pool =
+        sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
+            .await
+            .unwrap();
+    let mut weights = Vec::new();
+    for id in &tables {
+        let w: Vec<f64> =
+            sqlx::query_scalar("SELECT weight FROM rating_changes WHERE table_id = $1")
+                .bind(id)
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert_eq!(w.len(), 3);
+        weights.push(w[0]);
+    }
+    pool.close().await;
+    assert_eq!(weights, [1.0, 1.0, 1.0, 0.5]);
+    let (_, page) = http(&addr, "GET", "/api/players/anna/ratings", None, None).await;
+    let page: PlayerRatings = strict(&page);
+    assert_eq!(page.families[0].history.len(), 4);
+    assert_eq!(page.families[0].rating.games, 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_away_at_the_end_abandoned_and_is_ranked_last() {
+    let (addr, dir) = server("rated-abandon", quick).await;
+    let people = [
+        Browser::sign_up(&addr, "Anna").await,
+        Browser::sign_up(&addr, "Boris").await,
+        Browser::sign_up(&addr, "Vera").await,
+    ];
+    // Three seconds a move and no bank: Anna, who never comes, is away after two turns
+    // and the clock's autopilot plays her seat to the end.
+    let clock = json!({"preset": "blitz", "move": 3, "bank": 0, "refill": 0});
+    let (status, created) = open(&addr, json!("sochi"), clock).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let host = created["host_token"].as_str().unwrap().to_owned();
+    let key = invite(&host);
+    let mut sockets = Vec::new();
+    for (seat, who) in people.iter().enumerate() {
+        let token = seated(who, &id, &key).await;
+        if seat > 0 {
+            sockets.push((connect(&addr, &id, Some(&token), "").await, seat as u64));
+        }
+    }
+    let summary = play_and_end(&addr, &id, &host, sockets).await;
+    let pool =
+        sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
+            .await
+            .unwrap();
+    let places: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT seat, place FROM rating_changes WHERE table_id = $1 ORDER BY seat")
+            .bind(&id)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    pool.close().await;
+    let mut f = finishes(&summary);
+    f[0] = Finish::Abandoned;
+    let want: Vec<(i64, i64)> = pref_rating::places(&f)
+        .into_iter()
+        .enumerate()
+        .map(|(s, p)| (s as i64, p as i64))
+        .collect();
+    assert_eq!(places, want, "{:?}", summary.settlement);
+    assert_eq!(places[0], (0, 3));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_rated_games_are_on_the_bots_board_only_and_the_kinds_never_sit_together() {
+    let (addr, _) = server("rated-bots", quick).await;
+    let mut bots = Vec::new();
+    for name in ["Robo", "Deep", "Mech"] {
+        bots.push(bot_account(&addr, name).await.1);
+    }
+    let anna = Browser::sign_up(&addr, "Anna").await;
+    // A person's rated table takes no bot account.
+    let (people_table, _, people_key) = rated_table(&addr).await;
+    seated(&anna, &people_table, &people_key).await;
+    let claim = json!({"name": "Robo", "invite": people_key});
+    let path = format!("/api/tables/{people_table}/seats");
+    let (status, body) = as_bot(&addr, &bots[0], "POST", &path, Some(claim)).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (403, Some("rated_rules")),
+        "{body}"
+    );
+
+    let (id, host, key) = rated_table(&addr).await;
+    let path = format!("/api/tables/{id}/seats");
+    let mut sockets = Vec::new();
+    for (seat, token) in bots.iter().enumerate() {
+        if seat == 2 {
+            // Nor does the bots' table take a person.
+            let boris = Browser::sign_up(&addr, "Boris").await;
+            let (status, body) = sit(&boris, &id, &key).await;
+            assert_eq!(
+                (status, body["error"].as_str()),
+                (403, Some("rated_rules")),
+                "{body}"
+            );
+        }
+        let claim = json!({"name": "x", "invite": key});
+        let (status, body) = as_bot(&addr, token, "POST", &path, Some(claim)).await;
+        assert_eq!(
+            (status, body["seat"].as_u64()),
+            (200, Some(seat as u64)),
+            "{body}"
+        );
+        sockets.push((bot_socket(&addr, &id, token).await, seat as u64));
+    }
+    play_and_end(&addr, &id, &host, sockets).await;
+    let bots_board = board(&addr, "bots").await;
+    let mut names: Vec<&str> = bots_board.players.iter().map(|p| p.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["Deep", "Mech", "Robo"]);
+    assert_eq!(
+        bots_board
+            .players
+            .iter()
+            .map(|p| p.place)
+            .collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    assert_eq!(board(&addr, "people").await.players, []);
+}
