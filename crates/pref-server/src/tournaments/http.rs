@@ -71,18 +71,28 @@ async fn create(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-/// The entrant the request's bearer names, if it names one of `room`.
-fn viewer(room: &Room, headers: &HeaderMap) -> Option<usize> {
-    headers.get(header::AUTHORIZATION)?;
-    room.entrant_of(&bearer(headers).ok()?)
+/// The entrant the request's bearer names, if it names one of `room` (read again from the
+/// rows when it names none yet: he may have entered at another node a moment ago).
+async fn viewer(room: &Room, headers: &HeaderMap) -> Result<Option<usize>, ApiError> {
+    if headers.get(header::AUTHORIZATION).is_none() {
+        return Ok(None);
+    }
+    let Ok(token) = bearer(headers) else {
+        return Ok(None);
+    };
+    if let Some(e) = room.entrant_of(&token) {
+        return Ok(Some(e));
+    }
+    room.catch_up().await?;
+    Ok(room.entrant_of(&token))
 }
 
 /// The entrant the request's bearer must name.
-fn entrant(room: &Room, headers: &HeaderMap) -> Result<usize, ApiError> {
-    room.entrant_of(&bearer(headers)?)
-        .ok_or(ApiError::Forbidden(
-            "this is not an entrant's token of the tournament",
-        ))
+async fn entrant(room: &Room, headers: &HeaderMap) -> Result<usize, ApiError> {
+    bearer(headers)?;
+    viewer(room, headers).await?.ok_or(ApiError::Forbidden(
+        "this is not an entrant's token of the tournament",
+    ))
 }
 
 async fn page(
@@ -91,7 +101,8 @@ async fn page(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let room = s.tournaments.get(&id).await?;
-    Ok(Json(room.page(viewer(&room, &headers), now())).into_response())
+    let viewer = viewer(&room, &headers).await?;
+    Ok(Json(room.page(viewer, now())).into_response())
 }
 
 async fn enter(
@@ -141,9 +152,10 @@ async fn table(
     headers: HeaderMap,
 ) -> Result<Json<EntrantTable>, ApiError> {
     let room = s.tournaments.get(&id).await?;
-    let e = entrant(&room, &headers)?;
+    let e = entrant(&room, &headers).await?;
     let seat = room.seat(e).ok_or(ApiError::NoTournament)?;
     let mut seat = seat.lock().await;
+    room.refresh(&mut seat).await?;
     Ok(Json(room.table(&mut seat, true, now()).await?))
 }
 
@@ -155,9 +167,10 @@ async fn act(
 ) -> Result<Json<EntrantTable>, ApiError> {
     let req: PlayAction = body(&bytes)?;
     let room = s.tournaments.get(&id).await?;
-    let e = entrant(&room, &headers)?;
+    let e = entrant(&room, &headers).await?;
     let seat = room.seat(e).ok_or(ApiError::NoTournament)?;
     let mut seat = seat.lock().await;
+    room.refresh(&mut seat).await?;
     room.act(
         s.tournaments.store(),
         &mut seat,
@@ -186,7 +199,8 @@ async fn comparison(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let room = s.tournaments.get(&id).await?;
-    let view = room.comparison(k, viewer(&room, &headers), now()).await?;
+    let viewer = viewer(&room, &headers).await?;
+    let view = room.comparison(k, viewer, now()).await?;
     Ok(Json(view).into_response())
 }
 
