@@ -97,10 +97,11 @@ async fn entrant(room: &Room, headers: &HeaderMap) -> Result<usize, ApiError> {
 
 async fn page(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     let viewer = viewer(&room, &headers).await?;
     Ok(Json(room.page(viewer, now())).into_response())
 }
@@ -133,7 +134,7 @@ async fn enter(
             return Err(ApiError::BadRequest("a guest enters with a name".into()));
         }
     };
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     s.tournaments.spend_entry(client)?;
     let max = s.tournaments.settings().max_entrants;
     let (entrant, token) = room
@@ -148,10 +149,11 @@ async fn enter(
 
 async fn table(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<EntrantTable>, ApiError> {
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     let e = entrant(&room, &headers).await?;
     let seat = room.seat(e).ok_or(ApiError::NoTournament)?;
     let mut seat = seat.lock().await;
@@ -161,12 +163,13 @@ async fn table(
 
 async fn act(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<EntrantTable>, ApiError> {
     let req: PlayAction = body(&bytes)?;
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     let e = entrant(&room, &headers).await?;
     let seat = room.seat(e).ok_or(ApiError::NoTournament)?;
     let mut seat = seat.lock().await;
@@ -184,10 +187,11 @@ async fn act(
 
 async fn close(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     room.close(s.tournaments.store(), &bearer(&headers)?, now())
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -195,10 +199,11 @@ async fn close(
 
 async fn comparison(
     State(s): State<TournamentState>,
+    client: Client,
     Path((id, k)): Path<(String, usize)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     let viewer = viewer(&room, &headers).await?;
     let view = room.comparison(k, viewer, now()).await?;
     Ok(Json(view).into_response())
@@ -212,10 +217,11 @@ struct Whose {
 
 async fn record(
     State(s): State<TournamentState>,
+    client: Client,
     Path((id, k)): Path<(String, usize)>,
     Query(whose): Query<Whose>,
 ) -> Result<Response, ApiError> {
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     let text = room.record(whose.entrant, k, now()).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }

@@ -57,6 +57,10 @@ pub(crate) struct Tournaments {
     rooms: RwLock<HashMap<String, Arc<Room>>>,
     creates: ClientBudget,
     entries: ClientBudget,
+    /// Old tournaments read back for a client (`old_loads_per_ip_per_minute`).
+    old_loads: ClientBudget,
+    /// The old ones held, first read first (at most `max_old_loaded`).
+    old: std::sync::Mutex<std::collections::VecDeque<String>>,
 }
 
 impl Tournaments {
@@ -92,6 +96,12 @@ impl Tournaments {
                 settings.entries_per_ip_per_minute,
                 settings.entry_burst_per_ip,
             ),
+            old_loads: ClientBudget::per_minute(
+                "old tournaments read",
+                settings.old_loads_per_ip_per_minute,
+                settings.old_loads_per_ip_per_minute,
+            ),
+            old: std::sync::Mutex::new(std::collections::VecDeque::new()),
             settings: settings.clone(),
             rooms: RwLock::new(rooms),
         })
@@ -102,11 +112,17 @@ impl Tournaments {
         &self.settings
     }
 
-    /// Tournament `id`: in memory, or read from the database (an old one).
+    /// Tournament `id`: in memory, or read from the database (one another node made, or
+    /// an old one: then for `client`'s budget, and held among the `max_old_loaded` last).
     ///
     /// # Errors
-    /// `404 no_tournament`; the database's.
-    pub(crate) async fn get(&self, id: &str) -> Result<Arc<Room>, ApiError> {
+    /// `404 no_tournament`; `429 rate_limited` for an old one beyond `client`'s budget
+    /// (nothing is read); the database's.
+    pub(crate) async fn get(
+        &self,
+        id: &str,
+        client: Option<Client>,
+    ) -> Result<Arc<Room>, ApiError> {
         let key = Secret::parse(id).ok_or(ApiError::NoTournament)?.expose();
         if let Some(room) = self.rooms.read().expect("rooms").get(&key) {
             return Ok(Arc::clone(room));
@@ -114,13 +130,27 @@ impl Tournaments {
         let row = store::by_id(&self.store, &key)
             .await?
             .ok_or(ApiError::NoTournament)?;
+        let old = row.ends <= crate::store::now() - KEPT_DAYS * 86_400;
+        if old && let Some(client) = client {
+            self.old_loads.spend(client)?;
+        }
         let room = Arc::new(
             Room::restore(&self.store, row)
                 .await
                 .map_err(ApiError::Internal)?,
         );
         let mut rooms = self.rooms.write().expect("rooms");
-        Ok(Arc::clone(rooms.entry(key).or_insert(room)))
+        let room = Arc::clone(rooms.entry(key.clone()).or_insert(room));
+        if old {
+            let mut held = self.old.lock().expect("old tournaments");
+            held.push_back(key);
+            while held.len() > self.settings.max_old_loaded.max(1) as usize {
+                if let Some(gone) = held.pop_front() {
+                    rooms.remove(&gone);
+                }
+            }
+        }
+        Ok(room)
     }
 
     /// Makes a challenge; its id and the creator's token.

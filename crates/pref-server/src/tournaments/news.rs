@@ -127,7 +127,7 @@ impl Tournaments {
 
     /// Another node changed tournament `id`.
     async fn heard(&self, id: &str) {
-        match self.get(id).await {
+        match self.get(id, None).await {
             Ok(room) => {
                 if let Err(e) = room.catch_up().await {
                     tracing::warn!(tournament = %id, error = %e, "tournament not read");
@@ -141,7 +141,7 @@ impl Tournaments {
     async fn look(&self) -> Result<(), ApiError> {
         let now = crate::store::now();
         for row in store::ending_after(&self.store, now).await? {
-            let room = self.get(&row.id).await?;
+            let room = self.get(&row.id, None).await?;
             room.catch_up().await?;
         }
         Ok(())
