@@ -216,6 +216,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     let tournaments =
         Arc::new(tournaments::Tournaments::load(store.clone(), &config.tournaments).await?);
     tournaments::Tournaments::daily(&tournaments);
+    tournaments::Tournaments::follow(&tournaments);
     let config = Arc::new(config);
     let lobby = lobby::Lobby::new(
         store.clone(),

@@ -238,6 +238,8 @@ settings! {
     "tournaments.entries_per_ip_per_minute" => PREF_ENTRIES_PER_IP_PER_MINUTE: tournaments.entries_per_ip_per_minute,
     "tournaments.entry_burst_per_ip" => PREF_ENTRY_BURST_PER_IP: tournaments.entry_burst_per_ip,
     "tournaments.past_tournaments_listed" => PREF_PAST_TOURNAMENTS_LISTED: tournaments.past_tournaments_listed,
+    "tournaments.max_old_loaded" => PREF_MAX_OLD_LOADED: tournaments.max_old_loaded,
+    "tournaments.old_loads_per_ip_per_minute" => PREF_OLD_LOADS_PER_IP_PER_MINUTE: tournaments.old_loads_per_ip_per_minute,
     "lobby.lobby_tick_ms" => PREF_LOBBY_TICK_MS: lobby.lobby_tick_ms,
     "lobby.seek_stale_ms" => PREF_SEEK_STALE_MS: lobby.seek_stale_ms,
     "lobby.lobby_sockets_per_ip" => PREF_LOBBY_SOCKETS_PER_IP: lobby.lobby_sockets_per_ip,

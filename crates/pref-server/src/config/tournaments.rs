@@ -1,6 +1,7 @@
 //! The `[tournaments]` settings (read by `tournaments/`) (`config/server.toml`, each also a
 //! `PREF_*` variable): whether the server opens a daily tournament, and the limits of what a
-//! stranger may make (challenges per address, open tournaments, deals, hours, entrants).
+//! stranger may make (challenges per address, open tournaments, deals, hours, entrants) or
+//! open (old tournaments read back from the database).
 //! `docs/security.md` lists them.
 
 use serde::Deserialize;
@@ -19,7 +20,7 @@ pub struct Tournaments {
     pub max_tournament_hours: u32,
     /// Entrants of one tournament, at most; beyond, entering answers `503 full`.
     pub max_entrants: u32,
-    /// Tournaments open at once on the node, at most; beyond, creating answers `503 full`.
+    /// Tournaments open at once (in the database, every node's), at most; beyond, creating answers `503 full`.
     pub max_open_tournaments: u32,
     /// Challenges created from one client, an hour.
     pub challenges_per_ip_per_hour: u32,
@@ -31,6 +32,13 @@ pub struct Tournaments {
     pub entry_burst_per_ip: u32,
     /// Past tournaments the list shows.
     pub past_tournaments_listed: u32,
+    /// Tournaments closed before the days kept at start, read from the database when their
+    /// link is asked for, held in memory at once, at most; beyond, the one read first is
+    /// let go.
+    pub max_old_loaded: u32,
+    /// Such tournaments read from the database for one client, a minute (and at once);
+    /// beyond, `429 rate_limited`.
+    pub old_loads_per_ip_per_minute: u32,
 }
 
 impl Default for Tournaments {
@@ -47,6 +55,8 @@ impl Default for Tournaments {
             entries_per_ip_per_minute: 10,
             entry_burst_per_ip: 10,
             past_tournaments_listed: 20,
+            max_old_loaded: 50,
+            old_loads_per_ip_per_minute: 20,
         }
     }
 }

@@ -54,7 +54,8 @@ impl Tournaments {
             (day * 86_400, (day + 1) * 86_400),
             None,
         );
-        self.insert(row).await
+        let made = self.insert(row, None).await?;
+        Ok(matches!(made, super::store::Created::Made(_)))
     }
 
     /// When the setting is on, opens the day's tournament now and then every ten minutes.

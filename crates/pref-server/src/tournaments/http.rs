@@ -71,27 +71,39 @@ async fn create(
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-/// The entrant the request's bearer names, if it names one of `room`.
-fn viewer(room: &Room, headers: &HeaderMap) -> Option<usize> {
-    headers.get(header::AUTHORIZATION)?;
-    room.entrant_of(&bearer(headers).ok()?)
+/// The entrant the request's bearer names, if it names one of `room` (read again from the
+/// rows when it names none yet: he may have entered at another node a moment ago).
+async fn viewer(room: &Room, headers: &HeaderMap) -> Result<Option<usize>, ApiError> {
+    if headers.get(header::AUTHORIZATION).is_none() {
+        return Ok(None);
+    }
+    let Ok(token) = bearer(headers) else {
+        return Ok(None);
+    };
+    if let Some(e) = room.entrant_of(&token) {
+        return Ok(Some(e));
+    }
+    room.catch_up().await?;
+    Ok(room.entrant_of(&token))
 }
 
 /// The entrant the request's bearer must name.
-fn entrant(room: &Room, headers: &HeaderMap) -> Result<usize, ApiError> {
-    room.entrant_of(&bearer(headers)?)
-        .ok_or(ApiError::Forbidden(
-            "this is not an entrant's token of the tournament",
-        ))
+async fn entrant(room: &Room, headers: &HeaderMap) -> Result<usize, ApiError> {
+    bearer(headers)?;
+    viewer(room, headers).await?.ok_or(ApiError::Forbidden(
+        "this is not an entrant's token of the tournament",
+    ))
 }
 
 async fn page(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let room = s.tournaments.get(&id).await?;
-    Ok(Json(room.page(viewer(&room, &headers), now())).into_response())
+    let room = s.tournaments.get(&id, Some(client)).await?;
+    let viewer = viewer(&room, &headers).await?;
+    Ok(Json(room.page(viewer, now())).into_response())
 }
 
 async fn enter(
@@ -122,7 +134,7 @@ async fn enter(
             return Err(ApiError::BadRequest("a guest enters with a name".into()));
         }
     };
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     s.tournaments.spend_entry(client)?;
     let max = s.tournaments.settings().max_entrants;
     let (entrant, token) = room
@@ -137,27 +149,31 @@ async fn enter(
 
 async fn table(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<EntrantTable>, ApiError> {
-    let room = s.tournaments.get(&id).await?;
-    let e = entrant(&room, &headers)?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
+    let e = entrant(&room, &headers).await?;
     let seat = room.seat(e).ok_or(ApiError::NoTournament)?;
     let mut seat = seat.lock().await;
+    room.refresh(&mut seat).await?;
     Ok(Json(room.table(&mut seat, true, now()).await?))
 }
 
 async fn act(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     bytes: axum::body::Bytes,
 ) -> Result<Json<EntrantTable>, ApiError> {
     let req: PlayAction = body(&bytes)?;
-    let room = s.tournaments.get(&id).await?;
-    let e = entrant(&room, &headers)?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
+    let e = entrant(&room, &headers).await?;
     let seat = room.seat(e).ok_or(ApiError::NoTournament)?;
     let mut seat = seat.lock().await;
+    room.refresh(&mut seat).await?;
     room.act(
         s.tournaments.store(),
         &mut seat,
@@ -171,10 +187,11 @@ async fn act(
 
 async fn close(
     State(s): State<TournamentState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     room.close(s.tournaments.store(), &bearer(&headers)?, now())
         .await?;
     Ok(StatusCode::NO_CONTENT)
@@ -182,11 +199,13 @@ async fn close(
 
 async fn comparison(
     State(s): State<TournamentState>,
+    client: Client,
     Path((id, k)): Path<(String, usize)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let room = s.tournaments.get(&id).await?;
-    let view = room.comparison(k, viewer(&room, &headers), now()).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
+    let viewer = viewer(&room, &headers).await?;
+    let view = room.comparison(k, viewer, now()).await?;
     Ok(Json(view).into_response())
 }
 
@@ -198,10 +217,11 @@ struct Whose {
 
 async fn record(
     State(s): State<TournamentState>,
+    client: Client,
     Path((id, k)): Path<(String, usize)>,
     Query(whose): Query<Whose>,
 ) -> Result<Response, ApiError> {
-    let room = s.tournaments.get(&id).await?;
+    let room = s.tournaments.get(&id, Some(client)).await?;
     let text = room.record(whose.entrant, k, now()).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }

@@ -10,14 +10,17 @@
 //! - `views.rs`: what a viewer may see: the page with its standings, a deal's comparison
 //!   with the solver's par.
 //! - `store.rs`: its rows; `http.rs`: its routes; `daily.rs`: the server's daily one.
+//! - `news.rs`: what other nodes change, read from the rows when `NOTIFY`'d.
 //!
-//! The tournaments live in memory on the node that loaded them (at start: every one that
-//! closed less than [`KEPT_DAYS`] ago; an older one when its link is asked for), rebuilt from
-//! their rows: the entrants' stored actions replayed through the same bots.
+//! The rows are the truth, shared by every node of a cluster; each node holds what it has
+//! read of them (at start: every tournament that closed less than [`KEPT_DAYS`] ago; another
+//! when its link is asked for or another node tells of it), rebuilt from the rows: the
+//! entrants' stored actions replayed through the same bots.
 
 mod daily;
 mod deals;
 pub(crate) mod http;
+mod news;
 mod room;
 mod store;
 mod table;
@@ -38,7 +41,7 @@ use crate::ids::{Secret, TokenHash};
 use crate::store::Store;
 use deals::FixedDeal;
 use room::Room;
-use store::TournamentRow;
+use store::{Created, TournamentRow};
 
 /// Days after its close a tournament is loaded at start (and listed among the past ones).
 pub(crate) const KEPT_DAYS: i64 = 7;
@@ -54,6 +57,10 @@ pub(crate) struct Tournaments {
     rooms: RwLock<HashMap<String, Arc<Room>>>,
     creates: ClientBudget,
     entries: ClientBudget,
+    /// Old tournaments read back for a client (`old_loads_per_ip_per_minute`).
+    old_loads: ClientBudget,
+    /// The old ones held, first read first (at most `max_old_loaded`).
+    old: std::sync::Mutex<std::collections::VecDeque<String>>,
 }
 
 impl Tournaments {
@@ -89,6 +96,12 @@ impl Tournaments {
                 settings.entries_per_ip_per_minute,
                 settings.entry_burst_per_ip,
             ),
+            old_loads: ClientBudget::per_minute(
+                "old tournaments read",
+                settings.old_loads_per_ip_per_minute,
+                settings.old_loads_per_ip_per_minute,
+            ),
+            old: std::sync::Mutex::new(std::collections::VecDeque::new()),
             settings: settings.clone(),
             rooms: RwLock::new(rooms),
         })
@@ -99,11 +112,17 @@ impl Tournaments {
         &self.settings
     }
 
-    /// Tournament `id`: in memory, or read from the database (an old one).
+    /// Tournament `id`: in memory, or read from the database (one another node made, or
+    /// an old one: then for `client`'s budget, and held among the `max_old_loaded` last).
     ///
     /// # Errors
-    /// `404 no_tournament`; the database's.
-    pub(crate) async fn get(&self, id: &str) -> Result<Arc<Room>, ApiError> {
+    /// `404 no_tournament`; `429 rate_limited` for an old one beyond `client`'s budget
+    /// (nothing is read); the database's.
+    pub(crate) async fn get(
+        &self,
+        id: &str,
+        client: Option<Client>,
+    ) -> Result<Arc<Room>, ApiError> {
         let key = Secret::parse(id).ok_or(ApiError::NoTournament)?.expose();
         if let Some(room) = self.rooms.read().expect("rooms").get(&key) {
             return Ok(Arc::clone(room));
@@ -111,18 +130,27 @@ impl Tournaments {
         let row = store::by_id(&self.store, &key)
             .await?
             .ok_or(ApiError::NoTournament)?;
+        let old = row.ends <= crate::store::now() - KEPT_DAYS * 86_400;
+        if old && let Some(client) = client {
+            self.old_loads.spend(client)?;
+        }
         let room = Arc::new(
             Room::restore(&self.store, row)
                 .await
                 .map_err(ApiError::Internal)?,
         );
         let mut rooms = self.rooms.write().expect("rooms");
-        Ok(Arc::clone(rooms.entry(key).or_insert(room)))
-    }
-
-    fn open_count(&self, now: i64) -> usize {
-        let rooms = self.rooms.read().expect("rooms");
-        rooms.values().filter(|r| !r.closed(now)).count()
+        let room = Arc::clone(rooms.entry(key.clone()).or_insert(room));
+        if old {
+            let mut held = self.old.lock().expect("old tournaments");
+            held.push_back(key);
+            while held.len() > self.settings.max_old_loaded.max(1) as usize {
+                if let Some(gone) = held.pop_front() {
+                    rooms.remove(&gone);
+                }
+            }
+        }
+        Ok(room)
     }
 
     /// Makes a challenge; its id and the creator's token.
@@ -160,7 +188,8 @@ impl Tournaments {
             )));
         }
         let now = crate::store::now();
-        if self.open_count(now) >= self.settings.max_open_tournaments as usize {
+        let max_open = self.settings.max_open_tournaments;
+        if store::open_count(&self.store, now).await? >= i64::from(max_open) {
             return Err(ApiError::Full);
         }
         self.creates.spend(client)?;
@@ -176,25 +205,38 @@ impl Tournaments {
             Some(TokenHash::of(&host).expose()),
         );
         let id = row.id.clone();
-        self.insert(row).await?;
-        Ok((id, host))
+        match self.insert(row, Some((max_open, now))).await? {
+            Created::Made(_) => Ok((id, host)),
+            Created::Exists => Err(ApiError::Internal(
+                "a challenge's id was drawn twice".into(),
+            )),
+            Created::Full => Err(ApiError::Full),
+        }
     }
 
-    /// Stores `row` and serves it; `false` when a daily tournament of that day exists.
-    async fn insert(&self, mut row: TournamentRow) -> Result<bool, ApiError> {
-        let Some(no) = store::create(&self.store, &row).await? else {
-            return Ok(false);
+    /// Stores `row` (unless `max_open` are open, when given) and serves it, and tells the
+    /// other nodes.
+    async fn insert(
+        &self,
+        mut row: TournamentRow,
+        max_open: Option<(u32, i64)>,
+    ) -> Result<Created, ApiError> {
+        let made = store::create(&self.store, &row, max_open).await?;
+        let Created::Made(no) = made else {
+            return Ok(made);
         };
         row.no = no;
         let id = row.id.clone();
         let room = Room::restore(&self.store, row)
             .await
             .map_err(ApiError::Internal)?;
+        let room = Arc::new(room);
         self.rooms
             .write()
             .expect("rooms")
-            .insert(id, Arc::new(room));
-        Ok(true)
+            .insert(id, Arc::clone(&room));
+        room.tell().await;
+        Ok(made)
     }
 
     /// The open tournaments (soonest to close first) and the latest closed ones.
@@ -265,6 +307,7 @@ fn new_row(
         ends,
         host_token,
         created: crate::store::now(),
+        news: 0,
     }
 }
 

@@ -4,7 +4,8 @@
 //!
 //! Each entrant's table sits behind its own lock, held while the bots answer and the action
 //! is written, so entrants never wait for each other; the tournament's shared state (the
-//! entrants, the standings) is behind a short lock never held across an `.await`.
+//! entrants, the standings) is behind a short lock never held across an `.await`. What other
+//! nodes change comes in through `news.rs`.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -62,6 +63,8 @@ pub(crate) struct Shared {
     pub(crate) standings: Standings,
     /// `played[e][d]`: entrant `e`'s deal `d`, once finished.
     pub(crate) played: Vec<Vec<Option<DealPlayed>>>,
+    /// The tournament's `news` count this node has read up to (`store.rs`).
+    pub(crate) news: i64,
 }
 
 /// One tournament.
@@ -78,10 +81,95 @@ pub(crate) struct Room {
     pub(crate) starts: i64,
     host: Option<TokenHash>,
     pub(crate) shared: Mutex<Shared>,
-    /// Serialises entries, so numbers are given in order.
-    entering: AsyncMutex<()>,
+    /// The database its rows are in.
+    pub(crate) store: Store,
     /// Each deal's par, computed when first asked for.
     pub(crate) par: Vec<OnceCell<Option<pref_protocol::ParView>>>,
+}
+
+impl Seat0 {
+    /// Entrant `e`'s table from his stored actions, per deal, and the deals he has
+    /// finished (`played`): on the first unfinished deal, replayed through the bots.
+    ///
+    /// # Errors
+    /// A stored action that no longer applies, as text.
+    pub(crate) fn rebuilt(
+        profile: &Profile,
+        level: BotLevel,
+        deals: &[FixedDeal],
+        e: usize,
+        played: &[Option<DealPlayed>],
+        mut actions: Vec<Vec<Action>>,
+    ) -> Result<Seat0, String> {
+        let done = played.iter().take_while(|p| p.is_some()).count();
+        actions.resize_with(deals.len().max(done + 1), Vec::new);
+        actions.truncate(done + 1);
+        let table = match actions.get(done) {
+            Some(a) if !a.is_empty() => Some(
+                DealTable::replay(profile, level, &deals[done], a).map_err(|e| e.to_string())?,
+            ),
+            Some(_) | None => None,
+        };
+        Ok(Seat0 {
+            entrant: e,
+            deal: done as u32,
+            table,
+            actions,
+            last: done.checked_sub(1).and_then(|d| played[d].clone()),
+        })
+    }
+}
+
+impl Shared {
+    /// Puts a stored result into the standings; `false` when it was in already.
+    ///
+    /// # Errors
+    /// A result that does not read or names no entrant or deal, as text.
+    pub(crate) fn post(&mut self, r: &store::ResultRow) -> Result<bool, String> {
+        let slot = usize::try_from(r.entrant)
+            .ok()
+            .zip(usize::try_from(r.deal).ok());
+        let (e, d) = slot.ok_or("a negative number")?;
+        let result = read_exact(&r.result).ok_or("a result does not read")?;
+        let outcome: OutcomeView = serde_json::from_str(&r.outcome).map_err(|e| e.to_string())?;
+        let cell = self
+            .played
+            .get_mut(e)
+            .and_then(|p| p.get_mut(d))
+            .ok_or("a result off the tournament")?;
+        if cell.is_some() {
+            return Ok(false);
+        }
+        *cell = Some(DealPlayed {
+            deal: d as u32,
+            outcome,
+            result: r.result.clone(),
+        });
+        Ok(self.standings.finish(e, d, result))
+    }
+
+    /// Adds a stored entrant, when he is the next by number; whether he was.
+    pub(crate) fn admit(&mut self, e: &EntrantRow, deals: usize) -> bool {
+        let next = self.entrants.len();
+        if e.entrant != next as i64 {
+            return false;
+        }
+        self.standings.enter();
+        self.played.push(vec![None; deals]);
+        self.by_token.insert(e.token.clone(), next);
+        self.entrants.push(Entrant {
+            name: e.name.clone(),
+            account: e.account_no,
+            seat: std::sync::Arc::new(AsyncMutex::new(Seat0 {
+                entrant: next,
+                deal: 0,
+                table: None,
+                actions: vec![Vec::new()],
+                last: None,
+            })),
+        });
+        true
+    }
 }
 
 /// A result as text: `"-82/3"`, `"75"`.
@@ -125,6 +213,7 @@ impl Room {
             by_token: HashMap::new(),
             standings: Standings::new(n),
             played: Vec::new(),
+            news: row.news,
         };
         let mut actions: Vec<Vec<Vec<Action>>> = Vec::new();
         for (i, e) in contents.entrants.iter().enumerate() {
@@ -147,40 +236,16 @@ impl Room {
                 .push(a);
         }
         for r in &contents.results {
-            let (e, d) = (r.entrant as usize, r.deal as usize);
-            let result = read_exact(&r.result).ok_or("a result does not read")?;
-            let outcome: OutcomeView =
-                serde_json::from_str(&r.outcome).map_err(|e| e.to_string())?;
-            if !shared.standings.finish(e, d, result) {
-                return Err(format!("result of entrant {e} on deal {d} repeated"));
+            if !shared.post(r)? {
+                return Err(format!(
+                    "result of entrant {} on deal {} repeated",
+                    r.entrant, r.deal
+                ));
             }
-            shared.played[e][d] = Some(DealPlayed {
-                deal: d as u32,
-                outcome,
-                result: r.result.clone(),
-            });
         }
         for (i, e) in contents.entrants.into_iter().enumerate() {
-            let done = shared.played[i].iter().take_while(|p| p.is_some()).count();
-            let mut mine = std::mem::take(&mut actions[i]);
-            mine.truncate(done + 1);
-            let table = match mine.get(done) {
-                Some(a) if !a.is_empty() => Some(
-                    DealTable::replay(&profile, level, &deals[done], a)
-                        .map_err(|e| e.to_string())?,
-                ),
-                Some(_) | None => None,
-            };
-            let last = done
-                .checked_sub(1)
-                .and_then(|d| shared.played[i][d].clone());
-            let seat = Seat0 {
-                entrant: i,
-                deal: done as u32,
-                table,
-                actions: mine,
-                last,
-            };
+            let mine = std::mem::take(&mut actions[i]);
+            let seat = Seat0::rebuilt(&profile, level, &deals, i, &shared.played[i], mine)?;
             shared.entrants.push(Entrant {
                 name: e.name,
                 account: e.account_no,
@@ -201,11 +266,11 @@ impl Room {
             starts: row.starts,
             host,
             shared: Mutex::new(shared),
-            entering: AsyncMutex::new(()),
+            store: store.clone(),
         })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
         self.shared.lock().expect("tournament state")
     }
 
@@ -240,11 +305,12 @@ impl Room {
     }
 
     /// Enters a guest named `name`, or the account `account` under its user name; the
-    /// entrant's number and token.
+    /// entrant's number and token. The number is given by the database (`store::enter`), so
+    /// entrants entering at several nodes at once are numbered in one order.
     ///
     /// # Errors
     /// `409 conflict` before the start, after the close or for an account that entered
-    /// already; `503 full` at `max` entrants; the database's.
+    /// already; `503 full` at `max` entrants; the database's. Refused, nothing is written.
     pub(crate) async fn enter(
         &self,
         store: &Store,
@@ -253,46 +319,25 @@ impl Room {
         max: u32,
         now: i64,
     ) -> Result<(u32, Secret), ApiError> {
-        let _one = self.entering.lock().await;
-        let number = {
-            let s = self.lock();
-            if now < self.starts || now >= s.ends {
+        let token = Secret::random();
+        let row = EntrantRow {
+            entrant: 0,
+            name,
+            account_no: account,
+            token: TokenHash::of(&token).expose(),
+        };
+        let number = match store::enter(store, self.no, &row, now, max).await? {
+            store::Entering::Entered(n) => n,
+            store::Entering::NotOpen => {
                 return Err(ApiError::Conflict("the tournament is not open".into()));
             }
-            if account.is_some() && s.entrants.iter().any(|e| e.account == account) {
+            store::Entering::Already => {
                 return Err(ApiError::Conflict("you have entered already".into()));
             }
-            if s.entrants.len() >= max as usize {
-                return Err(ApiError::Full);
-            }
-            s.entrants.len()
+            store::Entering::Full => return Err(ApiError::Full),
         };
-        let token = Secret::random();
-        let hash = TokenHash::of(&token).expose();
-        let row = EntrantRow {
-            entrant: number as i64,
-            name: name.clone(),
-            account_no: account,
-            token: hash.clone(),
-        };
-        if !store::enter(store, self.no, &row, now).await? {
-            return Err(ApiError::Conflict("you have entered already".into()));
-        }
-        let mut s = self.lock();
-        s.standings.enter();
-        s.played.push(vec![None; self.deals.len()]);
-        s.by_token.insert(hash, number);
-        s.entrants.push(Entrant {
-            name,
-            account,
-            seat: std::sync::Arc::new(AsyncMutex::new(Seat0 {
-                entrant: number,
-                deal: 0,
-                table: None,
-                actions: vec![Vec::new()],
-                last: None,
-            })),
-        });
+        self.catch_up().await?;
+        self.tell().await;
         Ok((number as u32, token))
     }
 
@@ -419,16 +464,30 @@ impl Room {
             k as i64,
             seq,
             &text,
-            result_text
-                .as_ref()
-                .map(|(r, o)| (r.as_str(), o.as_str(), now)),
+            result_text.as_ref().map(|(r, o)| (r.as_str(), o.as_str())),
+            now,
         )
         .await;
-        if let Err(e) = written {
-            // Nothing was written: the table goes back to what the entrant was shown.
-            seat.table = self.replayed(k, &seat.actions[k]).ok();
-            return Err(e.into());
-        }
+        let news = match written {
+            Ok(store::Acted::Stored(news)) => news,
+            Ok(store::Acted::Closed) => {
+                seat.table = self.replayed(k, &seat.actions[k]).ok();
+                self.catch_up().await?;
+                return Err(ApiError::Conflict("the tournament is closed".into()));
+            }
+            Ok(store::Acted::Stale) => {
+                // The entrant played on at another node: his table here is read again.
+                self.refresh(seat).await?;
+                return Err(ApiError::Conflict(
+                    "your table moved on elsewhere; here it is as it stands".into(),
+                ));
+            }
+            Err(e) => {
+                // Nothing was written: the table goes back to what the entrant was shown.
+                seat.table = self.replayed(k, &seat.actions[k]).ok();
+                return Err(e.into());
+            }
+        };
         seat.actions[k].push(action);
         match finished {
             None => seat.table = Some(table),
@@ -440,12 +499,18 @@ impl Room {
                 };
                 {
                     let mut s = self.lock();
-                    s.standings.finish(seat.entrant, k, result);
-                    s.played[seat.entrant][k] = Some(played.clone());
+                    if s.played[seat.entrant][k].is_none() {
+                        s.standings.finish(seat.entrant, k, result);
+                        s.played[seat.entrant][k] = Some(played.clone());
+                    }
+                    if news == Some(s.news + 1) {
+                        s.news += 1;
+                    }
                 }
                 seat.last = Some(played);
                 seat.deal += 1;
                 seat.actions.push(Vec::new());
+                self.tell().await;
             }
         }
         Ok(())
@@ -476,8 +541,14 @@ impl Room {
                 "the tournament is closed already".into(),
             ));
         }
-        store::set_ends(store, self.no, now).await?;
+        if !store::set_ends(store, self.no, now).await? {
+            self.catch_up().await?;
+            return Err(ApiError::Conflict(
+                "the tournament is closed already".into(),
+            ));
+        }
         self.lock().ends = now;
+        self.tell().await;
         Ok(())
     }
 

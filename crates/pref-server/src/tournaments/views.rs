@@ -7,10 +7,10 @@
 use pref_analysis::best_contracts;
 use pref_bot::Solver;
 use pref_core::duplicate::Exact;
-use pref_core::{Deal, Seat};
+use pref_core::{Deal, Profile, Seat};
 use pref_protocol::{ComparisonRow, DealComparisonView, ParView, StandingRow, TournamentPage};
 
-use super::deals::ENTRANT;
+use super::deals::{ENTRANT, FixedDeal};
 use super::room::{Room, exact};
 use crate::api::error::ApiError;
 
@@ -124,40 +124,71 @@ impl Room {
         })
     }
 
-    /// Deal `k`'s par for the entrants' seat, computed once (on the blocking pool).
+    /// Deal `k`'s par for the entrants' seat: as kept in the rows, or computed (on the
+    /// blocking pool, by that worker's own solver, [`solve_par`]) and kept, once per node.
     async fn par(&self, k: usize) -> Option<ParView> {
         let cell = self.par.get(k)?;
         cell.get_or_init(|| async {
-            let (profile, fixed) = (self.profile.clone(), self.deals[k].clone());
-            if profile.must_overtake() {
-                return None;
+            match super::store::par(&self.store, self.no, k as i64).await {
+                Ok(Some(text)) => {
+                    if let Ok(par) = serde_json::from_str::<Option<ParView>>(&text) {
+                        return par;
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "a kept par not read"),
             }
-            tokio::task::spawn_blocking(move || {
-                let deal = Deal::new(&profile, fixed.dealer, &fixed.deck, 0).ok()?;
-                let players = profile.players();
-                let active: Vec<Seat> = (0..players)
-                    .map(Seat)
-                    .filter(|&s| players == 3 || s != fixed.dealer)
-                    .collect();
-                let no_talon = profile.misere_without_talon();
-                let best = best_contracts(&mut Solver::new(), &deal, &active, no_talon);
-                let mine = best.into_iter().find(|b| b.seat == ENTRANT)?;
-                Some(ParView {
-                    seat: ENTRANT,
-                    tricks: mine.strains.map(|(t, _)| t),
-                    misere: mine.misere.is_some(),
-                    best: mine.best.and_then(|(bid, _)| {
-                        serde_json::to_value(bid)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                    }),
-                })
+            let (profile, fixed) = (self.profile.clone(), self.deals[k].clone());
+            let par = tokio::task::spawn_blocking(move || {
+                SOLVER.with_borrow_mut(|solver| solve_par(solver, &profile, &fixed))
             })
             .await
             .ok()
-            .flatten()
+            .flatten();
+            let text = serde_json::to_string(&par).unwrap_or_default();
+            if let Err(e) = super::store::keep_par(&self.store, self.no, k as i64, &text).await {
+                tracing::warn!(error = %e, "a par not kept");
+            }
+            par
         })
         .await
         .clone()
     }
+}
+
+std::thread_local! {
+    /// Each blocking worker's solver (a 4 MiB table), made once and kept for every par the
+    /// worker computes, rather than one per deal (`docs/performance.md`, "Par").
+    static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new());
+}
+
+/// Deal `fixed`'s par for the entrants' seat by `solver`; `None` where the preset has none
+/// (a must-overtake preset, which the solver does not model).
+pub(crate) fn solve_par(
+    solver: &mut Solver,
+    profile: &Profile,
+    fixed: &FixedDeal,
+) -> Option<ParView> {
+    if profile.must_overtake() {
+        return None;
+    }
+    let deal = Deal::new(profile, fixed.dealer, &fixed.deck, 0).ok()?;
+    let players = profile.players();
+    let active: Vec<Seat> = (0..players)
+        .map(Seat)
+        .filter(|&s| players == 3 || s != fixed.dealer)
+        .collect();
+    let no_talon = profile.misere_without_talon();
+    let best = best_contracts(solver, &deal, &active, no_talon);
+    let mine = best.into_iter().find(|b| b.seat == ENTRANT)?;
+    Some(ParView {
+        seat: ENTRANT,
+        tricks: mine.strains.map(|(t, _)| t),
+        misere: mine.misere.is_some(),
+        best: mine.best.and_then(|(bid, _)| {
+            serde_json::to_value(bid)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+        }),
+    })
 }
