@@ -182,6 +182,9 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "play-action" => drop(round_trip::<PlayAction>(other, &v)),
                     "deal-comparison" => drop(round_trip::<DealComparisonView>(other, &v)),
                     "lobby" => drop(round_trip::<pref_protocol::LobbyView>(other, &v)),
+                    "etude-list" => drop(round_trip::<pref_protocol::EtudeList>(other, &v)),
+                    "etude-moves" => drop(round_trip::<pref_protocol::EtudeMoves>(other, &v)),
+                    "etude-attempt" => drop(round_trip::<pref_protocol::EtudeAttempt>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -329,6 +332,9 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "play-action",
             "deal-comparison",
             "lobby",
+            "etude-list",
+            "etude-moves",
+            "etude-attempt",
             "lobby-server snapshot",
             "lobby-server listed",
             "lobby-server unlisted",

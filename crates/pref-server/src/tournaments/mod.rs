@@ -15,7 +15,7 @@
 //! closed less than [`KEPT_DAYS`] ago; an older one when its link is asked for), rebuilt from
 //! their rows: the entrants' stored actions replayed through the same bots.
 
-mod daily;
+pub(crate) mod daily;
 mod deals;
 pub(crate) mod http;
 mod room;
