@@ -16,6 +16,7 @@ import { saved } from './store.js';
 import { keeperStart } from './keeper-start.js';
 import { botsPanel } from './quickplay.js';
 import { roomPanel } from './room.js';
+import { dailyPanel } from './etude-daily.js';
 
 const PRESET_ORDER = ['sochi', 'leningrad', 'rostov', 'sochi4'];
 let presets = null;
@@ -148,6 +149,7 @@ function render(root) {
       h('a', { href: '#friends' }, t('ux.jump_friends')), ' · ',
       h('a', { href: '#keeper-start' }, t('ux.jump_keeper'))),
     h('p', { class: 'lead' }, t('start.lead')),
+    dailyPanel(),
     roomPanel(),
     botsPanel(request, () => form.profile.players, {
       get: () => form.profile.pool_target,

@@ -44,7 +44,7 @@ pub enum Aim {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Etude {
     /// Its name in the collection (`"m1"`).
-    pub id: &'static str,
+    pub id: String,
     /// The three hands, by player index clockwise.
     pub hands: [CardSet; 3],
     /// Who leads the first trick (a player of the player's side).
@@ -56,7 +56,7 @@ pub struct Etude {
 }
 
 impl Aim {
-    fn declarer(self) -> usize {
+    pub(crate) fn declarer(self) -> usize {
         match self {
             Aim::CatchMisere { declarer }
             | Aim::Make { declarer, .. }
@@ -86,7 +86,7 @@ impl Aim {
     }
 
     /// Whether the declarer's `tricks` from the start reach the goal.
-    fn reached(self, tricks: u8) -> bool {
+    pub(crate) fn reached(self, tricks: u8) -> bool {
         match self {
             Aim::CatchMisere { .. } => tricks >= 1,
             Aim::Make { tricks: n, .. } => tricks >= n,
@@ -159,7 +159,7 @@ fn cards(s: &str) -> CardSet {
 /// A misère étude: players 0 and 1 defend and player 0 leads; the declarer is player 2.
 fn misere(id: &'static str, hands: [&str; 3], answer: &str) -> Etude {
     Etude {
-        id,
+        id: id.to_owned(),
         hands: hands.map(cards),
         leader: 0,
         aim: Aim::CatchMisere { declarer: 2 },

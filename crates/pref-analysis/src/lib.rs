@@ -33,6 +33,7 @@
 //! }
 //! ```
 
+mod attempt;
 mod auction;
 mod claim;
 mod deal;
@@ -40,6 +41,7 @@ pub mod etude;
 pub mod json;
 pub mod line;
 
+pub use attempt::{Attempt, AttemptError, Outcome, Step, attempt};
 pub use auction::{NoTalon, SeatBest, best_contracts, discards};
 pub use claim::{ClaimAnalysis, Side};
 pub use deal::{

@@ -38,6 +38,7 @@ pub mod bot;
 pub mod bot_api;
 pub mod client;
 pub mod clock;
+pub mod etude;
 pub mod fair;
 pub mod http;
 pub mod keeper;
@@ -64,6 +65,9 @@ pub use bot_api::{
     Tokens,
 };
 pub use client::ClientMessage;
+pub use etude::{
+    EtudeAttempt, EtudeGoal, EtudeList, EtudeMoves, EtudeSource, EtudeStatus, EtudeStep, EtudeView,
+};
 pub use fair::{FairCommitment, FairDealt, FairRevealed, FairView, FairWindow};
 pub use http::{
     ApiErrorBody, Claim, Claimed, CreateTable, Created, Health, Invite, Left, Presets,

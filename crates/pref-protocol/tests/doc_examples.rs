@@ -187,6 +187,9 @@ fn every_example_in_the_protocol_doc_round_trips() {
                     "player-ratings" => {
                         drop(round_trip::<pref_protocol::PlayerRatings>(other, &v));
                     }
+                    "etude-list" => drop(round_trip::<pref_protocol::EtudeList>(other, &v)),
+                    "etude-moves" => drop(round_trip::<pref_protocol::EtudeMoves>(other, &v)),
+                    "etude-attempt" => drop(round_trip::<pref_protocol::EtudeAttempt>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
                 http.insert(other.to_owned());
@@ -337,6 +340,9 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "play-action",
             "deal-comparison",
             "lobby",
+            "etude-list",
+            "etude-moves",
+            "etude-attempt",
             "lobby-server snapshot",
             "lobby-server listed",
             "lobby-server unlisted",

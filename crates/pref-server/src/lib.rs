@@ -40,6 +40,7 @@ pub mod cluster;
 pub mod config;
 pub(crate) mod data;
 pub(crate) mod edge;
+pub(crate) mod etudes;
 pub mod guide;
 pub mod ids;
 pub(crate) mod keeper;
@@ -241,6 +242,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         shutdown: stop.clone(),
         base_url: format!("http://{addr}"),
         analyses: Arc::new(analysis::Analyses::new(&config.limits)),
+        etudes: Arc::new(etudes::Etudes::new(&config.limits)),
         config,
     };
     let serving = edge::serve::Serving {

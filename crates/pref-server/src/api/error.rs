@@ -22,6 +22,9 @@ pub enum ApiError {
     /// No saved profile has this id.
     #[error("no such saved profile")]
     NoProfile,
+    /// No étude has this id.
+    #[error("no such étude")]
+    NoEtude,
     /// The request body or a parameter is wrong.
     #[error("{0}")]
     BadRequest(String),
@@ -112,6 +115,7 @@ impl ApiError {
         match self {
             ApiError::NoTable => (StatusCode::NOT_FOUND, "no_table"),
             ApiError::NoProfile => (StatusCode::NOT_FOUND, "no_profile"),
+            ApiError::NoEtude => (StatusCode::NOT_FOUND, "no_etude"),
             ApiError::NoTournament => (StatusCode::NOT_FOUND, "no_tournament"),
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Profile(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_profile"),

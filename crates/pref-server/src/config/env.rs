@@ -179,6 +179,8 @@ settings! {
     "limits.analysis_queue" => PREF_ANALYSIS_QUEUE: limits.analysis_queue,
     "limits.hints_per_deal" => PREF_HINTS_PER_DEAL: limits.hints_per_deal,
     "limits.hint_nodes" => PREF_HINT_NODES: limits.hint_nodes,
+    "limits.etude_requests_per_ip_per_minute" => PREF_ETUDE_REQUESTS_PER_IP_PER_MINUTE: limits.etude_requests_per_ip_per_minute,
+    "limits.etude_request_burst_per_ip" => PREF_ETUDE_REQUEST_BURST_PER_IP: limits.etude_request_burst_per_ip,
     "limits.analysis_cache_deals" => PREF_ANALYSIS_CACHE_DEALS: limits.analysis_cache_deals,
     "limits.analysis_cache_secs" => PREF_ANALYSIS_CACHE_SECS: limits.analysis_cache_secs,
     "limits.max_conns_per_ip" => PREF_MAX_CONNS_PER_IP: limits.max_conns_per_ip,

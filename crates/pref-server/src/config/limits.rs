@@ -94,6 +94,11 @@ pub struct Limits {
     pub hints_per_deal: u32,
     /// Solver nodes one hint may search (about 0.2 s of one core, optimised).
     pub hint_nodes: u64,
+    /// Étude moves (`POST /api/etudes/{id}/attempt`) one client address may ask for per
+    /// minute, sustained; each is solved in the analyses' lane.
+    pub etude_requests_per_ip_per_minute: u32,
+    /// Those at once above that rate.
+    pub etude_request_burst_per_ip: u32,
     /// Analysed table deals kept in memory at most.
     pub analysis_cache_deals: u64,
     /// How long an analysed table deal is kept, in seconds.
@@ -197,6 +202,8 @@ impl Default for Limits {
             analysis_queue: 8,
             hints_per_deal: 5,
             hint_nodes: 3_000_000,
+            etude_requests_per_ip_per_minute: 120,
+            etude_request_burst_per_ip: 30,
             analysis_cache_deals: 256,
             analysis_cache_secs: Secs(3600),
             max_conns_per_ip: 256,

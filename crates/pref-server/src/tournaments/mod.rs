@@ -17,7 +17,7 @@
 //! when its link is asked for or another node tells of it), rebuilt from the rows: the
 //! entrants' stored actions replayed through the same bots.
 
-mod daily;
+pub(crate) mod daily;
 mod deals;
 pub(crate) mod http;
 mod news;

@@ -73,6 +73,17 @@ pub(crate) struct AppState {
     pub conns: Arc<Conns>,
     /// The public lobby and quick pairing (`lobby/`).
     pub lobby: Arc<crate::lobby::Lobby>,
+    /// The études and their attempts' budget (`etudes/`).
+    pub etudes: Arc<crate::etudes::Etudes>,
+}
+
+impl FromRef<AppState> for crate::etudes::http::EtudeState {
+    fn from_ref(s: &AppState) -> crate::etudes::http::EtudeState {
+        crate::etudes::http::EtudeState {
+            etudes: Arc::clone(&s.etudes),
+            analyses: Arc::clone(&s.analyses),
+        }
+    }
 }
 
 impl FromRef<AppState> for Arc<crate::lobby::Lobby> {
@@ -171,6 +182,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .merge(crate::accounts::http::routes())
         .merge(crate::accounts::bot_api::routes())
         .merge(crate::tournaments::http::routes())
+        .merge(crate::etudes::http::routes())
+        .route_service("/etudes", ServeFile::new(web.join("etudes.html")))
         .route_service("/tournaments", ServeFile::new(web.join("tournaments.html")))
         .route_service(
             "/tournaments/{id}",
