@@ -10,9 +10,20 @@ import { saved } from './store.js';
 import { confirmStep } from './confirm.js';
 import { soundToggle } from './yourturn.js';
 
-/** Ends the game after the host confirmed it. */
+/** Whether a person (not a bot, not a bot account) sits at the table: then the host's end
+ * is a proposal each of them answers (R10.3), not an end. */
+export function peopleSeated(tb) {
+  return (tb.seats || []).some((s) => s && s.name && !s.bot && !s.bot_account);
+}
+
+/** Ends the game after the host confirmed it, or, with people seated, proposes the end to
+ * them (the server answers with the standing proposal, which every page then shows). */
 export async function endGame(state, host) {
-  if (!await confirmStep(t('ux.end_q'), t('deal.end_game'), t('ux.end_detail'))) return;
+  const ask = peopleSeated(state.table);
+  const confirmed = ask
+    ? await confirmStep(t('stop.propose_q'), t('stop.propose'), t('stop.propose_detail'))
+    : await confirmStep(t('ux.end_q'), t('deal.end_game'), t('ux.end_detail'));
+  if (!confirmed) return;
   try { await api.end(state.id, host); } catch (e) { toast(e.message); }
 }
 

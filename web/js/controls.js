@@ -11,7 +11,7 @@ import { bidLabel } from './cards.js';
 import { saved } from './store.js';
 import { seatAdmin } from './hostseats.js';
 import { claimPending } from './claim.js';
-import { endGame } from './audience.js';
+import { endGame, peopleSeated } from './audience.js';
 import { proposeButton, stopPanel } from './stop.js';
 
 const STRAINS = ['S', 'C', 'D', 'H', 'NT'];
@@ -135,16 +135,16 @@ export function controls(state) {
     if (phase !== 'between_deals') return null;
     const host = saved.host(state.id);
     // A seated player (the host too) proposes the agreed stop to the others (R10.3); a
-    // host who holds no seat may still end his table.
+    // host who holds no seat ends his table, or proposes the end to the people seated.
     return h('div', { class: 'controls between' }, stopPanel(state), h('div', { class: 'row' },
       state.seat !== null && !state.table.stop ? h('button', {
         type: 'button', class: 'primary', id: 'next-deal', disabled: state.busy, onclick: () => state.nextDeal(),
       }, t('deal.next')) : null,
       proposeButton(state),
-      host && state.seat === null ? h('button', {
+      host && state.seat === null && !state.table.stop ? h('button', {
         type: 'button', class: 'secondary', id: 'end-game',
         onclick: () => endGame(state, host),
-      }, t('deal.end_game')) : null),
+      }, t(peopleSeated(state.table) ? 'stop.propose' : 'deal.end_game')) : null),
     host ? seatAdmin(state, host) : null);
   }
   const legal = legalSets(state);

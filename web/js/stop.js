@@ -2,7 +2,8 @@
 // player proposes to stop, every other player is asked and accepts or declines, and the
 // game ends by agreement only once all accepted (bots accept at once). The proposal comes
 // from the table's summary and its `stop_vote` news, so a reload or a late spectator sees
-// it as it stands.
+// it as it stands. The host's own end is the same proposal when other people sit at the
+// table (the server decides; `audience.js` asks it as a proposal then).
 
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
@@ -33,8 +34,10 @@ export function stopPanel(state) {
   if (!p) return null;
   const name = (s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
   const asked = state.seat !== null && !p.accepted.includes(state.seat);
+  // No proposer's seat: the host, who holds none, proposed by ending the game.
+  const from = p.by === undefined || p.by === null ? t('stop.proposed_host') : t('stop.proposed', { name: name(p.by) });
   return h('div', { class: 'banner stop-proposal', id: 'stop-proposal', role: 'status' },
-    h('p', {}, t('stop.proposed', { name: name(p.by) })),
+    h('p', {}, from),
     h('p', { id: 'stop-agreed' }, t('stop.agreed', { list: p.accepted.map(name).join(', ') })),
     asked
       ? h('div', { class: 'row' },

@@ -269,8 +269,10 @@ pub enum Public {
     /// A seat's vote on stopping the game by agreement (R10.3, [`crate::StopVote`]): once
     /// every seat accepted, `game_over` follows with `agreed`; a decline ends the proposal.
     StopVote {
-        /// The seat that voted.
-        seat: u8,
+        /// The seat that voted; absent for the host's proposal when he holds no seat
+        /// (`POST /api/tables/{id}/end`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
         /// Its vote.
         vote: crate::StopVote,
         /// The seats that accepted so far (empty once declined).

@@ -2,6 +2,8 @@
 //! game, every other seat is asked and accepts or declines (`POST /api/tables/{id}/stop`
 //! with the seat token), and the game ends by agreement only once every seat accepted. The
 //! table tells each vote as a `stop_vote` item and its summary carries a standing proposal.
+//! The host's end (`POST /api/tables/{id}/end`) is the same proposal when other people sit
+//! at the table, made by his seat or, when he holds none, by the host.
 
 use serde::{Deserialize, Serialize};
 
@@ -29,8 +31,10 @@ pub struct StopRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StopProposal {
-    /// The seat that proposed.
-    pub by: u8,
+    /// The seat that proposed; absent when the host, who holds no seat, proposed by his
+    /// `POST /api/tables/{id}/end`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<u8>,
     /// The seats that accepted so far, the proposer's and the bots' among them.
     pub accepted: Vec<u8>,
 }

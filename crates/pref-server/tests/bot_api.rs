@@ -136,15 +136,8 @@ async fn an_invited_bot_account_plays_a_whole_game_through_the_api_and_sees_only
         .await
         .expect("a client failed before the last deal");
     if !natural {
-        let (status, body) = http(
-            &addr,
-            "POST",
-            &format!("/api/tables/{id}/end"),
-            None,
-            Some(&host),
-        )
-        .await;
-        assert_eq!(status, 200, "{body}");
+        // Anna is a person the host did not seat as himself: she accepts his end (R10.3).
+        end_game(&addr, &id, &host, &[(0, anna["token"].as_str().unwrap())]).await;
     }
     let [person, bot] = tasks;
     person.await.unwrap();
@@ -317,15 +310,8 @@ async fn the_python_example_plays_a_deal_beside_a_person_and_a_house_bot() {
         "{stdout}"
     );
     if !natural {
-        let (status, body) = http(
-            &addr,
-            "POST",
-            &format!("/api/tables/{id}/end"),
-            None,
-            Some(&host),
-        )
-        .await;
-        assert_eq!(status, 200, "{body}");
+        // Anna is a person the host did not seat as himself: she accepts his end (R10.3).
+        end_game(&addr, &id, &host, &[(0, anna["token"].as_str().unwrap())]).await;
     }
     person.await.unwrap();
 }

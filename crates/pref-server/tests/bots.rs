@@ -348,9 +348,9 @@ async fn finished_games_come_back_after_a_restart() {
     tokio::time::timeout(Duration::from_secs(120), person(ws, 2, 9))
         .await
         .expect("the deal did not finish");
-    let end = format!("/api/tables/{agreed}/end");
-    let (status, body) = http(&addr, "POST", &end, None, Some(&agreed_host)).await;
-    assert_eq!(status, 200, "{body}");
+    // Vera is a person the host did not seat as himself: his end asks her (R10.3).
+    let vera = vera["token"].as_str().unwrap();
+    let body = end_game(&addr, &agreed, &agreed_host, &[(2, vera)]).await;
     assert_eq!(body["settlement"]["agreed"], json!(true));
 
     // A table the host closed in the lobby.

@@ -368,9 +368,11 @@ async fn play(
         .await
         .expect("a client failed before the last deal ended");
     if !natural {
-        let path = format!("/api/tables/{}/end", info.id);
-        let (status, body) = http(addr, "POST", &path, None, Some(&info.host)).await;
-        assert_eq!(status, 200, "{body}");
+        // Every seat is a person's, so the host's end is a proposal each accepts (R10.3).
+        let seats: Vec<(u8, &str)> = (0u8..)
+            .zip(info.tokens.iter().map(String::as_str))
+            .collect();
+        let body = end_game(addr, &info.id, &info.host, &seats).await;
         assert_eq!(body["settlement"]["agreed"], true, "{body}");
     }
     let mut checked = 0;

@@ -134,16 +134,9 @@ async fn a_player_a_spectator_and_a_reconnect_get_the_same_score_log() {
         }
     }
 
-    // An agreed stop (R10.3): the settlement carries the charges of the open pools.
-    let (status, body) = http(
-        &addr,
-        "POST",
-        &format!("/api/tables/{id}/end"),
-        None,
-        Some(&host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    // An agreed stop (R10.3): the host's end, which Anna accepts; the settlement carries the
+    // charges of the open pools.
+    end_game(&addr, &id, &host, &[(0, &token)]).await;
     let over = until(&mut spectator, |m| m["event"]["kind"] == "game_over").await;
     let settlement: Settlement = strict(&{
         let mut e = over["event"].clone();

@@ -59,19 +59,30 @@ async fn a_table_reads_back_as_written() {
         let store = Store::connect(&db, LEASE).await.unwrap();
         let (id, no) = new_table(&store).await;
         let anna = TokenHash::of(&Secret::random());
-        store.put_seat(no, 0, "Anna", &anna, None, 0).await.unwrap();
+        // Anna is the host, in the seat he claimed with his token.
         store
-            .put_seat(no, 1, "Bot", &Secret::random().into(), Some("strong"), 0)
+            .put_seat((no, 0), "Anna", &anna, None, 0, true)
             .await
             .unwrap();
-        // A seat given again is replaced, not duplicated.
+        store
+            .put_seat(
+                (no, 1),
+                "Bot",
+                &Secret::random().into(),
+                Some("strong"),
+                0,
+                false,
+            )
+            .await
+            .unwrap();
+        // A seat given again is replaced, not duplicated (nor kept as the host's).
         let boris = TokenHash::of(&Secret::random());
         store
-            .put_seat(no, 2, "Old", &Secret::random().into(), None, 0)
+            .put_seat((no, 2), "Old", &Secret::random().into(), None, 0, true)
             .await
             .unwrap();
         store
-            .put_seat(no, 2, "Boris", &boris, None, 0)
+            .put_seat((no, 2), "Boris", &boris, None, 0, false)
             .await
             .unwrap();
         store.set_state(no, Stored::Playing).await.unwrap();
@@ -104,6 +115,8 @@ async fn a_table_reads_back_as_written() {
         );
         assert_eq!(row.seats[0].token, anna);
         assert_eq!(row.seats[2].token, boris);
+        let hosts: Vec<bool> = row.seats.iter().map(|s| s.host).collect();
+        assert_eq!(hosts, [true, false, false], "{db:?}");
         assert_eq!(row.deals.len(), 1);
         assert_eq!(row.deals[0].deck, deck());
         assert_eq!(row.deals[0].actions, actions);
@@ -371,7 +384,14 @@ async fn an_sqlite_database_from_before_migrations_still_opens() {
         ]
     );
     store
-        .put_seat(1, 1, "Bot", &Secret::random().into(), Some("easy"), 0)
+        .put_seat(
+            (1, 1),
+            "Bot",
+            &Secret::random().into(),
+            Some("easy"),
+            0,
+            false,
+        )
         .await
         .unwrap();
     let again = Store::open(&dir).await.unwrap();

@@ -105,8 +105,14 @@ async fn actions_per_second_and_ack_latency() {
             )
             .await;
             if s["deals_finished"].as_u64() >= Some(deals) || s["phase"] == "over" {
+                // The host holds no seat: his end is a proposal the players accept (R10.3).
                 let path = format!("/api/tables/{}/end", info.id);
                 let _ = http(&addr, "POST", &path, None, Some(&info.host)).await;
+                let accept = json!({"vote": "accept"});
+                let stop = format!("/api/tables/{}/stop", info.id);
+                for token in &info.tokens {
+                    let _ = http(&addr, "POST", &stop, Some(&accept), Some(token)).await;
+                }
                 ended += 1;
             }
         }

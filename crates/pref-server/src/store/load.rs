@@ -70,6 +70,9 @@ pub struct SeatRow {
     /// The first deal the occupant holds the seat for (0 for a seat stored before this was
     /// kept: such an occupant sees the deals before his own, as every occupant did then).
     pub from_deal: u32,
+    /// The host claimed the seat with the host token (his own seat; `false` for a seat
+    /// stored before this was kept).
+    pub host: bool,
 }
 
 /// A deal as stored.
@@ -182,7 +185,7 @@ impl Store {
             };
             let mut seats = Vec::new();
             for s in sqlx::query(
-                "SELECT s.seat, s.name, s.token, s.bot, s.from_deal,
+                "SELECT s.seat, s.name, s.token, s.bot, s.from_deal, s.host_claimed,
                      (SELECT COUNT(*) FROM tables t
                       JOIN account_seats l ON l.table_id = t.id
                       JOIN accounts a ON a.no = l.account_no
@@ -199,9 +202,10 @@ impl Store {
                     name: s.get(1),
                     token: token(s.get(2))?,
                     bot: s.get(3),
-                    bot_account: s.get::<i64, _>(5) > 0,
+                    bot_account: s.get::<i64, _>(6) > 0,
                     from_deal: u32::try_from(s.get::<i64, _>(4))
                         .map_err(|e| damaged(e.to_string()))?,
+                    host: s.get::<i64, _>(5) != 0,
                 });
             }
             let clock = r

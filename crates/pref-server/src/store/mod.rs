@@ -454,27 +454,28 @@ impl Store {
     }
 
     /// Gives `seat` to a player, or to a bot of level `bot`, who holds it from deal
-    /// `from_deal` on (the deals dealt before he sat are not his to see).
+    /// `from_deal` on (the deals dealt before he sat are not his to see); `host` says the
+    /// host claimed it with his token (his own seat).
     ///
     /// # Errors
     /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
     pub async fn put_seat(
         &self,
-        no: i64,
-        seat: u8,
+        (no, seat): (i64, u8),
         name: &str,
         token: &TokenHash,
         bot: Option<&str>,
         from_deal: u32,
+        host: bool,
     ) -> Result<(), StoreError> {
         self.fenced(no)?;
         with_pool!(&self.pool, pool => {
             sqlx::query(
-                "INSERT INTO seats (table_no, seat, name, token, bot, from_deal)
-                 VALUES ($1, $2, $3, $4, $5, $6)
+                "INSERT INTO seats (table_no, seat, name, token, bot, from_deal, host_claimed)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                  ON CONFLICT (table_no, seat)
                  DO UPDATE SET name = excluded.name, token = excluded.token, bot = excluded.bot,
-                     from_deal = excluded.from_deal",
+                     from_deal = excluded.from_deal, host_claimed = excluded.host_claimed",
             )
             .bind(no)
             .bind(i64::from(seat))
@@ -482,6 +483,7 @@ impl Store {
             .bind(token.expose())
             .bind(bot)
             .bind(i64::from(from_deal))
+            .bind(i64::from(host))
             .execute(pool)
             .await?;
         });

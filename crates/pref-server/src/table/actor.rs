@@ -288,10 +288,11 @@ impl Table {
                     token,
                     bot,
                     from_deal,
+                    host,
                 } => {
                     let bot = bot.map(BotLevel::as_str);
                     self.store
-                        .put_seat(no, *seat, name, token, bot, *from_deal)
+                        .put_seat((no, *seat), name, token, bot, *from_deal, *host)
                         .await
                 }
                 Write::Free(seat) => self.store.free_seat(no, *seat).await,

@@ -286,6 +286,36 @@ pub async fn start_table(addr: &str, id: &str, host: &str) {
     assert_eq!(status, 200, "{body}");
 }
 
+/// Ends the game between deals as the host (`POST /api/tables/{id}/end`) and, when other
+/// people sit at the table so that the end is a proposal they answer (R10.3), accepts it
+/// with each of `seats` (seat number, seat token) not yet agreed. Returns the last answer,
+/// the summary of the game over.
+pub async fn end_game(addr: &str, id: &str, host: &str, seats: &[(u8, &str)]) -> Value {
+    let (status, mut body) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{id}/end"),
+        None,
+        Some(host),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    for (seat, token) in seats {
+        let asked = body["stop"]["accepted"]
+            .as_array()
+            .is_some_and(|a| !a.contains(&json!(seat)));
+        if asked {
+            let vote = json!({"vote": "accept"});
+            let path = format!("/api/tables/{id}/stop");
+            let (status, answer) = http(addr, "POST", &path, Some(&vote), Some(token)).await;
+            assert_eq!(status, 200, "{answer}");
+            body = answer;
+        }
+    }
+    assert_eq!(body["phase"], json!("over"), "{body}");
+    body
+}
+
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// The upgrade request for `url`, with the seat token (if any) offered as a subprotocol,

@@ -112,7 +112,8 @@ async fn game_of(name: &str, people: u8) -> Game {
             .ask(|reply| Command::Claim {
                 name: name.into(),
                 seat: Some(seat),
-                host: None,
+                // Anna is the host (his own seat, so his end needs nobody's answer).
+                host: (seat == 0).then_some(host),
                 invite,
                 reply,
             })

@@ -54,6 +54,7 @@ impl Table {
                 bot,
                 bot_account: s.bot_account,
                 from_deal: s.from_deal,
+                host: s.host,
             });
         }
         let decks: Vec<_> = row.deals.iter().map(|d| d.deck).collect();

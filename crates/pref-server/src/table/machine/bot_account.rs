@@ -3,6 +3,7 @@
 //! marked as a bot to everybody, may not sit at a table for people only, and takes a seat
 //! its host kept for its name when it was invited.
 
+use super::seats::Holder;
 use super::{Change, Machine, Stage, TableError, check_name};
 use crate::ids::Secret;
 
@@ -71,7 +72,7 @@ impl Machine {
             }
             self.seat_for(seat, false)?
         };
-        self.seat_marked(change, seat, (name, token), None, true);
+        self.seat_marked(change, seat, (name, token), None, Holder::BotAccount);
         Ok(())
     }
 }

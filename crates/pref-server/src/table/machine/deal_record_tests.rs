@@ -63,6 +63,7 @@ pub(super) fn table(reveal: bool, deals: &[StoredDeal], over: bool) -> Machine {
             bot: None,
             bot_account: false,
             from_deal: 0,
+            host: false,
         })
         .collect();
     Machine::restore(

@@ -241,6 +241,7 @@ fn a_restore_in_the_window_keeps_the_seed_and_the_commitments() {
             bot: None,
             bot_account: false,
             from_deal: 0,
+            host: false,
         })
         .collect();
     let t = NewTable {

@@ -30,6 +30,8 @@ mod seat_view_tests;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod host_end_tests;
 mod restore;
 mod seats;
 mod stop;

@@ -21,6 +21,9 @@ pub(crate) struct Occupant {
     /// A bot account holds the seat: an outside program playing through the API
     /// (`bot_account.rs`), a person to the rules, marked as a bot to everybody.
     pub bot_account: bool,
+    /// The host claimed the seat with the host token: his own seat, whose say his
+    /// `end` carries (a proposal to stop needs no answer from it, `stop.rs`).
+    pub host: bool,
     /// The first deal this occupant holds the seat for: a deal dealt before he sat is shown
     /// to him as to a spectator ([`super::Machine::deal_viewer`]), never as his seat saw it.
     pub from_deal: u32,
@@ -470,6 +473,8 @@ pub(crate) enum Write {
         bot: Option<BotLevel>,
         /// The first deal the occupant holds the seat for ([`Occupant::from_deal`]).
         from_deal: u32,
+        /// The host claimed it ([`Occupant::host`]).
+        host: bool,
     },
     /// A seat freed.
     Free(u8),
@@ -575,6 +580,8 @@ pub(crate) struct StoredSeat {
     pub bot_account: bool,
     /// The first deal the occupant holds the seat for ([`Occupant::from_deal`]).
     pub from_deal: u32,
+    /// The host claimed it ([`Occupant::host`]).
+    pub host: bool,
 }
 
 /// Why the record cannot be given.

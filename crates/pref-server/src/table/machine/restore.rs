@@ -31,6 +31,7 @@ impl Machine {
                     sockets: 0,
                     bot: s.bot,
                     bot_account: s.bot_account,
+                    host: s.host,
                     from_deal: s.from_deal,
                     since: 0,
                 });

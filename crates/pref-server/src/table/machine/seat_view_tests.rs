@@ -182,6 +182,7 @@ fn a_restored_newcomer_still_sees_the_deal_before_him_as_a_spectator() {
             bot: None,
             bot_account: false,
             from_deal: u32::from(seat == 2),
+            host: false,
         })
         .collect();
     let restored = Machine::restore(

@@ -9,6 +9,18 @@ use super::{Change, HostOp, Machine, Occupant, Stage, TableError, Write, check_n
 use crate::ids::{Secret, TokenHash};
 use crate::table::wire::News;
 
+/// Who takes a seat, beside a bot of the server's (which is [`Holder::Person`] with a
+/// level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Holder {
+    /// Somebody by the invite link, a kept seat, or a bot the host seated.
+    Person,
+    /// The host by his own claim (host token as bearer): [`super::Occupant::host`].
+    Host,
+    /// A bot account ([`super::Occupant::bot_account`]).
+    BotAccount,
+}
+
 impl Machine {
     /// The seat asked for, or the first free one.
     pub(super) fn free_seat(&self, seat: Option<u8>) -> Result<u8, TableError> {
@@ -48,7 +60,12 @@ impl Machine {
             Stage::Over { .. } => return Err(TableError::Over),
         }
         let seat = self.seat_for(seat, by_host)?;
-        self.seat(change, seat, name, token, None);
+        let holder = if by_host {
+            Holder::Host
+        } else {
+            Holder::Person
+        };
+        self.seat_marked(change, seat, (name, token), None, holder);
         Ok(())
     }
 
@@ -61,18 +78,21 @@ impl Machine {
         token: Secret,
         bot: Option<BotLevel>,
     ) {
-        self.seat_marked(change, seat, (name, token), bot, false);
+        self.seat_marked(change, seat, (name, token), bot, Holder::Person);
     }
 
-    /// [`Machine::seat`], saying whether a bot account takes the seat.
+    /// [`Machine::seat`], saying who takes the seat: a bot account, or the host by his own
+    /// claim.
     pub(super) fn seat_marked(
         &mut self,
         change: &mut Change,
         seat: u8,
         (name, token): (String, Secret),
         bot: Option<BotLevel>,
-        bot_account: bool,
+        holder: Holder,
     ) {
+        let bot_account = holder == Holder::BotAccount;
+        let host = holder == Holder::Host;
         self.reserved[usize::from(seat)] = None;
         self.withdraw_stop(change, seat);
         let token = TokenHash::of(&token);
@@ -83,6 +103,7 @@ impl Machine {
             sockets: 0,
             bot,
             bot_account,
+            host,
             from_deal,
             since: self.version + 1,
         });
@@ -92,6 +113,7 @@ impl Machine {
             token,
             bot,
             from_deal,
+            host,
         });
         self.publish(
             change,
@@ -178,11 +200,7 @@ impl Machine {
                 );
                 change.bot = Some((Seat(seat), level, token));
             }
-            HostOp::End => match self.stage {
-                Stage::Playing { .. } => return Err(TableError::DealInProgress),
-                Stage::Over { .. } => return Err(TableError::Over),
-                Stage::Lobby | Stage::BetweenDeals { .. } => self.end_by_agreement(change),
-            },
+            HostOp::End => self.host_end(change)?,
         }
         Ok(())
     }

@@ -3,6 +3,12 @@
 //! going on). The game ends by agreement, settled as R10.3 says, only once every seat has
 //! accepted; one decline ends the proposal and the game goes on. While a proposal stands no
 //! deal opens, and a seat that changes hands withdraws it (the new occupant was not asked).
+//!
+//! The host's end (`POST /api/tables/{id}/end`) is the host's say, not everybody's: between
+//! deals it ends the game at once only when no other person sits at the table (every seat a
+//! bot's or the host's own, claimed with his token); otherwise it is this proposal, made by
+//! the host's seat (or by the host, who holds none), and each other person accepts or
+//! declines it.
 
 use pref_core::{Seat, Viewer};
 use pref_protocol::{Public, StopProposal, StopVote};
@@ -14,7 +20,8 @@ use crate::table::wire::News;
 /// A standing proposal: who proposed and, per seat, who accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Proposal {
-    by: u8,
+    /// The proposing seat; `None` for the host who holds no seat.
+    by: Option<u8>,
     accepted: [bool; 4],
 }
 
@@ -49,17 +56,9 @@ impl Machine {
         match (vote, &mut self.stop) {
             (StopVote::Propose, Some(_)) => return Err(TableError::StopPending),
             (StopVote::Propose, None) => {
-                let mut accepted = [false; 4];
-                for (i, a) in accepted
-                    .iter_mut()
-                    .enumerate()
-                    .take(usize::from(self.players()))
-                {
-                    let bot = self.seats[i].as_ref().is_some_and(|o| o.bot.is_some());
-                    *a = i == s || bot;
-                }
+                let accepted = self.not_asked(|i| i == s);
                 self.stop = Some(Proposal {
-                    by: seat.0,
+                    by: Some(seat.0),
                     accepted,
                 });
             }
@@ -70,11 +69,71 @@ impl Machine {
             (StopVote::Accept, Some(p)) => p.accepted[s] = true,
             (StopVote::Decline, Some(_)) => self.stop = None,
         }
+        self.tell_vote(change, Some(seat.0), vote);
+        Ok(())
+    }
+
+    /// The host's end between deals or in the lobby: at once when no other person sits
+    /// (every seat a bot's or the host's own, [`super::Occupant::host`]) or in the lobby,
+    /// where nothing is at stake yet; otherwise the agreed stop's proposal, made by the
+    /// host's seat (or by the host, `by` absent), which every other person answers.
+    ///
+    /// # Errors
+    /// [`TableError::DealInProgress`] during a deal or its fair opening, [`TableError::Over`]
+    /// after the game, [`TableError::StopPending`] while a proposal stands.
+    pub(super) fn host_end(&mut self, change: &mut Change) -> Result<(), TableError> {
+        match self.stage {
+            Stage::Lobby => {
+                self.end_by_agreement(change);
+                return Ok(());
+            }
+            Stage::BetweenDeals { .. } if self.fair_step().is_none() => {}
+            Stage::BetweenDeals { .. } | Stage::Playing { .. } => {
+                return Err(TableError::DealInProgress);
+            }
+            Stage::Over { .. } => return Err(TableError::Over),
+        }
+        if self.stop.is_some() {
+            return Err(TableError::StopPending);
+        }
+        let hosts = |i: usize| self.seats[i].as_ref().is_some_and(|o| o.host);
+        let accepted = self.not_asked(hosts);
+        if accepted.iter().all(|&a| a) {
+            self.end_by_agreement(change);
+            return Ok(());
+        }
+        let by = (0..self.players()).find(|&s| hosts(usize::from(s)));
+        self.stop = Some(Proposal { by, accepted });
+        self.tell_vote(change, by, StopVote::Propose);
+        Ok(())
+    }
+
+    /// Per seat, whether a proposal needs no answer from it: `proposer`'s, a bot's or a bot
+    /// account's (a program has no stake in going on, and the bot API has no vote) or a
+    /// seat beyond the table's players.
+    fn not_asked(&self, proposer: impl Fn(usize) -> bool) -> [bool; 4] {
+        let mut accepted = [true; 4];
+        for (i, a) in accepted
+            .iter_mut()
+            .enumerate()
+            .take(usize::from(self.players()))
+        {
+            let bot = self.seats[i]
+                .as_ref()
+                .is_some_and(|o| o.bot.is_some() || o.bot_account);
+            *a = proposer(i) || bot;
+        }
+        accepted
+    }
+
+    /// Tells everybody `seat`'s vote (`None`: the host's proposal) and ends the game once
+    /// every seat accepted.
+    fn tell_vote(&mut self, change: &mut Change, seat: Option<u8>, vote: StopVote) {
         let accepted = self.stop_view().map(|p| p.accepted).unwrap_or_default();
         self.publish(
             change,
             News::Public(Public::StopVote {
-                seat: seat.0,
+                seat,
                 vote,
                 accepted,
             }),
@@ -85,7 +144,6 @@ impl Machine {
         if all {
             self.end_by_agreement(change);
         }
-        Ok(())
     }
 
     /// The standing proposal, as the summary shows it.
@@ -106,7 +164,7 @@ impl Machine {
             self.publish(
                 change,
                 News::Public(Public::StopVote {
-                    seat,
+                    seat: Some(seat),
                     vote: StopVote::Decline,
                     accepted: Vec::new(),
                 }),

@@ -12,6 +12,13 @@ use crate::ids::{Secret, TokenHash};
 /// Three seats after one finished deal: people with the returned tokens, or a bot where
 /// `bots` says so.
 fn between_deals(bots: [bool; 3]) -> (Machine, Vec<Secret>) {
+    let (m, tokens, _) = hosted(bots, [false; 3]);
+    (m, tokens)
+}
+
+/// [`between_deals`], with the seats `host` says claimed by the host, and the host token.
+pub(super) fn hosted(bots: [bool; 3], host: [bool; 3]) -> (Machine, Vec<Secret>, Secret) {
+    let host_token = Secret::random();
     let profile = Profile::from_json(&serde_json::json!("sochi")).unwrap();
     let mut deck: Vec<pref_core::Card> = (0..32).map(pref_core::Card::from_index).collect();
     deck.reverse();
@@ -24,12 +31,13 @@ fn between_deals(bots: [bool; 3]) -> (Machine, Vec<Secret>) {
             token: TokenHash::of(&tokens[usize::from(seat)]),
             bot: bots[usize::from(seat)].then_some(BotLevel::Easy),
             from_deal: 0,
+            host: host[usize::from(seat)],
             bot_account: false,
         })
         .collect();
     let m = Machine::restore(
         NewTable {
-            host: TokenHash::of(&Secret::random()),
+            host: TokenHash::of(&host_token),
             invite: TokenHash::of(&crate::ids::TEST_INVITE),
             profile,
             spectator_chat: false,
@@ -42,10 +50,15 @@ fn between_deals(bots: [bool; 3]) -> (Machine, Vec<Secret>) {
     )
     .unwrap();
     assert_eq!(m.phase(), Phase::BetweenDeals);
-    (m, tokens)
+    (m, tokens, host_token)
 }
 
-fn vote(m: &mut Machine, seat: u8, token: Secret, vote: StopVote) -> Result<Change, TableError> {
+pub(super) fn vote(
+    m: &mut Machine,
+    seat: u8,
+    token: Secret,
+    vote: StopVote,
+) -> Result<Change, TableError> {
     m.apply(Op::Stop {
         seat: Seat(seat),
         token,
@@ -53,7 +66,7 @@ fn vote(m: &mut Machine, seat: u8, token: Secret, vote: StopVote) -> Result<Chan
     })
 }
 
-fn votes(change: &Change) -> Vec<Public> {
+pub(super) fn votes(change: &Change) -> Vec<Public> {
     change
         .news
         .iter()
@@ -72,7 +85,7 @@ fn r10_3_the_game_stops_by_agreement_only_once_every_seat_accepted() {
     assert_eq!(
         votes(&c),
         vec![Public::StopVote {
-            seat: 0,
+            seat: Some(0),
             vote: StopVote::Propose,
             accepted: vec![0]
         }]
@@ -80,7 +93,7 @@ fn r10_3_the_game_stops_by_agreement_only_once_every_seat_accepted() {
     assert_eq!(
         m.summary().stop,
         Some(StopProposal {
-            by: 0,
+            by: Some(0),
             accepted: vec![0]
         })
     );
@@ -133,7 +146,7 @@ fn r10_3_one_decline_ends_the_proposal_and_the_game_goes_on() {
     assert_eq!(
         votes(&c),
         vec![Public::StopVote {
-            seat: 1,
+            seat: Some(1),
             vote: StopVote::Decline,
             accepted: vec![]
         }]
@@ -157,7 +170,7 @@ fn r10_3_bots_accept_at_once_so_a_player_alone_with_bots_stops_by_proposing() {
     assert_eq!(
         news[0],
         Public::StopVote {
-            seat: 0,
+            seat: Some(0),
             vote: StopVote::Propose,
             accepted: vec![0, 1, 2]
         }
