@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
+pub mod known_deck;
 pub mod picture;
 pub mod steps;
 
