@@ -9,6 +9,7 @@
 //! - [`run`]: one worker's run: set up, wait for the go, play, drain, count.
 //! - [`report`]: the figures, mergeable across worker processes; [`histogram`]: latencies;
 //!   [`resync`]: which client the sockets imitate and why they got snapshots.
+//! - `lobby`: lobby watchers, seekers and the probes that time a lobby change.
 //! - [`tournament`]: `pref-load tournament`, many entrants playing one duplicate tournament.
 //! - [`server`]: starting the server as a child process and reading its resident memory.
 //!
@@ -26,9 +27,10 @@ pub mod tournament;
 
 mod client;
 mod http;
+mod lobby;
 
 pub use histogram::Histogram;
-pub use plan::{Plan, Players};
-pub use report::{NodeMemory, Report, ServerMemory};
+pub use plan::{LobbyPlan, Plan, Players};
+pub use report::{LobbyReport, NodeMemory, Report, ServerMemory};
 pub use resync::{Follow, Resyncs};
 pub use run::{Setup, run};

@@ -94,7 +94,38 @@ struct Cli {
     /// with `--clock` the server's autopilot plays them.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
     absent: u8,
+    /// Of the playing tables, this many are opened public (listed, then live).
+    #[arg(long, default_value_t = 0)]
+    public: usize,
+    /// Sockets following the lobby (`/api/lobby/ws`) as the start page does; all in the
+    /// first worker, which also opens the probes that time a lobby change.
+    #[arg(long, default_value_t = 0)]
+    lobby_watchers: usize,
+    /// Seeks per second over all workers, as the start page's "Play" makes them.
+    #[arg(long, default_value_t = 0.0)]
+    seeks_per_sec: f64,
+    /// The seeks' clock (`off`, `relaxed`, `normal`, `blitz`); the house rules are Sochi.
+    #[arg(long, default_value = "normal")]
+    seek_clock: String,
+    /// Probes per second: public tables whose listing is timed to every lobby socket.
+    #[arg(long, default_value_t = 2.0)]
+    probes_per_sec: f64,
 }
+
+/// The per-address bounds a started server gets unless `--server-env` sets them: every
+/// table, socket and seek of the run comes from a few loopback addresses.
+const LOAD_ENV: [(&str, &str); 10] = [
+    ("PREF_TABLES_PER_IP_PER_MINUTE", "1000000"),
+    ("PREF_TABLE_BURST_PER_IP", "1000000"),
+    ("PREF_MAX_CONNS_PER_IP", "1000000"),
+    ("PREF_SOCKETS_PER_IP_PER_SECOND", "1000000"),
+    ("PREF_SOCKET_BURST_PER_IP", "1000000"),
+    ("PREF_LOBBY_SOCKETS_PER_IP", "1000000"),
+    ("PREF_SEEKS_PER_IP", "1000000"),
+    ("PREF_SEEKS_PER_IP_PER_MINUTE", "1000000"),
+    ("PREF_SEEK_BURST_PER_IP", "1000000"),
+    ("PREF_PUBLIC_TABLES_PER_IP", "1000000"),
+];
 
 #[derive(Debug, Subcommand)]
 enum Sub {
@@ -291,6 +322,11 @@ fn parent(cli: &Cli) -> Result<Report, String> {
             .ok_or_else(|| format!("--server-env {kv:?} is not NAME=VALUE"))?;
         env.push((k.to_owned(), v.to_owned()));
     }
+    for (k, v) in LOAD_ENV {
+        if !env.iter().any(|(name, _)| name == k) {
+            env.push((k.to_owned(), v.to_owned()));
+        }
+    }
     let mut started = None;
     // The nodes: (address, process id if known).
     let nodes: Vec<(SocketAddr, Option<u32>)> = if cli.addr.is_empty() {
@@ -351,6 +387,17 @@ fn parent(cli: &Cli) -> Result<Report, String> {
             .as_deref()
             .map(|c| serde_json::from_str(c).unwrap_or_else(|_| serde_json::json!(c))),
         absent_percent: cli.absent,
+        lobby: pref_load::LobbyPlan {
+            public_tables: cli.public,
+            watchers: cli.lobby_watchers,
+            seeks_per_sec: cli.seeks_per_sec,
+            seek_clock: cli.seek_clock.clone(),
+            probes_per_sec: if cli.lobby_watchers > 0 {
+                cli.probes_per_sec
+            } else {
+                0.0
+            },
+        },
         ..Plan::default()
     };
     let workers = match cli.workers {
@@ -389,6 +436,18 @@ fn parent(cli: &Cli) -> Result<Report, String> {
                 whole.rate * tables as f64 / whole.tables as f64
             },
             seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
+            // The lobby sockets and the probes timed to them are all in the first worker.
+            lobby: pref_load::LobbyPlan {
+                public_tables: share(whole.lobby.public_tables, workers, i),
+                watchers: if i == 0 { whole.lobby.watchers } else { 0 },
+                probes_per_sec: if i == 0 {
+                    whole.lobby.probes_per_sec
+                } else {
+                    0.0
+                },
+                seeks_per_sec: whole.lobby.seeks_per_sec / workers as f64,
+                seek_clock: whole.lobby.seek_clock.clone(),
+            },
             ..whole.clone()
         };
         let mut child = Command::new(&exe)

@@ -72,6 +72,25 @@ pub struct Plan {
     /// acts: at a table with a clock the autopilot plays them; without one their tables stop.
     #[serde(default)]
     pub absent_percent: u8,
+    /// The lobby's share of the run (`lobby.rs`).
+    #[serde(default)]
+    pub lobby: LobbyPlan,
+}
+
+/// The lobby's share of a run: public tables, lobby sockets, seeks and probes.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct LobbyPlan {
+    /// Of the playing tables, the first this many are opened public: listed while they
+    /// fill, then in the live list.
+    pub public_tables: usize,
+    /// Sockets following `/api/lobby/ws`.
+    pub watchers: usize,
+    /// Seeks made per second (Sochi, [`LobbyPlan::seek_clock`]).
+    pub seeks_per_sec: f64,
+    /// The seeks' clock: `off`, `relaxed`, `normal` or `blitz`.
+    pub seek_clock: String,
+    /// Probes (public tables timed to every watcher) opened per second.
+    pub probes_per_sec: f64,
 }
 
 impl Default for Plan {
@@ -91,6 +110,7 @@ impl Default for Plan {
             follow: Follow::Events,
             clock: None,
             absent_percent: 0,
+            lobby: LobbyPlan::default(),
         }
     }
 }
@@ -139,7 +159,7 @@ impl Plan {
     /// Every socket this plan opens.
     #[must_use]
     pub fn sockets(&self) -> usize {
-        self.player_sockets() + self.spectators + self.idle_sockets
+        self.player_sockets() + self.spectators + self.idle_sockets + self.lobby.watchers
     }
 }
 

@@ -131,6 +131,52 @@ pub struct Report {
     /// Each node's memory, when the run used several nodes (empty with one server).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nodes: Vec<NodeMemory>,
+    /// The lobby's figures, when the run had lobby sockets or seeks.
+    #[serde(default)]
+    pub lobby: LobbyReport,
+}
+
+/// The lobby's figures (`lobby.rs`); latencies in microseconds, during the steady play.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct LobbyReport {
+    /// Public tables among the playing ones.
+    pub public_tables: u64,
+    /// Lobby sockets following the lobby.
+    pub watchers: u64,
+    /// From a probe's `POST` to each watcher having it.
+    pub each: Histogram,
+    /// From a probe's `POST` to the last watcher having it: a change reaching every socket.
+    pub all: Histogram,
+    /// Probes some watcher never saw.
+    pub unreached: u64,
+    /// Numbered items the watchers received.
+    pub items: u64,
+    /// Items the watchers found missing (each gap reopened the socket for a snapshot).
+    pub lost: u64,
+    /// Snapshots after the first.
+    pub resyncs: u64,
+    /// Seeks made.
+    pub seeks: u64,
+    /// Seeks that got their seat and opened the table's socket with it.
+    pub seated: u64,
+    /// From a seek to its seat.
+    pub paired: Histogram,
+}
+
+impl LobbyReport {
+    fn merge(&mut self, o: &LobbyReport) {
+        self.public_tables += o.public_tables;
+        self.watchers += o.watchers;
+        self.each.merge(&o.each);
+        self.all.merge(&o.all);
+        self.unreached += o.unreached;
+        self.items += o.items;
+        self.lost += o.lost;
+        self.resyncs += o.resyncs;
+        self.seeks += o.seeks;
+        self.seated += o.seated;
+        self.paired.merge(&o.paired);
+    }
 }
 
 /// One node's memory in a run over several nodes.
@@ -185,6 +231,7 @@ impl Report {
         self.games_over += o.games_over;
         self.absent += o.absent;
         self.autopilot += o.autopilot;
+        self.lobby.merge(&o.lobby);
         for s in &o.error_samples {
             if self.error_samples.len() < SAMPLES {
                 self.error_samples.push(s.clone());
@@ -195,7 +242,7 @@ impl Report {
     /// Every socket opened.
     #[must_use]
     pub fn sockets(&self) -> u64 {
-        self.players + self.spectators + self.idle_sockets
+        self.players + self.spectators + self.idle_sockets + self.lobby.watchers
     }
 
     /// Accepted actions per second of steady play.
@@ -220,6 +267,7 @@ impl Report {
             && self.resync_causes.unasked == 0
             && self.closed_early == 0
             && self.unanswered == 0
+            && self.lobby.unreached == 0
     }
 }
 
@@ -294,6 +342,39 @@ impl fmt::Display for Report {
             "events            {} lost, {} out of order, {} tables diverged",
             self.lost, self.out_of_order, self.diverged
         )?;
+        let lo = &self.lobby;
+        if lo.watchers > 0 || lo.seeks > 0 {
+            writeln!(
+                f,
+                "lobby             {} sockets, {} public tables; {} items, {} lost, {} resyncs",
+                lo.watchers, lo.public_tables, lo.items, lo.lost, lo.resyncs
+            )?;
+            for (what, h) in [("to every socket", &lo.all), ("to each socket ", &lo.each)] {
+                writeln!(
+                    f,
+                    "lobby change      {what} p50 {}  p99 {}  max {}  ({} measured)",
+                    ms(h.quantile(0.50)),
+                    ms(h.quantile(0.99)),
+                    ms(h.max()),
+                    h.len()
+                )?;
+            }
+            writeln!(
+                f,
+                "lobby probes      {} not seen by every socket",
+                lo.unreached
+            )?;
+            let p = &lo.paired;
+            writeln!(
+                f,
+                "seeks             {} made, {} seated; seek to seat p50 {}  p99 {}  max {}",
+                lo.seeks,
+                lo.seated,
+                ms(p.quantile(0.50)),
+                ms(p.quantile(0.99)),
+                ms(p.max())
+            )?;
+        }
         for n in &self.nodes {
             let m = n.memory;
             writeln!(

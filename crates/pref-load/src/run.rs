@@ -18,6 +18,7 @@ use tokio::time::Instant;
 
 use crate::client::{self, Client, Dialer, Link, Probe, Stage};
 use crate::http::Api;
+use crate::lobby::{self, LobbyStats};
 use crate::plan::Plan;
 use crate::report::{Report, Stats};
 
@@ -55,6 +56,7 @@ async fn setup_table(
         profile: Some(json!({ "preset": preset, "pool_target": POOL_TARGET })),
         spectator_chat: false,
         clock: plan.clock.clone(),
+        public: i < plan.lobby.public_tables,
         ..CreateTable::default()
     };
     let created: Created = api
@@ -218,6 +220,29 @@ where
             tables.push(r?);
         }
     }
+    let lobby_stats = Arc::new(LobbyStats {
+        watchers: u32::try_from(plan.lobby.watchers).unwrap_or(u32::MAX),
+        ..LobbyStats::default()
+    });
+    let mut watchers = Vec::with_capacity(plan.lobby.watchers);
+    {
+        let mut jobs = FuturesUnordered::new();
+        for _ in 0..plan.lobby.watchers {
+            let (dialer, gate) = (&dialer, &gate);
+            jobs.push(async move {
+                let _permit = gate.acquire().await.map_err(|e| e.to_string())?;
+                lobby::open(dialer).await
+            });
+        }
+        while let Some(r) = jobs.next().await {
+            watchers.push(tokio::spawn(lobby::watch(
+                r?,
+                dialer.clone(),
+                stage.clone(),
+                (Arc::clone(&stats), Arc::clone(&lobby_stats)),
+            )));
+        }
+    }
     let setup_secs = began.elapsed().as_secs_f64();
     let players = plan.player_sockets() as u64;
     ready(Setup {
@@ -277,13 +302,26 @@ where
     if let Ok(mut h) = stats.latency.lock() {
         *h = Default::default();
     }
-    tokio::time::sleep_until(steady + plan.duration).await;
+    lobby::reset(&lobby_stats);
+    let seekers = drive_lobby(
+        plan,
+        steady + plan.duration,
+        &api,
+        &dialer,
+        &stats,
+        &lobby_stats,
+    )
+    .await;
     let play_secs = steady.elapsed().as_secs_f64();
     let acked_steady = stats.acked.load(Ordering::Relaxed) - acked_before;
     let _ = stage_tx.send(Stage::Drain);
     // Bounded: a table whose answer never comes counts as unanswered after the drain.
     let drain_end = Instant::now() + plan.drain;
-    while Instant::now() < drain_end && probes.iter().any(|p| p.unanswered()) {
+    while Instant::now() < drain_end
+        && (probes.iter().any(|p| p.unanswered())
+            || lobby_stats.unreached() > 0
+            || seekers.iter().any(|s| !s.is_finished()))
+    {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // Every socket notes its version before any closes (bounded, like the drain).
@@ -293,7 +331,11 @@ where
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let _ = stage_tx.send(Stage::Close);
-    for t in tasks.into_iter().chain(idle_tasks) {
+    // A seeker still waiting for two more is left waiting: its line did not fill.
+    for s in &seekers {
+        s.abort();
+    }
+    for t in tasks.into_iter().chain(idle_tasks).chain(watchers) {
         if t.await.is_err() {
             stats.error("a socket task panicked");
         }
@@ -340,5 +382,85 @@ where
         error_samples: s.samples.lock().map(|v| v.clone()).unwrap_or_default(),
         server: None,
         nodes: Vec::new(),
+        lobby: crate::report::LobbyReport {
+            public_tables: plan.lobby.public_tables.min(plan.tables) as u64,
+            watchers: plan.lobby.watchers as u64,
+            each: lobby_stats
+                .each
+                .lock()
+                .map(|h| h.clone())
+                .unwrap_or_default(),
+            all: lobby_stats
+                .all
+                .lock()
+                .map(|h| h.clone())
+                .unwrap_or_default(),
+            unreached: lobby_stats.unreached(),
+            items: get(&lobby_stats.items),
+            lost: get(&lobby_stats.lost),
+            resyncs: get(&lobby_stats.resyncs),
+            seeks: get(&lobby_stats.seeks),
+            seated: get(&lobby_stats.seated),
+            paired: lobby_stats
+                .paired
+                .lock()
+                .map(|h| h.clone())
+                .unwrap_or_default(),
+        },
     })
+}
+
+/// Until `end`, makes the plan's seeks and opens its probes at their rates; returns the
+/// seekers' tasks. Without either it only waits.
+async fn drive_lobby(
+    plan: &Plan,
+    end: Instant,
+    api: &Api,
+    dialer: &Dialer,
+    stats: &Arc<Stats>,
+    lobby: &Arc<LobbyStats>,
+) -> Vec<JoinHandle<()>> {
+    let every = |rate: f64| (rate > 0.0).then(|| Duration::from_secs_f64(1.0 / rate));
+    let (seek_every, probe_every) = (
+        every(plan.lobby.seeks_per_sec),
+        every(plan.lobby.probes_per_sec),
+    );
+    let far = end + Duration::from_secs(3600);
+    let mut next_seek = seek_every.map_or(far, |d| Instant::now() + d.mul_f64(0.5));
+    let mut next_probe = probe_every.map_or(far, |d| Instant::now() + d);
+    let (mut seeks, mut probes) = (0u64, 0u64);
+    let mut seekers = Vec::new();
+    let mut probing = Vec::new();
+    loop {
+        let next = next_seek.min(next_probe).min(end);
+        tokio::time::sleep_until(next).await;
+        if next >= end {
+            break;
+        }
+        if next == next_seek {
+            seeks += 1;
+            let k = (plan.seed << 20) ^ seeks;
+            let (clock, dialer, stats, lobby) = (
+                plan.lobby.seek_clock.clone(),
+                dialer.clone(),
+                Arc::clone(stats),
+                Arc::clone(lobby),
+            );
+            seekers.push(tokio::spawn(async move {
+                lobby::seek(k, &clock, &dialer, &stats, &lobby).await;
+            }));
+            next_seek += seek_every.unwrap_or(Duration::from_secs(3600));
+        } else {
+            probes += 1;
+            let (api, stats, lobby) = (api.clone(), Arc::clone(stats), Arc::clone(lobby));
+            probing.push(tokio::spawn(async move {
+                lobby::probe(probes, &api, &stats, &lobby).await;
+            }));
+            next_probe += probe_every.unwrap_or(Duration::from_secs(3600));
+        }
+    }
+    for p in probing {
+        let _ = p.await;
+    }
+    seekers
 }

@@ -186,8 +186,12 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
         [Some("A".into()), Some("B".into()), Some("C".into())]
     );
     assert_ne!(table.phase, pref_protocol::Phase::Lobby);
-    // The fourth is still waiting, and counted.
-    let view = lobby_until(&addr, |v| seeking(v, "sochi", "normal") == 1).await;
+    // The fourth is still waiting, and counted; the game is in the live list (the table
+    // is opened beside the lobby's follower, so it may be listed just after the seats).
+    let view = lobby_until(&addr, |v| {
+        seeking(v, "sochi", "normal") == 1 && !v.live.is_empty()
+    })
+    .await;
     assert_eq!(view.live.len(), 1, "{view:?}");
     assert_eq!(view.live[0].id, *id);
     // The seat token works at the table.

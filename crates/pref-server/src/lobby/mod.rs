@@ -48,6 +48,17 @@ const NEWS: usize = 256;
 /// table) on every this many reads of the lobby, not on every one.
 const COUNT_EVERY: u64 = 10;
 
+/// One numbered item as its sockets send it: serialised once when it is published, not
+/// once per socket (with thousands of lobby sockets the per-socket JSON was most of the
+/// cost of a change, `docs/performance.md`).
+#[derive(Debug)]
+pub(crate) struct News {
+    /// The item's number.
+    n: u64,
+    /// The item as JSON text.
+    text: axum::extract::ws::Utf8Bytes,
+}
+
 /// The lobby of this node: its view of the shared lobby, its sockets and its seekers.
 #[derive(Debug)]
 pub(crate) struct Lobby {
@@ -61,7 +72,8 @@ pub(crate) struct Lobby {
     /// The lobby as last read, with the number of its last item; locked while an item is
     /// published, so that a socket's snapshot and its items join without a gap.
     view: Mutex<view::Known>,
-    news: broadcast::Sender<Arc<LobbyMessage>>,
+    /// The numbered items, each serialised once for every socket.
+    news: broadcast::Sender<Arc<News>>,
     /// Wakes the follower at once.
     poke: Arc<Notify>,
     /// The sockets holding a seek, by their number: where a seat is handed over.
@@ -70,6 +82,8 @@ pub(crate) struct Lobby {
     /// Reads of the lobby so far: the spectators are counted on every
     /// [`COUNT_EVERY`]th.
     reads: AtomicU64,
+    /// When this node last marked its seeks alive (ms since 1970).
+    touched: std::sync::atomic::AtomicI64,
     /// Seeks made per client (`lobby.seeks_per_ip_per_minute`).
     seeks: ClientBudget,
 }
@@ -111,6 +125,7 @@ impl Lobby {
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
             reads: AtomicU64::new(0),
+            touched: std::sync::atomic::AtomicI64::new(0),
             seeks,
             config,
         }))
@@ -162,7 +177,14 @@ impl Lobby {
     async fn step(self: &Arc<Lobby>) -> Result<(), ApiError> {
         let now = now_ms();
         let stale = i64::try_from(self.config.lobby.seek_stale_ms.0).unwrap_or(i64::MAX);
-        self.rows.touch(&self.node, now, stale).await?;
+        // Once a tick, not at every poke: a seek goes stale only after many ticks.
+        let tick = i64::try_from(self.config.lobby.lobby_tick_ms.0).unwrap_or(0);
+        let last = self.touched.load(std::sync::atomic::Ordering::Relaxed);
+        if now - last >= tick || now < last {
+            self.touched
+                .store(now, std::sync::atomic::Ordering::Relaxed);
+            self.rows.touch(&self.node, now, stale).await?;
+        }
         pairing::pair(self, now).await?;
         self.hand_over().await?;
         self.read().await
@@ -205,7 +227,7 @@ impl Lobby {
     }
 
     /// The snapshot and the items after it.
-    fn subscribe(&self) -> (LobbyView, broadcast::Receiver<Arc<LobbyMessage>>) {
+    fn subscribe(&self) -> (LobbyView, broadcast::Receiver<Arc<News>>) {
         let known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
         (known.view(now_ms()), self.news.subscribe())
     }
@@ -221,6 +243,7 @@ impl Lobby {
             == 0
         {
             self.count_spectators(&rows).await;
+            self.rows.prune().await?;
         }
         let limits = &self.config.lobby;
         let fresh = view::Known::read(
@@ -231,7 +254,18 @@ impl Lobby {
         );
         let mut known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
         for item in known.update(fresh, now_ms()) {
-            let _ = self.news.send(Arc::new(item));
+            let Some(n) = view::number(&item) else {
+                continue;
+            };
+            match serde_json::to_string(&item) {
+                Ok(text) => {
+                    let _ = self.news.send(Arc::new(News {
+                        n,
+                        text: text.into(),
+                    }));
+                }
+                Err(e) => tracing::error!(error = %e, "a lobby item does not serialise"),
+            }
         }
         Ok(())
     }

@@ -3,7 +3,8 @@
 //! choice, so no seeker is taken twice on any node), a table is opened on this node with
 //! the lobby as its host, each taken seeker is seated in his place in the line, bots take
 //! the seats left when the seekers allowed it, and the seats are written back to the seeks
-//! all at once: the seekers' nodes hand them over. A seeker gone meanwhile undoes the
+//! all at once: the seekers' nodes hand them over. The opening runs as its own task, so the
+//! follower keeps publishing the lobby's items meanwhile. A seeker gone meanwhile undoes the
 //! handing: the others wait again in their places, and the table, never started, expires
 //! as an idle lobby does.
 
@@ -32,17 +33,23 @@ pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError
             if taken.is_empty() {
                 break;
             }
-            match seat(lobby, &taken).await {
-                Ok(true) => lobby.changed().await,
-                Ok(false) => {}
-                Err(e) => {
-                    // Back in their places; tried again at the next step.
-                    tracing::warn!(error = %e, "a paired table could not be opened");
-                    let seeks: Vec<i64> = taken.iter().map(|s| s.no).collect();
-                    lobby.rows.release(&seeks).await?;
-                    break;
+            // Opened and seated beside the follower, which goes on reading the lobby:
+            // a table's opening does not hold up the lobby's items.
+            let lobby = Arc::clone(lobby);
+            tokio::spawn(async move {
+                match seat(&lobby, &taken).await {
+                    Ok(true) => lobby.changed().await,
+                    Ok(false) => {}
+                    Err(e) => {
+                        // Back in their places; tried again at the next step.
+                        tracing::warn!(error = %e, "a paired table could not be opened");
+                        let seeks: Vec<i64> = taken.iter().map(|s| s.no).collect();
+                        if let Err(e) = lobby.rows.release(&seeks).await {
+                            tracing::warn!(error = %e, "paired seeks were not put back");
+                        }
+                    }
                 }
-            }
+            });
         }
     }
     Ok(())

@@ -49,8 +49,13 @@ async fn send(ws: &mut WebSocket, m: &LobbyMessage) -> bool {
     let Ok(text) = serde_json::to_string(m) else {
         return false;
     };
+    send_text(ws, Message::Text(text.into())).await
+}
+
+/// Writes a message already serialised (a numbered item, shared by every socket).
+async fn send_text(ws: &mut WebSocket, text: Message) -> bool {
     matches!(
-        tokio::time::timeout(SEND_TIMEOUT, ws.send(Message::Text(text.into()))).await,
+        tokio::time::timeout(SEND_TIMEOUT, ws.send(text)).await,
         Ok(Ok(()))
     )
 }
@@ -91,15 +96,10 @@ pub(crate) async fn run<P, F>(
                 }
                 item = news.recv() => match item {
                     Ok(item) => {
-                        let n = match &*item {
-                            LobbyMessage::Listed { n, .. } | LobbyMessage::Unlisted { n, .. }
-                            | LobbyMessage::Live { n, .. } | LobbyMessage::Seeking { n, .. } => *n,
-                            LobbyMessage::Snapshot { .. } | LobbyMessage::Waiting { .. }
-                            | LobbyMessage::Paired { .. } | LobbyMessage::Error { .. } => at + 1,
-                        };
-                        if n > at {
-                            at = n;
-                            if !send(&mut ws, &item).await { break; }
+                        if item.n > at {
+                            at = item.n;
+                            let text = Message::Text(item.text.clone());
+                            if !send_text(&mut ws, text).await { break; }
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {

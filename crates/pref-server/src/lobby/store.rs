@@ -184,13 +184,10 @@ impl LobbyStore {
         }))
     }
 
-    /// Every public table in the lobby or playing, and the names in their seats
-    /// (`(table_no, seat, name)`).
-    pub(crate) async fn public(
-        &self,
-    ) -> Result<(Vec<PublicRow>, Vec<(i64, u8, String)>), StoreError> {
+    /// Drops the rows of public tables that finished: they leave the lobby. Not needed for
+    /// a read ([`LobbyStore::public`] skips them), so done now and then, not on every one.
+    pub(crate) async fn prune(&self) -> Result<(), StoreError> {
         with_pool!(self.pool(), pool => {
-            // Finished tables leave the lobby's rows.
             sqlx::query(
                 "DELETE FROM lobby_tables WHERE table_no IN (SELECT l.table_no
                      FROM lobby_tables l JOIN tables t ON t.no = l.table_no
@@ -198,10 +195,21 @@ impl LobbyStore {
             )
             .execute(pool)
             .await?;
+        });
+        Ok(())
+    }
+
+    /// Every public table in the lobby or playing, and the names in their seats
+    /// (`(table_no, seat, name)`).
+    pub(crate) async fn public(
+        &self,
+    ) -> Result<(Vec<PublicRow>, Vec<(i64, u8, String)>), StoreError> {
+        with_pool!(self.pool(), pool => {
             let rows = sqlx::query(
                 "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs, l.clock,
                      l.players, l.created_ms, l.watchers, t.state
                  FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+                 WHERE t.state IN ('lobby', 'playing')
                  ORDER BY l.created_ms, l.table_no",
             )
             .fetch_all(pool)

@@ -25,6 +25,20 @@ pub(super) struct Read {
     seeking: Vec<SeekCount>,
 }
 
+/// The number of a shared item; `None` for what concerns one socket only.
+pub(super) fn number(item: &LobbyMessage) -> Option<u64> {
+    match item {
+        LobbyMessage::Listed { n, .. }
+        | LobbyMessage::Unlisted { n, .. }
+        | LobbyMessage::Live { n, .. }
+        | LobbyMessage::Seeking { n, .. } => Some(*n),
+        LobbyMessage::Snapshot { .. }
+        | LobbyMessage::Waiting { .. }
+        | LobbyMessage::Paired { .. }
+        | LobbyMessage::Error { .. } => None,
+    }
+}
+
 fn waited(created_ms: i64, now_ms: i64) -> u64 {
     u64::try_from((now_ms - created_ms) / 1000).unwrap_or(0)
 }
@@ -39,11 +53,17 @@ impl Known {
         counts: &[(String, String, i64)],
         (max_listed, max_live): (u32, u32),
     ) -> Read {
+        // The seats by table, read once: a thousand public games have three thousand seats.
+        let mut by_table: std::collections::HashMap<i64, Vec<(u8, &String)>> =
+            std::collections::HashMap::new();
+        for (no, seat, name) in seats {
+            by_table.entry(*no).or_default().push((*seat, name));
+        }
         let names = |r: &PublicRow| {
             let mut names = vec![None; usize::from(r.players)];
-            for (_, seat, name) in seats.iter().filter(|(no, _, _)| *no == r.no) {
+            for (seat, name) in by_table.get(&r.no).into_iter().flatten() {
                 if let Some(place) = names.get_mut(usize::from(*seat)) {
-                    *place = Some(name.clone());
+                    *place = Some((*name).clone());
                 }
             }
             names
