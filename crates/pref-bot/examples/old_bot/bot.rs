@@ -75,7 +75,7 @@ struct HandEval {
     /// The hand evaluated.
     hand: CardSet,
     /// Expected result of each trick contract, by ladder index (misère's slot unused).
-    contract: [f64; 26],
+    contract: [f64; Bid::COUNT],
     /// Expected result of misère, if it was evaluated.
     misere: Option<f64>,
 }
@@ -564,7 +564,7 @@ impl Bot {
         }
         let eval = self.hand_eval(ctx, misere);
         let best_from = |b: Bid| {
-            (0..26u8)
+            (0..Bid::COUNT as u8)
                 .filter(|&i| i != Bid::MISERE.index() && i >= b.index())
                 .map(|i| eval.contract[i as usize])
                 .fold(f64::NEG_INFINITY, f64::max)
@@ -603,7 +603,7 @@ impl Bot {
             })
             .collect();
         let mis_table = misere_table(view, me, me);
-        let mut sums = [0.0f64; 26];
+        let mut sums = [0.0f64; Bid::COUNT];
         let mut mis_sum = 0.0;
         let mut n = 0;
         for _ in 0..self.level.contract_samples() {
@@ -673,7 +673,7 @@ impl Bot {
         let eval = if n == 0 {
             // No time to search: the rule of thumb, as a value of +1 for a playable bid.
             let (strain, est) = heuristic::best_strain(hand);
-            let mut contract = [f64::NEG_INFINITY; 26];
+            let mut contract = [f64::NEG_INFINITY; Bid::COUNT];
             for (c, _) in &tables {
                 if c.strain() == strain && est >= f64::from(c.level()) + 0.5 {
                     contract[c.bid().index() as usize] = 1.0;
@@ -685,7 +685,7 @@ impl Bot {
                 misere: None,
             }
         } else {
-            let mut contract = [f64::NEG_INFINITY; 26];
+            let mut contract = [f64::NEG_INFINITY; Bid::COUNT];
             for (c, _) in &tables {
                 let i = c.bid().index() as usize;
                 contract[i] = sums[i] / f64::from(n);
