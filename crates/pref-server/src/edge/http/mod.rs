@@ -172,6 +172,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .merge(crate::accounts::bot_api::routes())
         .merge(crate::tournaments::http::routes())
         .route_service("/tournaments", ServeFile::new(web.join("tournaments.html")))
+        .route_service("/ratings", ServeFile::new(web.join("ratings.html")))
         .route_service(
             "/tournaments/{id}",
             ServeFile::new(web.join("tournaments.html")),
