@@ -35,6 +35,7 @@ async function board() {
     body.append(...page.players.map(row));
     offset = page.next ?? null;
     more.hidden = offset === null;
+    more.style.display = offset === null ? 'none' : '';
     more.disabled = false;
   };
   more.addEventListener('click', () => next().catch((e) => toast(e.message)));

@@ -89,27 +89,28 @@ export function ratingChangeHead(state) {
   return state.table && state.table.rated ? h('th', { scope: 'col' }, t('rt.change')) : null;
 }
 
-/** A family's rating history as a line: the rating after each rated game. */
+/** A family's rating history as a line: the rating before the first rated game, then
+ * after each. */
 export function ratingChart(f) {
   const w = 600, hgt = 200, pad = 34;
-  const pts = f.history;
-  if (!pts.length) return h('p', { class: 'hint' }, t('rt.no_ratings'));
-  const ys = pts.map((p) => p.rating);
+  if (!f.history.length) return h('p', { class: 'hint' }, t('rt.no_ratings'));
+  const first = f.history[0];
+  const ys = [first.rating - first.change, ...f.history.map((p) => p.rating)];
   const lo = Math.min(...ys), hi = Math.max(...ys);
   const span = hi - lo || 1;
-  const x = (i) => pad + ((w - 2 * pad) * (i + 1)) / pts.length;
+  const x = (i) => pad + ((w - 2 * pad) * i) / f.history.length;
   const y = (v) => hgt - pad - ((hgt - 2 * pad) * (v - lo)) / span;
-  const line = pts.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
-  const last = pts[pts.length - 1];
+  const line = ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const last = ys[ys.length - 1];
   return svg('svg', { class: 'chart rating-chart', id: `rating-chart-${f.family}`, viewBox: `0 0 ${w} ${hgt}`, role: 'img', 'aria-label': t('rt.chart') },
     svg('line', { class: 'axis', x1: pad, x2: w - pad, y1: hgt - pad, y2: hgt - pad }),
     svg('text', { x: 2, y: y(hi) + 4 }, String(hi)),
-    svg('text', { x: 2, y: y(lo) + 4 }, String(lo)),
-    svg('text', { x: w - pad, y: hgt - 8, 'text-anchor': 'end' }, t('rt.games_n', { n: pts.length })),
+    hi !== lo ? svg('text', { x: 2, y: y(lo) + 4 }, String(lo)) : null,
+    svg('text', { x: w - pad, y: hgt - 8, 'text-anchor': 'end' }, t('rt.games_n', { n: f.history.length })),
     svg('polyline', { class: 'line', points: line }),
-    pts.map((p, i) => svg('circle', { class: 'point', cx: x(i), cy: y(p.rating), r: 3 },
+    f.history.map((p, i) => svg('circle', { class: 'point', cx: x(i + 1), cy: y(p.rating), r: 3 },
       svg('title', {}, `${p.rating} (${changeText(p.change)}) · ${new Date(p.at * 1000).toLocaleDateString()}`))),
-    svg('text', { x: x(pts.length - 1), y: y(last.rating) - 8, 'text-anchor': 'end', class: 'last' }, String(last.rating)));
+    svg('text', { x: x(f.history.length), y: y(last) - 8, 'text-anchor': 'end', class: 'last' }, String(last)));
 }
 
 /** A player's ratings per family with their charts, for his page (`null` without any). */
