@@ -11,6 +11,7 @@ import { call } from './api.js';
 import { accountCorner, me, pageOf, takeSeatBack } from './account.js';
 import { confirmStep } from './confirm.js';
 import { mixed } from './mixed.js';
+import { ratingsSection } from './ratings.js';
 
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, '').replace(/\/$/, ''));
 const path = `/api/players/${encodeURIComponent(name)}`;
@@ -186,6 +187,7 @@ async function draw(root) {
         profile.in_progress.length
           ? h('ul', { class: 'games' }, profile.in_progress.map((g) => gameItem(g, who && who.name === profile.name)))
           : h('p', { class: 'hint' }, t('pl.none_in_progress'))),
+      await ratingsSection(profile.name),
       statsPanel(stats),
       await gamesPanel(),
       who && who.name === profile.name ? ownPanel(who) : null);

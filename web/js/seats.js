@@ -8,6 +8,7 @@ import { face, back, sortHand } from './cards.js';
 import { botBadge } from './hostseats.js';
 import { lastCall } from './auctionlog.js';
 import { seatName } from './account.js';
+import { ratingMark } from './ratings.js';
 
 /** Screen positions for seat offsets from the viewer (clockwise: left, then across, then right). */
 export function positions(n) {
@@ -75,6 +76,7 @@ export function seatBox(state, s, pos, playable, selectable) {
     h('span', { class: `presence ${info.connected ? 'on' : 'off'}`, title: t(info.connected ? 'seat.online' : 'seat.offline') }),
     info.name && !info.bot ? seatName(state.id, state.table.seats, s, info.name) : h('span', { class: 'name' }, info.name || t('seat.free')),
     botBadge(info),
+    info.name ? ratingMark(state, s) : null,
     state.seat === s ? h('span', { class: 'you' }, t('seat.you')) : null,
     badges(state, s),
     d && d.stage !== 'auction' ? h('span', { class: 'tricks', title: t('seat.tricks') }, t('seat.tricks_n', { n: d.tricks_taken[s] })) : null),

@@ -11,6 +11,7 @@ import { t } from './i18n.js';
 import { positions } from './seats.js';
 import { scoreLog, ruleLink, stopLines } from './scorelog.js';
 import { analysisLink } from './analysis-link.js';
+import { ratingChangeCell, ratingChangeHead } from './ratings.js';
 
 const W = 600;
 const H = 440;
@@ -242,13 +243,14 @@ function settlementTable(state) {
       h('th', { scope: 'row' }, (state.table.seats[s] && state.table.seats[s].name) || ''),
       h('td', {}, data.pool[s]), h('td', {}, data.mountain[s]), stop.length ? stopCell(state, stop, s) : null,
       h('td', {}, wrote), h('td', {}, on),
-      h('td', { class: r >= 0 ? 'plus' : 'minus' }, (r > 0 ? '+' : '') + (Math.round(r * 100) / 100))));
+      h('td', { class: r >= 0 ? 'plus' : 'minus' }, (r > 0 ? '+' : '') + (Math.round(r * 100) / 100)),
+      ratingChangeCell(state, s)));
   }
   const cols = ['pool', 'mountain', stop.length ? 'stop' : null, 'wrote', 'received', 'result'].filter(Boolean);
   return h('div', { class: 'settlement-holder' },
     h('table', { class: 'settlement', id: 'settlement' },
       h('caption', {}, t('sheet.settlement')),
-      h('thead', {}, h('tr', {}, h('th', {}, ''), cols.map((k) => h('th', { scope: 'col' }, k === 'stop' ? [t('sheet.stop'), ' ', ruleLink('R10.3')] : t(`sheet.${k}`))))),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), cols.map((k) => h('th', { scope: 'col' }, k === 'stop' ? [t('sheet.stop'), ' ', ruleLink('R10.3')] : t(`sheet.${k}`))), ratingChangeHead(state))),
       h('tbody', {}, rows)),
     stop.length ? h('p', { class: 'legend' }, t('sheet.stop_note')) : null,
     stop.length ? stopLines(state, stop) : null);

@@ -4,6 +4,7 @@
 // comes from the legal actions the last turn carried. It counts the snapshots it received by
 // cause (`window.prefSnapshots`, `data-snapshots`), so a test can see that actions cost none.
 
+import { ratedMark } from './ratings.js';
 import { clockPanel } from './clock.js';
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
@@ -72,7 +73,7 @@ function render(state) {
     phase: tb.phase, stage: d ? d.stage : '', myturn: mine && !state.busy && !state.syncing ? 'true' : 'false', seat: state.seat ?? 'spectator',
     version: state.snap.version, snapshots: Object.values(snapshots).reduce((a, b) => a + b, 0), toact: d && d.stage !== 'finished' && d.to_act !== null ? d.to_act : '',
   });
-  const main = [audienceBar(state)];
+  const main = [audienceBar(state), ratedMark(state)];
   if (tb.phase === 'lobby') {
     main.push(lobby(state));
   } else if (tb.phase === 'over') {

@@ -34,6 +34,9 @@ pub struct PublicTable {
     pub host: Option<String>,
     /// Seconds since the table was opened.
     pub waiting_secs: u64,
+    /// A rated table's family (`docs/protocol.md` "Ratings"); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<String>,
 }
 
 /// A game in progress on a public table.
@@ -52,6 +55,9 @@ pub struct LiveTable {
     pub seats: Vec<String>,
     /// Spectators, as the table's node last counted them: the list is busiest first.
     pub spectators: u32,
+    /// A rated game's family; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<String>,
 }
 
 /// How many are seeking one choice of quick pairing.
@@ -159,6 +165,10 @@ pub enum LobbyRequest {
         /// (absent: never).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bots_after_secs: Option<u32>,
+        /// A rated game (`docs/protocol.md` "Ratings"): signed-in people only, a standard
+        /// preset unchanged, a clock, no bots; paired only with other rated seeks.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rated: bool,
     },
     /// Drop the socket's seek.
     Cancel,

@@ -523,3 +523,105 @@ async fn bots_rated_games_are_on_the_bots_board_only_and_the_kinds_never_sit_tog
     );
     assert_eq!(board(&addr, "people").await.players, []);
 }
+
+/// A lobby socket signed in by `cookie` (none for a guest), past its snapshot.
+async fn lobby_socket(addr: &str, cookie: Option<&str>) -> Ws {
+    let mut req = ws_request(&format!("ws://{addr}/api/lobby/ws"), None);
+    if let Some(cookie) = cookie {
+        req.headers_mut().insert("cookie", cookie.parse().unwrap());
+        req.headers_mut()
+            .insert("origin", format!("http://{addr}").parse().unwrap());
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    next_json(&mut ws).await.unwrap();
+    ws
+}
+
+/// A rated seek's answer: `waiting` or an error.
+async fn seek(ws: &mut Ws, profile: Value, clock: &str, bots: Option<u32>) -> Value {
+    let mut request =
+        json!({"type": "seek", "name": "x", "profile": profile, "clock": clock, "rated": true});
+    if let Some(b) = bots {
+        request["bots_after_secs"] = json!(b);
+    }
+    send(ws, request).await;
+    until(ws, |m| m["type"] == "waiting" || m["type"] == "error").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_pairing_seats_rated_seekers_at_a_rated_table_and_the_lobby_shows_it() {
+    let (addr, _) = server("rated-lobby", |c| {
+        quick(c);
+        c.limits.sockets_per_ip_per_second = 1000;
+        c.limits.socket_burst_per_ip = 1000;
+    })
+    .await;
+    let mut guest = lobby_socket(&addr, None).await;
+    let refused = seek(&mut guest, json!("sochi"), "relaxed", None).await;
+    assert_eq!(refused["error"], "rated_guest", "{refused}");
+    let mut cookies = Vec::new();
+    for name in ["Anna", "Boris", "Vera"] {
+        let credentials = json!({"name": name, "password": "a long password"});
+        let (status, cookie, _) =
+            with_cookie(&addr, ("POST", "/api/accounts"), Some(credentials), None).await;
+        assert_eq!(status, 201);
+        cookies.push(cookie.unwrap());
+    }
+    let mut sockets = Vec::new();
+    for cookie in &cookies {
+        sockets.push(lobby_socket(&addr, Some(cookie)).await);
+    }
+    for (profile, clock, bots, code) in [
+        (
+            json!({"preset": "sochi", "pool_target": 10}),
+            "relaxed",
+            None,
+            "not_ratable",
+        ),
+        (json!("sochi"), "off", None, "not_ratable"),
+        (json!("sochi"), "relaxed", Some(5), "rated_rules"),
+    ] {
+        let refused = seek(&mut sockets[0], profile, clock, bots).await;
+        assert_eq!(refused["error"], code, "{refused}");
+    }
+    for ws in &mut sockets {
+        let waiting = seek(ws, json!("sochi"), "relaxed", None).await;
+        assert_eq!(waiting["type"], "waiting", "{waiting}");
+    }
+    let m = until(&mut sockets[0], |m| m["type"] == "paired").await;
+    let id = m["table"].as_str().unwrap();
+    let (_, summary) = http(&addr, "GET", &format!("/api/tables/{id}"), None, None).await;
+    let summary: Summary = strict(&summary);
+    assert_eq!(summary.rated.as_deref(), Some("sochi"));
+    let mut names: Vec<String> = summary
+        .seats
+        .iter()
+        .filter_map(|s| s.name.clone())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Anna", "Boris", "Vera"]);
+    // The seats are the accounts': the table's ratings name them.
+    let ratings = table_ratings(&addr, id).await;
+    assert_eq!(ratings.seats.len(), 3);
+    assert!(
+        ratings
+            .seats
+            .iter()
+            .all(|s| s.rating.rating == 1500 && s.change.is_none())
+    );
+    // The game in progress is listed as rated.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, lobby) = http(&addr, "GET", "/api/lobby", None, None).await;
+        let view: pref_protocol::LobbyView = strict(&lobby);
+        if let Some(live) = view.live.iter().find(|l| l.id == id) {
+            assert_eq!(live.rated.as_deref(), Some("sochi"));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never listed: {lobby}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

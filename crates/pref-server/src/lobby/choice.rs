@@ -57,6 +57,47 @@ pub(super) fn resolve(profile: &Value, clock: &str) -> Result<Choice, ApiError> 
     })
 }
 
+/// Makes `choice` a rated one (`docs/ratings.md`): its key pairs it only with rated seeks
+/// of the same family (`rated:FAMILY/…`, which [`rated_family`] reads back).
+///
+/// # Errors
+/// [`ApiError::RatedGuest`] for a seeker not signed in, [`ApiError::Rated`] for a bot
+/// account or a seek that lets bots fill the table, [`ApiError::NotRatable`] for house
+/// rules other than a standard preset or no clock.
+pub(super) fn rated(
+    choice: &mut Choice,
+    seeker: &super::socket::Seeker,
+    bots: bool,
+) -> Result<(), ApiError> {
+    if seeker.account.is_none() {
+        return Err(ApiError::RatedGuest);
+    }
+    if seeker.bot || bots {
+        return Err(ApiError::Rated(
+            "a rated seek pairs signed-in people only, without bots".into(),
+        ));
+    }
+    let family = choice
+        .label
+        .as_deref()
+        .and_then(pref_rating::Family::of_preset)
+        .ok_or_else(|| {
+            ApiError::NotRatable("a rated seek asks for a standard preset unchanged".into())
+        })?;
+    if choice.clock == "off" {
+        return Err(ApiError::NotRatable("a rated seek needs a clock".into()));
+    }
+    choice.key = format!("rated:{}/{}", family.as_str(), choice.key);
+    Ok(())
+}
+
+/// The family a rated choice's key names (`None` for a choice not rated).
+pub(super) fn rated_family(key: &str) -> Option<pref_rating::Family> {
+    key.strip_prefix("rated:")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(pref_rating::Family::parse)
+}
+
 /// The time control of clock preset `clock` (`None` for `off`).
 ///
 /// # Errors
@@ -92,5 +133,6 @@ pub(super) fn public_row(
         created_ms: now_ms,
         watchers: 0,
         state: "lobby".to_owned(),
+        rated: None,
     }
 }

@@ -36,8 +36,9 @@ pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError
             // Opened and seated beside the follower, which goes on reading the lobby:
             // a table's opening does not hold up the lobby's items.
             let lobby = Arc::clone(lobby);
+            let rated = choice::rated_family(&choice);
             tokio::spawn(async move {
-                match seat(&lobby, &taken).await {
+                match seat(&lobby, &taken, rated).await {
                     Ok(true) => lobby.changed().await,
                     Ok(false) => {}
                     Err(e) => {
@@ -55,8 +56,13 @@ pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError
     Ok(())
 }
 
-/// Opens the table of `taken` and seats them; `false` when one of them left meanwhile.
-async fn seat(lobby: &Arc<Lobby>, taken: &[SeekRow]) -> Result<bool, ApiError> {
+/// Opens the table of `taken` (rated in `rated`'s family, if given) and seats them; `false`
+/// when one of them left meanwhile.
+async fn seat(
+    lobby: &Arc<Lobby>,
+    taken: &[SeekRow],
+    rated: Option<pref_rating::Family>,
+) -> Result<bool, ApiError> {
     let first = taken
         .first()
         .ok_or_else(|| ApiError::Internal("nobody to seat".into()))?;
@@ -77,6 +83,11 @@ async fn seat(lobby: &Arc<Lobby>, taken: &[SeekRow]) -> Result<bool, ApiError> {
     let host = Secret::parse(&created.host_token)
         .ok_or_else(|| ApiError::Internal("a new host token does not read back".into()))?;
     let handle = lobby.tables.get(&id)?;
+    if let Some(family) = rated {
+        handle
+            .ask(|reply| Command::Rated { family, reply })
+            .await??;
+    }
     let mut seats = Vec::with_capacity(taken.len());
     for (place, s) in (0u8..).zip(taken) {
         let (seat, token) = handle

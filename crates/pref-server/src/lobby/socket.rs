@@ -27,6 +27,8 @@ pub(crate) struct Seeker {
     pub client: Option<ClientKey>,
     /// The signed-in player (his account's number and user name): he seeks under his name.
     pub account: Option<(i64, String)>,
+    /// The signed-in account is a bot account (never paired for a rated game here).
+    pub bot: bool,
 }
 
 /// A message written at most this long before the socket is given up.
@@ -189,12 +191,16 @@ async fn handle(
         profile,
         clock,
         bots_after_secs,
+        rated,
     } = request
     else {
         return Ok(None);
     };
     lobby.seeks.spend(Client(seeker.client))?;
-    let choice = choice::resolve(&profile, &clock)?;
+    let mut choice = choice::resolve(&profile, &clock)?;
+    if rated {
+        choice::rated(&mut choice, seeker, bots_after_secs.is_some())?;
+    }
     let bounds = &lobby.config.lobby;
     let bots_after_ms = bots_after_secs
         .map(|s| {

@@ -29,6 +29,8 @@ pub(crate) struct PublicRow {
     pub watchers: i64,
     /// `lobby` or `playing`.
     pub state: String,
+    /// A rated table's family (`rated_tables`; read, never written with the row).
+    pub rated: Option<String>,
 }
 
 /// A new public table.
@@ -207,8 +209,9 @@ impl LobbyStore {
         with_pool!(self.pool(), pool => {
             let rows = sqlx::query(
                 "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs, l.clock,
-                     l.players, l.created_ms, l.watchers, t.state
+                     l.players, l.created_ms, l.watchers, t.state, r.family
                  FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+                 LEFT JOIN rated_tables r ON r.table_no = l.table_no
                  WHERE t.state IN ('lobby', 'playing')
                  ORDER BY l.created_ms, l.table_no",
             )
@@ -233,6 +236,7 @@ impl LobbyStore {
                         created_ms: r.get(7),
                         watchers: r.get(8),
                         state: r.get(9),
+                        rated: r.get(10),
                     })
                     .collect(),
                 seats

@@ -86,6 +86,7 @@ impl Known {
                         seats,
                         host: r.host.clone(),
                         waiting_secs: 0,
+                        rated: r.rated.clone(),
                     };
                     tables.insert(r.id.clone(), (table, r.created_ms));
                 }
@@ -95,6 +96,7 @@ impl Known {
                     clock: r.clock.clone(),
                     seats: seats.into_iter().map(Option::unwrap_or_default).collect(),
                     spectators: u32::try_from(r.watchers).unwrap_or(0),
+                    rated: r.rated.clone(),
                 }),
                 _ => {}
             }

@@ -37,6 +37,7 @@ pub(super) async fn lobby_socket(
         account: signed
             .as_ref()
             .map(|a| (a.account.no, a.account.name.clone())),
+        bot: signed.as_ref().is_some_and(|a| a.account.bot),
     };
     let lobby = Arc::clone(&s.lobby);
     let accounts = Arc::clone(&s.accounts);

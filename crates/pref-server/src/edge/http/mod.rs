@@ -185,6 +185,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .merge(crate::etudes::http::routes())
         .route_service("/etudes", ServeFile::new(web.join("etudes.html")))
         .route_service("/tournaments", ServeFile::new(web.join("tournaments.html")))
+        .route_service("/ratings", ServeFile::new(web.join("ratings.html")))
         .route_service(
             "/tournaments/{id}",
             ServeFile::new(web.join("tournaments.html")),
