@@ -192,3 +192,78 @@ pub(crate) fn solve_par(
         }),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use pref_bot::Solver;
+    use pref_core::Profile;
+    use pref_core::fair::Seed;
+
+    use super::super::deals::FixedDeal;
+    use super::solve_par;
+
+    /// Deal `k` of a tournament with fixed seeds.
+    fn deal(k: u32, profile: &Profile) -> FixedDeal {
+        let seed = Seed::from_bytes(std::array::from_fn(|i| {
+            (i as u8) ^ (k as u8).wrapping_mul(37)
+        }));
+        FixedDeal::new("0123456789abcdef0123456789abcdef", k, seed, profile)
+    }
+
+    /// A solver kept from deal to deal gives each deal the par a fresh one gives.
+    #[test]
+    fn a_kept_solver_gives_the_fresh_solvers_par() {
+        let profile = Profile::preset("sochi").unwrap();
+        let mut kept = Solver::new();
+        for k in 0..3 {
+            let d = deal(k, &profile);
+            let fresh = solve_par(&mut Solver::new(), &profile, &d);
+            assert!(fresh.is_some());
+            assert_eq!(solve_par(&mut kept, &profile, &d), fresh, "deal {k}");
+        }
+    }
+
+    /// This thread's time on a core so far (`/proc/thread-self/schedstat`, ns): the
+    /// measurement below is meant for a machine shared with other work.
+    fn on_cpu() -> std::time::Duration {
+        let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+        let ns = text.split_whitespace().next().and_then(|n| n.parse().ok());
+        std::time::Duration::from_nanos(ns.unwrap_or(0))
+    }
+
+    /// The time of 50 deals' pars, a new solver per deal and one kept
+    /// (`docs/performance.md`, "Par"): run with
+    /// `cargo test -p pref-server --lib par_of_50 -- --ignored --nocapture` (the solver's
+    /// crate is optimised in debug builds too).
+    #[test]
+    #[ignore = "a measurement"]
+    fn par_of_50_deals_new_and_kept_solver() {
+        let profile = Profile::preset("sochi").unwrap();
+        let deals: Vec<FixedDeal> = (0..50).map(|k| deal(k, &profile)).collect();
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        for round in 0..3 {
+            let (t, c) = (std::time::Instant::now(), on_cpu());
+            let fresh: Vec<_> = deals
+                .iter()
+                .map(|d| solve_par(&mut Solver::new(), &profile, d))
+                .collect();
+            let new_each = (t.elapsed(), on_cpu() - c);
+            let (t, c) = (std::time::Instant::now(), on_cpu());
+            let mut solver = Solver::new();
+            let kept: Vec<_> = deals
+                .iter()
+                .map(|d| solve_par(&mut solver, &profile, d))
+                .collect();
+            let one_kept = (t.elapsed(), on_cpu() - c);
+            assert_eq!(kept, fresh);
+            println!(
+                "round {round}: 50 pars, a new solver each {:.1} ms on a core ({:.1} ms wall), \
+                 one kept {:.1} ms on a core ({:.1} ms wall)",
+                ms(new_each.1),
+                ms(new_each.0),
+                ms(one_kept.1),
+                ms(one_kept.0)
+            );
+        }
+    }
+}
