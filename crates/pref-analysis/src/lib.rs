@@ -33,6 +33,7 @@
 //! }
 //! ```
 
+pub mod accuracy;
 mod auction;
 mod claim;
 mod deal;
