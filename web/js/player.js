@@ -94,6 +94,9 @@ function statsPanel(s) {
       figure(t('pl.whists_per_game'), exact(s.whists.per_game), 'fig-whists-game'),
       figure(t('pl.raspasy'), percent(s.raspasy.share), 'fig-raspasy'),
       figure(t('pl.raspasy_tricks'), exact(s.raspasy.average_tricks), 'fig-raspasy-tricks'),
+      // Counted once the game's analysis has run in the background (none before).
+      figure(t('pl.accuracy'), exact(s.accuracy.per_deal), 'fig-accuracy'),
+      figure(t('pl.analysed_deals'), exact(String(s.accuracy.deals)), 'fig-analysed'),
       figure(t('pl.balance'), whists(s.balance), 'fig-balance')),
     h('h3', {}, t('pl.balance_chart')),
     balanceChart(s.over_time),

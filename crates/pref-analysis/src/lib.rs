@@ -33,6 +33,7 @@
 //! }
 //! ```
 
+pub mod accuracy;
 mod attempt;
 mod auction;
 mod claim;

@@ -65,6 +65,15 @@ pub struct SeatStats {
     /// The sum of the seat's settlements, in whists (R10), of the settled games.
     #[serde(with = "ratio_text")]
     pub balance: Ratio<i64>,
+    /// Deals of the analysed games in which the seat chose a card that the solver valued
+    /// (the analysis runs after the game: `pref-analysis`'s `accuracy`; absent in totals
+    /// stored before it was kept).
+    #[serde(default)]
+    pub analysed_deals: u64,
+    /// The tricks the seat's own cards lost to the solver in those deals: the sum of each
+    /// card's cost (0 for a best card).
+    #[serde(default)]
+    pub tricks_lost: u64,
 }
 
 /// The shares and averages of a seat's totals; `None` where the count below is zero.
@@ -86,6 +95,8 @@ pub struct Figures {
     pub whists_per_deal: Option<Ratio<i64>>,
     /// Whists written per game.
     pub whists_per_game: Option<Ratio<i64>>,
+    /// "Accuracy": tricks lost to the solver per analysed deal (0 for perfect play).
+    pub tricks_lost_per_deal: Option<Ratio<i64>>,
 }
 
 /// `n / d` exactly, `None` when `d` is zero.
@@ -118,6 +129,8 @@ impl SeatStats {
         self.raspasy_tricks += other.raspasy_tricks;
         self.whist_points += other.whist_points;
         self.balance += other.balance;
+        self.analysed_deals += other.analysed_deals;
+        self.tricks_lost += other.tricks_lost;
     }
 
     /// Counts one finished deal for `seat`: its outcome and the lines it wrote.
@@ -180,6 +193,7 @@ impl SeatStats {
             raspasy_average_tricks: share(count(self.raspasy_tricks), self.raspasy),
             whists_per_deal: share(self.whist_points, self.deals),
             whists_per_game: share(self.whist_points, self.games),
+            tricks_lost_per_deal: share(count(self.tricks_lost), self.analysed_deals),
         }
     }
 }

@@ -245,6 +245,20 @@ pub struct RaspasyFigures {
     pub average_tricks: Option<String>,
 }
 
+/// "Accuracy": the tricks the player's own cards lost to the solver, over the deals of his
+/// games that the analysis has valued (it runs in the background after each game).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccuracyFigures {
+    /// Analysed deals in which the player chose a card.
+    pub deals: u64,
+    /// The tricks his cards lost in them (each card's cost against best play; 0 for a best
+    /// card).
+    pub tricks_lost: u64,
+    /// `tricks_lost / deals`: 0 is perfect play.
+    pub per_deal: Option<String>,
+}
+
 /// The balance after a number of games.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -280,6 +294,8 @@ pub struct PlayerStats {
     pub whists: WhistFigures,
     /// Raspasy.
     pub raspasy: RaspasyFigures,
+    /// Tricks lost to the solver.
+    pub accuracy: AccuracyFigures,
     /// The sum of the settlements.
     pub balance: String,
     /// The balance over time, oldest first: after every game, or after evenly spaced games

@@ -54,9 +54,10 @@ pub mod table;
 pub mod tournament;
 
 pub use accounts::{
-    AttachSeats, Attached, BalancePoint, ChangePassword, Credentials, DeleteAccount, GameEntry,
-    GameLinks, GamePlayer, GamesPage, HeldSeat, LevelFigures, Me, MisereFigures, PlayerProfile,
-    PlayerStats, RaspasyFigures, SeatToken, SetHidden, TablePlayers, WhistFigures,
+    AccuracyFigures, AttachSeats, Attached, BalancePoint, ChangePassword, Credentials,
+    DeleteAccount, GameEntry, GameLinks, GamePlayer, GamesPage, HeldSeat, LevelFigures, Me,
+    MisereFigures, PlayerProfile, PlayerStats, RaspasyFigures, SeatToken, SetHidden, TablePlayers,
+    WhistFigures,
 };
 pub use auction::AuctionCall;
 pub use bot::BotLevel;

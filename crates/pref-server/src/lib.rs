@@ -229,6 +229,9 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     .await
     .map_err(|e| StartError::Lobby(e.to_string()))?;
     lobby.follow();
+    let analyses = Arc::new(analysis::Analyses::new(&config.limits));
+    // The players' accuracy: their finished games analysed in the background.
+    analysis::accuracy::follow(store.clone(), Arc::clone(&tables), Arc::clone(&analyses));
     let state = edge::http::AppState {
         tournaments,
         lobby,
@@ -241,7 +244,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         cluster: cluster.clone(),
         shutdown: stop.clone(),
         base_url: format!("http://{addr}"),
-        analyses: Arc::new(analysis::Analyses::new(&config.limits)),
+        analyses,
         etudes: Arc::new(etudes::Etudes::new(&config.limits)),
         config,
     };

@@ -127,9 +127,10 @@ async fn a_player_with_ten_thousand_games_gets_his_first_page_and_his_stats_in_t
         .await
         .unwrap();
         let result = format!("{}/3", (i as i64 % 41) - 20);
+        // Marked analysed: these games have no record for the background analysis to read.
         sqlx::query(
-            "INSERT INTO account_games (account_no, table_id, counted, result, stats)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO account_games (account_no, table_id, counted, result, stats, analysed)
+             VALUES ($1, $2, $3, $4, $5, 1)",
         )
         .bind(account)
         .bind(&id)

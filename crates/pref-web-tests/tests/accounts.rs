@@ -215,6 +215,30 @@ async fn sign_up_play_a_deal_against_bots_and_find_the_game_on_the_page() {
     assert_eq!(balance[0], json!(mixed(&exact)), "{balance}");
     assert_eq!(balance[2], json!(mixed(&exact)), "{balance}");
     shot(&anna, &dir, "81-player-page").await;
+    // The accuracy (#31) as the API gives it; the background analysis may land between two
+    // reads, so the page is compared with an answer that did not change around its load.
+    let api = "return fetch('/api/players/Anna/stats').then(r => r.json())
+        .then(s => [s.accuracy.per_deal ?? '—', String(s.accuracy.deals)])";
+    let page = "return [document.querySelector('#fig-accuracy b').textContent,
+                        document.querySelector('#fig-analysed b').textContent]";
+    let mut compared = false;
+    for _ in 0..5 {
+        let before = js(&anna, api).await;
+        anna.goto(&format!("{base}/@/Anna")).await.unwrap();
+        until(
+            &anna,
+            "the page",
+            "return document.body.dataset.ready === 'true'",
+        )
+        .await;
+        let shown = js(&anna, page).await;
+        if js(&anna, api).await == before {
+            assert_eq!(shown, before, "the page's accuracy is the API's");
+            compared = true;
+            break;
+        }
+    }
+    assert!(compared, "the accuracy kept changing");
     // Her own page has her settings: hiding it, from then on refused to others.
     click(&anna, "#hide-page").await;
     until(

@@ -64,6 +64,8 @@ fn each_seat_s_totals_are_those_worked_out_by_hand() {
         raspasy_tricks: 0,
         whist_points: 28,
         balance: r(76, 1),
+        analysed_deals: 0,
+        tricks_lost: 0,
     };
     let mut levels = [LevelStats::default(); 5];
     levels[2] = level(1, 0);
@@ -81,6 +83,8 @@ fn each_seat_s_totals_are_those_worked_out_by_hand() {
         raspasy_tricks: 5,
         whist_points: 8,
         balance: r(-240, 1),
+        analysed_deals: 0,
+        tricks_lost: 0,
     };
     let mut levels = [LevelStats::default(); 5];
     levels[0] = level(1, 1);
@@ -98,6 +102,8 @@ fn each_seat_s_totals_are_those_worked_out_by_hand() {
         raspasy_tricks: 5,
         whist_points: 28,
         balance: r(164, 1),
+        analysed_deals: 0,
+        tricks_lost: 0,
     };
     assert_eq!(g.seats, vec![anna, boris, vera]);
     assert_eq!(
@@ -156,4 +162,28 @@ fn a_game_in_progress_has_no_settlement_and_totals_round_trip_as_text() {
     assert_eq!(serde_json::from_str::<SeatStats>(&text).unwrap(), s);
     assert_eq!(ratio_from_text("4/0"), None);
     assert_eq!(ratio_from_text("x"), None);
+}
+
+#[test]
+fn accuracy_is_the_tricks_lost_per_analysed_deal_and_older_totals_read_without_it() {
+    // A record's own figures carry no analysis: the analysis adds it after the game.
+    let anna = game().seats[0].clone();
+    assert_eq!((anna.analysed_deals, anna.tricks_lost), (0, 0));
+    assert_eq!(anna.figures().tricks_lost_per_deal, None);
+    // Two games analysed: 3 tricks lost in 4 deals, then 0 in 2 deals.
+    let mut total = SeatStats::default();
+    for (deals, lost) in [(4, 3), (2, 0)] {
+        total.add(&SeatStats {
+            analysed_deals: deals,
+            tricks_lost: lost,
+            ..SeatStats::default()
+        });
+    }
+    assert_eq!(total.figures().tricks_lost_per_deal, Some(r(1, 2)));
+    // Totals stored before the analysis was kept read as none analysed.
+    let mut text = serde_json::to_value(&anna).unwrap();
+    let object = text.as_object_mut().unwrap();
+    object.remove("analysed_deals");
+    object.remove("tricks_lost");
+    assert_eq!(serde_json::from_value::<SeatStats>(text).unwrap(), anna);
 }

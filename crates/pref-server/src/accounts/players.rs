@@ -18,8 +18,8 @@ use axum::{Json, Router};
 use pref_core::Profile;
 use pref_core::stats::{self, SeatStats, ratio_from_text, ratio_to_text};
 use pref_protocol::{
-    BalancePoint, GameEntry, GameLinks, GamePlayer, GamesPage, LevelFigures, MisereFigures,
-    PlayerProfile, PlayerStats, RaspasyFigures, TablePlayers, WhistFigures,
+    AccuracyFigures, BalancePoint, GameEntry, GameLinks, GamePlayer, GamesPage, LevelFigures,
+    MisereFigures, PlayerProfile, PlayerStats, RaspasyFigures, TablePlayers, WhistFigures,
 };
 use serde::Deserialize;
 
@@ -310,6 +310,11 @@ pub(super) fn figures(
             share: text(f.raspasy_share),
             tricks: t.raspasy_tricks,
             average_tricks: text(f.raspasy_average_tricks),
+        },
+        accuracy: AccuracyFigures {
+            deals: t.analysed_deals,
+            tricks_lost: t.tricks_lost,
+            per_deal: text(f.tricks_lost_per_deal),
         },
         balance: ratio_to_text(&t.balance),
         over_time,

@@ -15,6 +15,7 @@
 //! budget (`api/budgets.rs`): uploads (one deal per request, the size bounded by the route's
 //! body limit) and table deals not in the cache.
 
+pub(crate) mod accuracy;
 pub(crate) mod http;
 
 use std::sync::Arc;

@@ -53,7 +53,8 @@ impl SeatFigures {
     }
 }
 
-fn damaged(why: impl std::fmt::Display) -> StoreError {
+/// A stored row of figures that does not read.
+pub(super) fn damaged(why: impl std::fmt::Display) -> StoreError {
     StoreError::Damaged {
         table: 0,
         why: format!("stored figures do not read: {why}"),
@@ -152,6 +153,7 @@ impl Store {
             }
             tx.commit().await?;
         });
+        super::GAME_COUNTED.notify_one();
         Ok(())
     }
 
@@ -173,6 +175,7 @@ impl Store {
             count_in!(tx, account, table, at, figures);
             tx.commit().await?;
         });
+        super::GAME_COUNTED.notify_one();
         Ok(())
     }
 }

@@ -172,6 +172,7 @@ pub struct Store {
     /// The heartbeat's own connection, on PostgreSQL.
     beat: Option<PgPool>,
 }
+mod accuracy;
 mod counted;
 mod fair;
 mod group;
@@ -191,6 +192,7 @@ mod practice;
 mod rated;
 mod served;
 
+pub(crate) use accuracy::{GAME_COUNTED, Unanalysed};
 pub use counted::SeatFigures;
 pub use fair::{ContributionRow, FairRow};
 pub use kept::{Back, ChatRow};
