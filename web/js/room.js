@@ -13,7 +13,7 @@ import { saved } from './store.js';
 const PRESETS = ['sochi', 'leningrad', 'rostov'];
 const CLOCKS = ['relaxed', 'normal', 'blitz'];
 
-const room = { lobby: { tables: [], live: [], seeking: [] }, socket: null, waiting: null, bots: false, botsAfter: 30, panel: null };
+const room = { lobby: { n: 0, tables: [], live: [], seeking: [] }, resyncing: false, socket: null, waiting: null, bots: false, botsAfter: 30, panel: null };
 
 function count(preset, clock) {
   const c = room.lobby.seeking.find((s) => s.preset === preset && s.clock === clock);
@@ -117,9 +117,24 @@ function draw() {
   ].flat());
 }
 
+// A numbered item follows the one before it: an older one is covered already, and after a
+// gap the page asks for the whole lobby again and drops the items until it comes.
+function inOrder(m) {
+  if (m.n === undefined) return true;
+  if (room.resyncing || m.n <= room.lobby.n) return false;
+  if (m.n !== room.lobby.n + 1) {
+    room.resyncing = true;
+    send({ type: 'resync' });
+    return false;
+  }
+  room.lobby.n = m.n;
+  return true;
+}
+
 function onMessage(m) {
+  if (m.type !== 'snapshot' && !inOrder(m)) return;
   switch (m.type) {
-    case 'snapshot': room.lobby = m.lobby; break;
+    case 'snapshot': room.lobby = m.lobby; room.resyncing = false; break;
     case 'listed': {
       const i = room.lobby.tables.findIndex((x) => x.id === m.table.id);
       if (i >= 0) room.lobby.tables[i] = m.table; else room.lobby.tables.push(m.table);

@@ -3,8 +3,8 @@
 //! the browser does, and probes that time a lobby change to every lobby socket.
 //!
 //! - A **watcher** holds a lobby socket: a snapshot, then numbered items. An item whose
-//!   number is not the next is a gap: the watcher counts the items it lost, closes and
-//!   connects again for a new snapshot, as the page does.
+//!   number is not the next is a gap: the watcher counts the items it lost and asks for a
+//!   new snapshot (`resync`), dropping items until it comes, as the page does.
 //! - A **seeker** opens a lobby socket, seeks (Sochi, the run's seek clock), waits for its
 //!   seat (`paired`), and then opens the table's socket with the seat's token and reads its
 //!   snapshot, as the page does when it goes to the table; then it closes both.
@@ -103,11 +103,14 @@ fn probe_of(host: Option<&str>) -> Option<u64> {
 struct Watcher {
     at: u64,
     seen: HashSet<u64>,
+    /// A snapshot was asked for after a gap: items are dropped until it comes.
+    awaiting: bool,
 }
 
 impl Watcher {
     fn snapshot(&mut self, view: &LobbyView, stats: &LobbyStats) {
         self.at = view.n;
+        self.awaiting = false;
         for t in &view.tables {
             self.saw(probe_of(t.host.as_deref()), stats);
         }
@@ -121,8 +124,11 @@ impl Watcher {
         }
     }
 
-    /// Follows one item; `false` on a gap (the socket is to be opened again).
+    /// Follows one item; `false` on a gap (a snapshot is to be asked for).
     fn item(&mut self, m: &LobbyMessage, stats: &LobbyStats) -> bool {
+        if self.awaiting && !matches!(m, LobbyMessage::Snapshot { .. }) {
+            return true;
+        }
         let n = match m {
             LobbyMessage::Listed { n, table } => {
                 let probe = probe_of(table.host.as_deref());
@@ -144,10 +150,12 @@ impl Watcher {
             | LobbyMessage::Error { .. } => return true,
         };
         stats.items.fetch_add(1, Ordering::Relaxed);
+        if n <= self.at {
+            return true;
+        }
         if n != self.at + 1 {
-            stats
-                .lost
-                .fetch_add(n.saturating_sub(self.at + 1), Ordering::Relaxed);
+            stats.lost.fetch_add(n - self.at - 1, Ordering::Relaxed);
+            self.awaiting = true;
             return false;
         }
         self.at = n;
@@ -184,71 +192,57 @@ pub(crate) async fn open(dialer: &Dialer) -> Result<(Ws, LobbyView), String> {
     Ok((ws, view))
 }
 
-/// Follows the lobby on `ws` until the stage is [`Stage::Close`], opening it again after a
-/// gap.
+/// Follows the lobby on `ws` until the stage is [`Stage::Close`], asking for a snapshot
+/// after a gap.
 pub(crate) async fn watch(
     (mut ws, view): (Ws, LobbyView),
-    dialer: Dialer,
     mut stage: watch::Receiver<Stage>,
     (stats, lobby): (Arc<Stats>, Arc<LobbyStats>),
 ) {
     let mut me = Watcher {
         at: 0,
         seen: HashSet::new(),
+        awaiting: false,
     };
     me.snapshot(&view, &lobby);
+    let resync = serde_json::to_string(&LobbyRequest::Resync).unwrap_or_default();
     loop {
-        let gap = loop {
-            tokio::select! {
-                changed = stage.changed() => {
-                    if changed.is_err() || *stage.borrow() == Stage::Close {
-                        let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
-                        return;
+        tokio::select! {
+            changed = stage.changed() => {
+                if changed.is_err() || *stage.borrow() == Stage::Close {
+                    break;
+                }
+            }
+            msg = ws.next() => match msg {
+                Some(Ok(Message::Text(text))) => {
+                    stats.received.fetch_add(1, Ordering::Relaxed);
+                    match serde_json::from_str::<LobbyMessage>(text.as_str()) {
+                        Ok(m) => {
+                            if !me.item(&m, &lobby)
+                                && ws.send(Message::Text(resync.clone().into())).await.is_err()
+                            {
+                                stats.error("a lobby socket refused a resync");
+                                return;
+                            }
+                        }
+                        Err(e) => stats.error(format!("an unreadable lobby item ({e})")),
                     }
                 }
-                msg = ws.next() => match msg {
-                    Some(Ok(Message::Text(text))) => {
-                        stats.received.fetch_add(1, Ordering::Relaxed);
-                        match serde_json::from_str::<LobbyMessage>(text.as_str()) {
-                            Ok(m) => {
-                                if !me.item(&m, &lobby) {
-                                    break true;
-                                }
-                            }
-                            Err(e) => stats.error(format!("an unreadable lobby item ({e})")),
-                        }
-                    }
-                    Some(Ok(Message::Close(f))) => {
-                        stats.closed_early.fetch_add(1, Ordering::Relaxed);
-                        stats.error(format!("a lobby socket was closed: {f:?}"));
-                        break false;
-                    }
-                    Some(Ok(_)) => {}
-                    Some(Err(_)) | None => {
-                        stats.closed_early.fetch_add(1, Ordering::Relaxed);
-                        stats.error("a lobby socket broke");
-                        break false;
-                    }
-                },
-            }
-        };
-        if !gap {
-            return;
-        }
-        // As the page does after a gap: a new socket, a new snapshot.
-        let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
-        match open(&dialer).await {
-            Ok((again, view)) => {
-                lobby.resyncs.fetch_add(1, Ordering::Relaxed);
-                me.snapshot(&view, &lobby);
-                ws = again;
-            }
-            Err(e) => {
-                stats.error(format!("a lobby socket did not reopen: {e}"));
-                return;
-            }
+                Some(Ok(Message::Close(f))) => {
+                    stats.closed_early.fetch_add(1, Ordering::Relaxed);
+                    stats.error(format!("a lobby socket was closed: {f:?}"));
+                    return;
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => {
+                    stats.closed_early.fetch_add(1, Ordering::Relaxed);
+                    stats.error("a lobby socket broke");
+                    return;
+                }
+            },
         }
     }
+    let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
 }
 
 /// Opens probe `k`: a public table named `probe k`, timed from before its `POST`.
@@ -289,6 +283,7 @@ async fn seek_once(k: u64, clock: &str, dialer: &Dialer, lobby: &LobbyStats) -> 
         profile: serde_json::json!("sochi"),
         clock: clock.to_owned(),
         bots_after_secs: None,
+        rated: false,
     };
     let text = serde_json::to_string(&request).map_err(|e| e.to_string())?;
     let sent = Instant::now();
@@ -346,6 +341,7 @@ mod tests {
                 seats: vec![None; 3],
                 host: Some(host.to_owned()),
                 waiting_secs: 0,
+                rated: None,
             },
         }
     }
@@ -360,15 +356,19 @@ mod tests {
         let mut w = Watcher {
             at: 4,
             seen: HashSet::new(),
+            awaiting: false,
         };
         assert!(w.item(&listed(5, "probe 7"), &stats));
         assert!(w.item(&listed(6, "probe 7"), &stats));
         assert_eq!(stats.each.lock().unwrap().len(), 1);
         assert_eq!(stats.all.lock().unwrap().len(), 1);
         assert_eq!(stats.unreached(), 0);
-        // Item 8 after 6: item 7 was lost, the watcher reconnects.
+        // Item 8 after 6: item 7 was lost, the watcher asks for a snapshot and drops the
+        // items until it comes.
         assert!(!w.item(&listed(8, "someone"), &stats));
         assert_eq!(stats.lost.load(Ordering::Relaxed), 1);
+        assert!(w.item(&listed(9, "probe 7"), &stats));
         assert_eq!(w.at, 6);
+        assert_eq!(stats.items.load(Ordering::Relaxed), 3);
     }
 }

@@ -237,7 +237,6 @@ where
         while let Some(r) = jobs.next().await {
             watchers.push(tokio::spawn(lobby::watch(
                 r?,
-                dialer.clone(),
                 stage.clone(),
                 (Arc::clone(&stats), Arc::clone(&lobby_stats)),
             )));

@@ -172,4 +172,7 @@ pub enum LobbyRequest {
     },
     /// Drop the socket's seek.
     Cancel,
+    /// Send the whole lobby again (a [`LobbyMessage::Snapshot`]): the client found a gap in
+    /// the items' numbers. The socket's seek stays as it is.
+    Resync,
 }

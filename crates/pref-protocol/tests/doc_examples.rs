@@ -352,7 +352,8 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "lobby-server paired",
             "lobby-server error",
             "lobby-client seek",
-            "lobby-client cancel"
+            "lobby-client cancel",
+            "lobby-client resync"
         ])
     );
 }

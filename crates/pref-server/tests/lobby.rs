@@ -471,3 +471,61 @@ async fn a_signed_in_seeker_sits_under_his_name_and_his_seat_is_tied_to_his_acco
     assert_eq!(status, 200, "{held}");
     assert_eq!(held["token"], json!(token));
 }
+
+/// Opens a public table on `addr` under the host name `name`; its id.
+async fn public_table(addr: &str, name: &str) -> String {
+    let body = json!({"public": true, "name": name});
+    let (status, created) = http(addr, "POST", "/api/tables", Some(&body), None).await;
+    assert_eq!(status, 201, "{created}");
+    created["id"].as_str().unwrap().to_owned()
+}
+
+fn listed_ids(view: &LobbyView) -> Vec<&str> {
+    view.tables.iter().map(|t| t.id.as_str()).collect()
+}
+
+/// The items' numbers are each node's own: a socket's items follow its snapshot one by one,
+/// `resync` gives the socket the whole lobby at the number it is at, and a client that
+/// connects again to the other node starts over from that node's snapshot, which holds
+/// every change made while it was away (on either node), and then follows that node's
+/// numbers without a gap.
+#[tokio::test]
+async fn a_reconnect_to_the_other_node_resyncs_with_a_snapshot_and_misses_nothing() {
+    let Some(url) = postgres("lobby_resync").await else {
+        return;
+    };
+    let node = |c: &mut Config| {
+        roomy(c);
+        c.lobby.public_tables_per_ip = 10;
+        c.database = Some(url.clone());
+    };
+    let (one, _) = server("lobby-resync-1", node).await;
+    let (two, _) = server("lobby-resync-2", node).await;
+    let (mut w, first) = lobby_socket(&one).await;
+    let t1 = public_table(&one, "Anna").await;
+    let item = common::until(&mut w, |m| m["type"] == "listed").await;
+    assert_eq!(item["table"]["id"], json!(t1));
+    assert_eq!(item["n"], json!(first.n + 1), "{item}");
+    // A resync on the same socket: the whole lobby, at the number of the last item.
+    send(&mut w, json!({"type": "resync"})).await;
+    let again: LobbyMessage =
+        serde_json::from_value(common::until(&mut w, |m| m["type"] == "snapshot").await).unwrap();
+    let LobbyMessage::Snapshot { lobby: again } = again else {
+        unreachable!()
+    };
+    assert_eq!(again.n, first.n + 1);
+    assert_eq!(listed_ids(&again), [t1.as_str()]);
+    drop(w);
+    // Changes on both nodes while the client is away.
+    let t2 = public_table(&two, "Boris").await;
+    let t3 = public_table(&one, "Vera").await;
+    lobby_until(&two, |v| v.tables.len() == 3).await;
+    // Connecting again to the other node: its snapshot has all three, longest waiting first.
+    let (mut w2, there) = lobby_socket(&two).await;
+    assert_eq!(listed_ids(&there), [t1.as_str(), t2.as_str(), t3.as_str()]);
+    // And the next change made on the first node reaches it numbered after that snapshot.
+    let t4 = public_table(&one, "Gleb").await;
+    let item = common::until(&mut w2, |m| m["type"] == "listed").await;
+    assert_eq!(item["table"]["id"], json!(t4));
+    assert_eq!(item["n"], json!(there.n + 1), "{item}");
+}

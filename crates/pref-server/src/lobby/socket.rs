@@ -135,6 +135,11 @@ pub(crate) async fn run<P, F>(
                         break;
                     }
                     let answer = match pref_protocol::strict::read::<LobbyRequest>(text.as_bytes()) {
+                        Ok(LobbyRequest::Resync) => {
+                            let (view, again) = lobby.subscribe();
+                            (at, news) = (view.n, again);
+                            Ok(Some(LobbyMessage::Snapshot { lobby: view }))
+                        }
                         Ok(request) => {
                             handle(&lobby, &seeker, (number, &tx), &mut held, request).await
                         }
