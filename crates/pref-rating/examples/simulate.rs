@@ -5,10 +5,13 @@
 //! after how many games the order easy < normal < strong was right and stayed right.
 //!
 //! ```text
-//! cargo run --release -p pref-rating --example simulate -- [--per-kind 4] [--games 3000]
-//!     [--pool 5] [--seed 1] [--every 100] [--old]
+//! cargo run --release -p pref-rating --example simulate -- [--per-kind 4] [--games 400]
+//!     [--pool 5] [--seed 1] [--every 25] [--normal-nodes 2000] [--strong-nodes 100000]
 //! cargo run --release -p pref-rating --features old-bot --example simulate -- --old
 //! ```
+//!
+//! Each line also gives each kind's mean settlement balance per pool so far: the strength
+//! the ratings should find, measured in the same games.
 
 #[path = "../tests/support/sim.rs"]
 mod sim;
@@ -73,10 +76,10 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         per_kind: 4,
-        games: 3000,
+        games: 400,
         pool: 5,
         seed: 1,
-        every: 100,
+        every: 25,
         old: false,
         normal_nodes: sim::NORMAL_NODES,
         strong_nodes: sim::STRONG_NODES,
@@ -106,6 +109,15 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
+/// Each kind's mean settlement balance per pool so far (whists): the strength the ratings
+/// should find, measured in the same games.
+fn mean_balances(pop: &Population) -> Vec<f64> {
+    pop.balance_by_kind
+        .iter()
+        .map(|(sum, n)| *sum.numer() as f64 / *sum.denom() as f64 / (*n).max(1) as f64)
+        .collect()
+}
+
 fn main() -> Result<(), String> {
     let args = parse_args()?;
     let normal = Kind {
@@ -129,7 +141,9 @@ fn main() -> Result<(), String> {
         "{} bots of each of {names:?}, Sochi pools of {}, seed {}, nodes per decision normal {} strong {}",
         args.per_kind, args.pool, args.seed, args.normal_nodes, args.strong_nodes
     );
-    println!("games | mean rating per kind | ordered");
+    println!(
+        "games | mean rating per kind | easy < normal < strong | mean balance a pool per kind"
+    );
     let started = Instant::now();
     // The last game after which easy < normal < strong did not hold (at the start every
     // rating is the same).
@@ -145,11 +159,16 @@ fn main() -> Result<(), String> {
                 .iter()
                 .map(|m| format!("{m:.0}"))
                 .collect();
+            let results: Vec<String> = mean_balances(&pop)
+                .iter()
+                .map(|b| format!("{b:+.1}"))
+                .collect();
             println!(
-                "{:5} | {} | {}",
+                "{:5} | {} | {} | {}",
                 pop.games(),
                 means.join(" / "),
-                if pop.ordered(3) { "yes" } else { "no" }
+                if pop.ordered(3) { "yes" } else { "no" },
+                results.join(" / "),
             );
         }
     }

@@ -51,16 +51,15 @@ pub(crate) struct Kind {
     pub(crate) make: Make,
 }
 
-/// Solver nodes per decision of the normal level in the simulation. At the duplicate
-/// matches' budgets of `docs/bots.md` (normal 10,000, strong 30,000) the two levels are
-/// too close for a run of this size to separate them (`docs/ratings.md`); at 2,000 nodes
-/// the normal level solves only some of its layouts in time and falls back on the easy
-/// level's rules for the rest, which puts it between the other two. Node budgets keep a
-/// seeded run the same on any host.
+/// Solver nodes per decision of the normal level in the simulation: enough for some of its
+/// layouts, so that it plays between the easy level's rules and the strong level.
 pub(crate) const NORMAL_NODES: u64 = 2_000;
-/// Solver nodes per decision of the strong level (and of the old strong bot): the
-/// matches' budget.
-pub(crate) const STRONG_NODES: u64 = 30_000;
+/// Solver nodes per decision of the strong level (and of the old strong bot). At the
+/// 30,000 of the duplicate matches in `docs/bots.md` the strong level spreads too few nodes
+/// over its four times as many layouts and does no better than the normal one
+/// (`docs/ratings.md`); at 100,000 it is the strongest. Node budgets keep a seeded run the
+/// same on any host.
+pub(crate) const STRONG_NODES: u64 = 100_000;
 
 fn level(level: Level, nodes: u64, seat: Seat, profile: &Profile, seed: u64) -> Box<dyn Player> {
     Box::new(LevelBot {
