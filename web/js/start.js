@@ -148,10 +148,10 @@ function render(root) {
     // On a phone the page's other two jobs are screens down: say so at the top.
     h('nav', { class: 'start-jump', id: 'start-jump', 'aria-label': t('ux.jump') },
       h('a', { href: '#friends' }, t('ux.jump_friends')), ' · ',
-      h('a', { href: '#keeper-start' }, t('ux.jump_keeper')), ' · ',
-      h('a', { href: '/ratings', id: 'leaderboards-link' }, t('rt.leaderboards'))),
+      h('a', { href: '#keeper-start' }, t('ux.jump_keeper'))),
     h('p', { class: 'lead' }, t('start.lead')),
     dailyPanel(),
+    h('p', { class: 'leaderboards' }, h('a', { href: '/ratings', id: 'leaderboards-link' }, t('rt.leaderboards'))),
     roomPanel(),
     botsPanel(request, () => form.profile.players, {
       get: () => form.profile.pool_target,
