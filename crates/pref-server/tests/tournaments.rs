@@ -365,12 +365,36 @@ async fn a_restart_mid_tournament_loses_nothing() {
     assert_eq!(status, 200, "{v}");
     let table_before: EntrantTable = strict(&v);
     let page_before = page(&addr, &c.id, Some(&a.token)).await;
+    let (status, deal0_before) = comparison(&addr, &c.id, 0, Some(&a.token)).await;
+    assert_eq!(status, 200, "{deal0_before}");
     child.kill().unwrap();
     child.wait().unwrap();
+    // Deal 0's par was kept in the rows when first shown (0160_tournament_news).
+    let db = format!("sqlite://{}", dir.join("pref.sqlite3").display());
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .connect(&db)
+        .await
+        .unwrap();
+    let kept: Vec<(i64, String)> = sqlx::query_as("SELECT deal, par FROM tournament_pars")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0].0, 0);
+    assert_eq!(
+        serde_json::from_str::<Value>(&kept[0].1).unwrap(),
+        deal0_before["par"]
+    );
     let (mut child, addr) = spawn_binary(&dir, &[]);
     let table_after = get_table(&addr, &c.id, &a.token, &mut wire).await;
     assert_eq!(table_after, table_before);
     assert_eq!(page(&addr, &c.id, Some(&a.token)).await, page_before);
+    assert_eq!(
+        comparison(&addr, &c.id, 0, Some(&a.token)).await,
+        (200, deal0_before),
+        "deal 0's comparison, its par read back from the rows"
+    );
     let list: TournamentList = strict(&http(&addr, "GET", "/api/tournaments", None, None).await.1);
     assert_eq!(list.open.len(), 1);
     assert_eq!(list.open[0].entrants, 2);
