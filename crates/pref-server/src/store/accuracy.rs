@@ -113,3 +113,97 @@ impl Store {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::Secret;
+
+    /// An account with two counted games whose analysis waits, in a fresh store.
+    async fn two_games() -> (Store, i64) {
+        let dir = std::env::temp_dir().join(format!("pref-accuracy-{}", Secret::random().expose()));
+        let store = Store::open(&dir).await.unwrap();
+        let Pool::Sqlite(pool) = &store.pool else {
+            unreachable!("a store in a directory is SQLite")
+        };
+        let account: i64 = sqlx::query_scalar(
+            "INSERT INTO accounts (name, folded, salt, cost, verifier, vault, created)
+             VALUES ('Anna', 'anna', '', '', '', '', 0) RETURNING no",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        let stats = SeatStats {
+            games: 1,
+            deals: 5,
+            ..SeatStats::default()
+        };
+        for (i, table) in ["t1", "t2"].into_iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO account_seats (account_no, table_id, seat, token_hash, at)
+                 VALUES ($1, $2, $3, '', 0)",
+            )
+            .bind(account)
+            .bind(table)
+            .bind(i64::try_from(i).unwrap())
+            .execute(pool)
+            .await
+            .unwrap();
+            sqlx::query(
+                "INSERT INTO account_games (account_no, table_id, counted, stats)
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(account)
+            .bind(table)
+            .bind(i64::try_from(i).unwrap())
+            .bind(serde_json::to_string(&stats).unwrap())
+            .execute(pool)
+            .await
+            .unwrap();
+        }
+        let mut totals = stats.clone();
+        totals.add(&stats);
+        sqlx::query("INSERT INTO account_stats (account_no, totals) VALUES ($1, $2)")
+            .bind(account)
+            .bind(serde_json::to_string(&totals).unwrap())
+            .execute(pool)
+            .await
+            .unwrap();
+        (store, account)
+    }
+
+    async fn totals(store: &Store, account: i64) -> SeatStats {
+        let Pool::Sqlite(pool) = &store.pool else {
+            unreachable!("a store in a directory is SQLite")
+        };
+        let text: String =
+            sqlx::query_scalar("SELECT totals FROM account_stats WHERE account_no = $1")
+                .bind(account)
+                .fetch_one(pool)
+                .await
+                .unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn each_game_s_analysis_is_added_once_to_the_account_s_sum() {
+        let (store, account) = two_games().await;
+        let waiting = store.unanalysed(10).await.unwrap();
+        let seats: Vec<_> = waiting.iter().map(|g| (g.table.as_str(), g.seat)).collect();
+        assert_eq!(seats, [("t1", 0), ("t2", 1)], "the earliest counted first");
+        store.count_accuracy(&waiting[0], 4, 3).await.unwrap();
+        // Counted again (another node, a retry): nothing changes.
+        store.count_accuracy(&waiting[0], 4, 3).await.unwrap();
+        let t = totals(&store, account).await;
+        assert_eq!((t.analysed_deals, t.tricks_lost, t.deals), (4, 3, 10));
+        assert_eq!(store.unanalysed(10).await.unwrap(), waiting[1..]);
+        store.count_accuracy(&waiting[1], 2, 0).await.unwrap();
+        let t = totals(&store, account).await;
+        assert_eq!((t.analysed_deals, t.tricks_lost), (6, 3));
+        assert_eq!(
+            t.figures().tricks_lost_per_deal,
+            Some(num_rational::Ratio::new(1, 2))
+        );
+        assert_eq!(store.unanalysed(10).await.unwrap(), []);
+    }
+}
