@@ -64,6 +64,7 @@ fn row(id: &str, no: i64, state: &str, watchers: i64) -> PublicRow {
         created_ms: 1_000 * no,
         watchers,
         state: state.to_owned(),
+        rated: None,
     }
 }
 
