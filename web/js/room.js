@@ -13,7 +13,10 @@ import { saved } from './store.js';
 const PRESETS = ['sochi', 'leningrad', 'rostov'];
 const CLOCKS = ['relaxed', 'normal', 'blitz'];
 
-const room = { lobby: { n: 0, tables: [], live: [], seeking: [] }, resyncing: false, socket: null, waiting: null, bots: false, botsAfter: 30, panel: null };
+const room = { lobby: { n: 0, tables: [], live: [], seeking: [] }, resyncing: false, socket: null, waiting: null, bots: false, botsAfter: 30, rated: false, panel: null };
+
+/** A rated table's mark in a lobby row (nothing for another table). */
+const ratedBadge = (family) => (family ? [' · ', h('span', { class: 'badge rated' }, t('rt.rated', { family: t(`rt.family.${family}`) }))] : '');
 
 function count(preset, clock) {
   const c = room.lobby.seeking.find((s) => s.preset === preset && s.clock === clock);
@@ -33,7 +36,8 @@ function seek(preset, clock) {
   const me = name();
   saved.setName(me);
   const message = { type: 'seek', name: me, profile: preset, clock };
-  if (room.bots) message.bots_after_secs = room.botsAfter;
+  if (room.rated) message.rated = true;
+  else if (room.bots) message.bots_after_secs = room.botsAfter;
   room.waiting = { preset, clock };
   send(message);
   draw();
@@ -82,6 +86,7 @@ function tables() {
     h('b', {}, tb.preset ? t(`preset.${tb.preset}`) : '?'),
     Object.keys(tb.differs || {}).length ? ` (${t('room.differs', { n: Object.keys(tb.differs).length })})` : '',
     ' · ', tb.clock ? t(`clock.${tb.clock}`) : t('clock.off'),
+    ratedBadge(tb.rated),
     ' · ', seatsText(tb.seats),
     tb.host ? ` · ${t('room.host', { name: tb.host })}` : '',
     ' · ', t('room.waited', { n: Math.floor(tb.waiting_secs / 60) }), ' ',
@@ -90,7 +95,7 @@ function tables() {
 
 function live() {
   return h('ul', { class: 'room-list', id: 'room-live' }, room.lobby.live.map((g) => h('li', {},
-    h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'), ' · ', g.seats.join(', '),
+    h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'), ratedBadge(g.rated), ' · ', g.seats.join(', '),
     g.spectators ? ` · ${t('room.watchers', { n: g.spectators })}` : '', ' ',
     h('a', { href: `/t/${g.id}?watch`, class: 'room-watch' }, t('room.watch')))));
 }
@@ -106,7 +111,10 @@ function draw() {
         h('input', { type: 'checkbox', id: 'room-bots', checked: room.bots, onchange: (e) => { room.bots = e.target.checked; } }),
         ' ', t('room.bots_after'), ' ',
         h('input', { type: 'number', id: 'room-bots-after', min: 0, max: 600, value: room.botsAfter, inputmode: 'numeric',
-          onchange: (e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n >= 0) room.botsAfter = n; } }))),
+          onchange: (e) => { const n = Number(e.target.value); if (Number.isInteger(n) && n >= 0) room.botsAfter = n; } })),
+      h('label', { class: 'check', title: t('rt.option_help') },
+        h('input', { type: 'checkbox', id: 'room-rated', checked: room.rated, onchange: (e) => { room.rated = e.target.checked; } }),
+        ' ', t('rt.seek'))),
     grid(),
     room.waiting ? h('p', { class: 'room-waiting', id: 'room-waiting', role: 'status' }, t('room.waiting')) : '',
     // Lists only when they hold something, so that on a phone the page's other parts stay

@@ -57,8 +57,8 @@ pub(super) fn resolve(profile: &Value, clock: &str) -> Result<Choice, ApiError> 
     })
 }
 
-/// Makes `choice` a rated one (`docs/ratings.md`): its key pairs it only with rated seeks
-/// of the same family (`rated:FAMILY/…`, which [`rated_family`] reads back).
+/// Makes `choice` a rated one (`docs/ratings.md`) for a seeker (signed in, a bot account):
+/// its key pairs it only with rated seeks of the same family (`rated:FAMILY/…`, which [`rated_family`] reads back).
 ///
 /// # Errors
 /// [`ApiError::RatedGuest`] for a seeker not signed in, [`ApiError::Rated`] for a bot
@@ -66,13 +66,13 @@ pub(super) fn resolve(profile: &Value, clock: &str) -> Result<Choice, ApiError> 
 /// rules other than a standard preset or no clock.
 pub(super) fn rated(
     choice: &mut Choice,
-    seeker: &super::socket::Seeker,
+    (signed_in, bot_account): (bool, bool),
     bots: bool,
 ) -> Result<(), ApiError> {
-    if seeker.account.is_none() {
+    if !signed_in {
         return Err(ApiError::RatedGuest);
     }
-    if seeker.bot || bots {
+    if bot_account || bots {
         return Err(ApiError::Rated(
             "a rated seek pairs signed-in people only, without bots".into(),
         ));

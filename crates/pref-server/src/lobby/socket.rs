@@ -204,7 +204,8 @@ async fn handle(
     lobby.seeks.spend(Client(seeker.client))?;
     let mut choice = choice::resolve(&profile, &clock)?;
     if rated {
-        choice::rated(&mut choice, seeker, bots_after_secs.is_some())?;
+        let who = (seeker.account.is_some(), seeker.bot);
+        choice::rated(&mut choice, who, bots_after_secs.is_some())?;
     }
     let bounds = &lobby.config.lobby;
     let bots_after_ms = bots_after_secs

@@ -9,7 +9,7 @@
 
 use pref_rating::{Finish, Rating};
 
-use super::{Pool, SeatFigures, Store, StoreError};
+use super::{Pool, Store, StoreError};
 
 /// Seconds in a day: the same-players count and idle days are by UTC day.
 pub(super) const DAY: i64 = 86_400;
@@ -45,31 +45,30 @@ pub(super) fn party(accounts: &[i64]) -> String {
         .join(",")
 }
 
+/// A seat's part in a game's figures: the seat, its settlement (`ratio_to_text`'s form) and
+/// whether its player abandoned the game.
+pub(super) type Seated<'a> = (u8, Option<&'a str>, bool);
+
 /// The game's players to rate, by seat: the account and how it finished. `None` unless
 /// every seat of `figures` is held by an account of `holders` (account, seat) and has a
 /// settlement: a rated game rates all of its players or none.
-pub(super) fn players(
+pub(super) fn players<'a>(
     holders: &[(i64, i64)],
-    figures: &[SeatFigures],
+    figures: impl IntoIterator<Item = Seated<'a>>,
 ) -> Option<Vec<(i64, u8, Finish)>> {
-    if figures.is_empty() {
-        return None;
-    }
-    figures
-        .iter()
-        .map(|f| {
-            let account = holders
-                .iter()
-                .find(|(_, seat)| *seat == i64::from(f.seat))?
-                .0;
-            let finish = if f.abandoned {
+    let got: Option<Vec<_>> = figures
+        .into_iter()
+        .map(|(seat, result, abandoned)| {
+            let account = holders.iter().find(|(_, s)| *s == i64::from(seat))?.0;
+            let finish = if abandoned {
                 Finish::Abandoned
             } else {
-                Finish::Balance(pref_core::stats::ratio_from_text(f.result.as_deref()?)?)
+                Finish::Balance(pref_core::stats::ratio_from_text(result?)?)
             };
-            Some((account, f.seat, finish))
+            Some((account, seat, finish))
         })
-        .collect()
+        .collect();
+    got.filter(|p| !p.is_empty())
 }
 
 /// A stored rating row (mu, sigma, games, last played).
@@ -96,7 +95,8 @@ macro_rules! rate_in {
         let table: &str = $table;
         let family: &str = $family;
         let at: i64 = $at;
-        match crate::store::rated::players($holders, $figures) {
+        let seated = $figures.iter().map(|f| (f.seat, f.result.as_deref(), f.abandoned));
+        match crate::store::rated::players($holders, seated) {
             None => tracing::warn!(table, "a rated game without a settled account per seat is not rated"),
             Some(players) => {
                 let done: i64 =
@@ -226,15 +226,6 @@ impl Store {
 mod tests {
     use super::*;
 
-    fn seat(seat: u8, result: &str, abandoned: bool) -> SeatFigures {
-        SeatFigures {
-            seat,
-            result: Some(result.into()),
-            stats: pref_core::stats::SeatStats::default(),
-            abandoned,
-        }
-    }
-
     #[test]
     fn the_same_players_count_less_from_their_fourth_game_of_a_day() {
         let w: Vec<f64> = (0..8).map(same_trio_weight).collect();
@@ -257,12 +248,12 @@ mod tests {
     #[test]
     fn an_away_player_abandoned_and_a_seat_without_an_account_rates_nobody() {
         let figures = [
-            seat(0, "10", false),
-            seat(1, "-3/2", true),
-            seat(2, "-17/2", false),
+            (0, Some("10"), false),
+            (1, Some("-3/2"), true),
+            (2, Some("-17/2"), false),
         ];
         let holders = [(4, 0), (9, 1), (3, 2)];
-        let got = players(&holders, &figures).unwrap();
+        let got = players(&holders, figures).unwrap();
         assert_eq!(
             got.iter().map(|p| (p.0, p.1, p.2)).collect::<Vec<_>>(),
             vec![
@@ -274,7 +265,9 @@ mod tests {
         // The abandoner is last though his balance is second.
         let finishes: Vec<Finish> = got.iter().map(|p| p.2).collect();
         assert_eq!(pref_rating::places(&finishes), vec![1, 3, 2]);
-        assert_eq!(players(&holders[..2], &figures), None);
-        assert_eq!(players(&holders, &[]), None);
+        assert_eq!(players(&holders[..2], figures), None);
+        assert_eq!(players(&holders, []), None);
+        // A seat without a settlement rates nobody either.
+        assert_eq!(players(&holders, [(0, None, false)]), None);
     }
 }
