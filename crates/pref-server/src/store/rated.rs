@@ -14,20 +14,6 @@ use super::{Pool, Store, StoreError};
 /// Seconds in a day: the same-players count and idle days are by UTC day.
 pub(super) const DAY: i64 = 86_400;
 
-/// The weight of a rated game among the same accounts after `earlier_today` such games that
-/// UTC day: full for the first three, then halved for each further one, never below 1/8.
-///
-/// To be replaced by `pref_rating::same_trio_weight`, which the rating crate adds with the
-/// same signature and rule.
-pub(super) fn same_trio_weight(earlier_today: u32) -> f64 {
-    if earlier_today < 3 {
-        1.0
-    } else {
-        let halvings = i32::try_from(earlier_today - 2).unwrap_or(i32::MAX);
-        0.5_f64.powi(halvings).max(0.125)
-    }
-}
-
 /// Whole days from `last` to `at` (0 for a first game or a clock that went back).
 pub(super) fn idle_days(last: i64, at: i64) -> u32 {
     u32::try_from((at - last).max(0) / DAY).unwrap_or(u32::MAX)
@@ -116,7 +102,7 @@ macro_rules! rate_in {
                     .bind(at - at.rem_euclid(crate::store::rated::DAY))
                     .fetch_one(&mut *$tx)
                     .await?;
-                    let weight = crate::store::rated::same_trio_weight(
+                    let weight = pref_rating::same_trio_weight(
                         u32::try_from(earlier).unwrap_or(u32::MAX),
                     );
                     let mut before = Vec::with_capacity(players.len());
@@ -228,7 +214,7 @@ mod tests {
 
     #[test]
     fn the_same_players_count_less_from_their_fourth_game_of_a_day() {
-        let w: Vec<f64> = (0..8).map(same_trio_weight).collect();
+        let w: Vec<f64> = (0..8).map(pref_rating::same_trio_weight).collect();
         assert_eq!(w, [1.0, 1.0, 1.0, 0.5, 0.25, 0.125, 0.125, 0.125]);
     }
 
