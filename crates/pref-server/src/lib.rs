@@ -244,6 +244,11 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         etudes: Arc::new(etudes::Etudes::new(&config.limits)),
         config,
     };
+    etudes::scan::every_while(
+        state.store.clone(),
+        state.config.limits.clone(),
+        Arc::clone(&state.analyses),
+    );
     let serving = edge::serve::Serving {
         header_read_timeout: state.config.limits.header_read_timeout(),
     };
