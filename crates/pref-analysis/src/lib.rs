@@ -39,6 +39,7 @@ mod auction;
 mod claim;
 mod deal;
 pub mod etude;
+mod found;
 pub mod json;
 pub mod line;
 
@@ -48,3 +49,4 @@ pub use claim::{ClaimAnalysis, Side};
 pub use deal::{
     Analyser, CardAnalysis, DealAnalysis, NotAnalysable, Par, Parts, PlayLine, play_line, replay,
 };
+pub use found::{Found, found_at, found_in_record};

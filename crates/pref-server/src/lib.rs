@@ -12,7 +12,9 @@
 //!   pairing, games to watch), `keeper` (scorekeeping sheets for
 //!   games played with real cards), `saved` (saved house profiles), [`guide`] (the rules guide's data, computed
 //!   by the rules core), `analysis` (deal analyses in their own bounded lane),
-//!   `tournaments` (duplicate tournaments: the same deals for everyone, scored by comparison). Each
+//!   `tournaments` (duplicate tournaments: the same deals for everyone, scored by comparison),
+//!   `etudes` (problems played against the solver's replies, and those found in the games
+//!   played here). Each
 //!   feature's routes take their own slice of the router's state.
 //! - [`cluster`]: several nodes on one PostgreSQL database — takeover of a dead node's
 //!   tables, forwarding to the node serving a table, cheap misses.
@@ -248,6 +250,11 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         etudes: Arc::new(etudes::Etudes::new(&config.limits)),
         config,
     };
+    etudes::scan::every_while(
+        state.store.clone(),
+        state.config.limits.clone(),
+        Arc::clone(&state.analyses),
+    );
     let serving = edge::serve::Serving {
         header_read_timeout: state.config.limits.header_read_timeout(),
     };

@@ -2,7 +2,8 @@
 //! and never an answer; an attempt is the player's cards so far, answered with the solver's
 //! replies; the stated answer of `m1` solves it (R6.4: the misère declarer takes a trick), a
 //! wrong lead is lost with the refutation, bad cards and unknown études are refused in the
-//! API's error shape, and one address's moves are bounded.
+//! API's error shape, and one address's moves are bounded. (The scan of stored games is
+//! tested in `src/etudes/tests.rs`, on a game stored there.)
 
 mod common;
 

@@ -181,6 +181,7 @@ settings! {
     "limits.hint_nodes" => PREF_HINT_NODES: limits.hint_nodes,
     "limits.etude_requests_per_ip_per_minute" => PREF_ETUDE_REQUESTS_PER_IP_PER_MINUTE: limits.etude_requests_per_ip_per_minute,
     "limits.etude_request_burst_per_ip" => PREF_ETUDE_REQUEST_BURST_PER_IP: limits.etude_request_burst_per_ip,
+    "limits.etude_scan_secs" => PREF_ETUDE_SCAN_SECS: limits.etude_scan_secs,
     "limits.analysis_cache_deals" => PREF_ANALYSIS_CACHE_DEALS: limits.analysis_cache_deals,
     "limits.analysis_cache_secs" => PREF_ANALYSIS_CACHE_SECS: limits.analysis_cache_secs,
     "limits.max_conns_per_ip" => PREF_MAX_CONNS_PER_IP: limits.max_conns_per_ip,

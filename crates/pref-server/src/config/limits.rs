@@ -99,6 +99,9 @@ pub struct Limits {
     pub etude_requests_per_ip_per_minute: u32,
     /// Those at once above that rate.
     pub etude_request_burst_per_ip: u32,
+    /// How often the scan reads finished games for études (a few tables each time, in the
+    /// analyses' lane), in seconds.
+    pub etude_scan_secs: Secs,
     /// Analysed table deals kept in memory at most.
     pub analysis_cache_deals: u64,
     /// How long an analysed table deal is kept, in seconds.
@@ -204,6 +207,7 @@ impl Default for Limits {
             hint_nodes: 3_000_000,
             etude_requests_per_ip_per_minute: 120,
             etude_request_burst_per_ip: 30,
+            etude_scan_secs: Secs(600),
             analysis_cache_deals: 256,
             analysis_cache_secs: Secs(3600),
             max_conns_per_ip: 256,

@@ -8,12 +8,15 @@ use axum::{Json, Router};
 use pref_analysis::{AttemptError, Outcome, Step, attempt};
 use pref_bot::Solver;
 use pref_core::CardSet;
-use pref_protocol::{EtudeAttempt, EtudeList, EtudeMoves, EtudeStatus, EtudeStep, EtudeView};
+use pref_protocol::{
+    EtudeAttempt, EtudeList, EtudeMoves, EtudeSource, EtudeStatus, EtudeStep, EtudeView,
+};
 
 use crate::analysis::Analyses;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
-use crate::etudes::{Etudes, Listed, view};
+use crate::etudes::{Etudes, Listed, store, view};
+use crate::store::Store;
 use crate::tournaments::daily::date;
 
 /// What the études routes need of the server's state.
@@ -23,6 +26,8 @@ pub(crate) struct EtudeState {
     pub etudes: Arc<Etudes>,
     /// The lane the solver's work runs in.
     pub analyses: Arc<Analyses>,
+    /// Where the études found in games are kept.
+    pub store: Store,
 }
 
 /// `GET /api/etudes`, `GET /api/etudes/{id}`, `POST /api/etudes/{id}/attempt`.
@@ -42,32 +47,50 @@ fn today() -> i64 {
     crate::store::now().div_euclid(86_400)
 }
 
-async fn list(State(s): State<EtudeState>) -> Json<EtudeList> {
+async fn list(State(s): State<EtudeState>) -> Result<Json<EtudeList>, ApiError> {
     let day = today();
-    Json(EtudeList {
+    let found = store::listed(&s.store).await?;
+    Ok(Json(EtudeList {
         daily: s
             .etudes
             .daily(u64::try_from(day).unwrap_or(0))
             .map(|l| l.etude.id.clone())
             .unwrap_or_default(),
         date: date(day),
-        etudes: s.etudes.collection().iter().map(view).collect(),
-    })
+        etudes: s
+            .etudes
+            .collection()
+            .iter()
+            .map(view)
+            .chain(found.into_iter().map(|(etude, nodes)| {
+                view(&Listed {
+                    etude,
+                    source: EtudeSource::Game,
+                    nodes,
+                })
+            }))
+            .collect(),
+    }))
 }
 
-fn find<'a>(etudes: &'a Etudes, id: &str) -> Result<&'a Listed, ApiError> {
-    etudes
-        .collection()
-        .iter()
-        .find(|l| l.etude.id == id)
-        .ok_or(ApiError::NoEtude)
+/// Étude `id`: of the collection, or found in a game.
+async fn find(s: &EtudeState, id: &str) -> Result<Listed, ApiError> {
+    if let Some(l) = s.etudes.collection().iter().find(|l| l.etude.id == id) {
+        return Ok(l.clone());
+    }
+    let (etude, nodes) = store::one(&s.store, id).await?.ok_or(ApiError::NoEtude)?;
+    Ok(Listed {
+        etude,
+        source: EtudeSource::Game,
+        nodes,
+    })
 }
 
 async fn one(
     State(s): State<EtudeState>,
     Path(id): Path<String>,
 ) -> Result<Json<EtudeView>, ApiError> {
-    Ok(Json(view(find(&s.etudes, &id)?)))
+    Ok(Json(view(&find(&s, &id).await?)))
 }
 
 /// Replays the player's cards against the solver's replies, in the analyses' lane.
@@ -77,7 +100,7 @@ async fn step(
     client: Client,
     bytes: axum::body::Bytes,
 ) -> Result<Json<EtudeAttempt>, ApiError> {
-    let etude = find(&s.etudes, &id)?.etude.clone();
+    let etude = find(&s, &id).await?.etude;
     let moves: EtudeMoves = crate::api::body(&bytes)?;
     // Five tricks of one card each per player at most: a longer list is not an attempt.
     if moves.cards.len() > 20 {

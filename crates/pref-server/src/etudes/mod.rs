@@ -7,8 +7,13 @@
 //! `limits.hint_nodes` solver nodes. What one address may ask is its own budget
 //! (`limits.etude_requests_per_ip_per_minute`, `limits.etude_request_burst_per_ip`), so a
 //! stranger cannot take the lane from the others.
+//!
+//! Beside the project's collection, the list holds études found in the games played here
+//! (`scan.rs`, stored by `store.rs`), rated by the solver's nodes.
 
 pub(crate) mod http;
+pub(crate) mod scan;
+pub(crate) mod store;
 
 use pref_analysis::etude::{self, Aim, Etude};
 use pref_bot::Solver;
@@ -113,7 +118,10 @@ pub(crate) fn view(l: &Listed) -> EtudeView {
 }
 
 #[cfg(test)]
-mod tests {
+mod tests;
+
+#[cfg(test)]
+mod daily_tests {
     use super::*;
 
     #[test]

@@ -14,6 +14,7 @@ mod audience;
 mod bot_seats;
 mod fair;
 mod life;
+mod played;
 mod practice;
 mod restore;
 mod stop;

@@ -82,6 +82,7 @@ impl FromRef<AppState> for crate::etudes::http::EtudeState {
         crate::etudes::http::EtudeState {
             etudes: Arc::clone(&s.etudes),
             analyses: Arc::clone(&s.analyses),
+            store: s.store.clone(),
         }
     }
 }
