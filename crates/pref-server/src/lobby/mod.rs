@@ -82,6 +82,8 @@ pub(crate) struct Lobby {
     /// Reads of the lobby so far: the spectators are counted on every
     /// [`COUNT_EVERY`]th.
     reads: AtomicU64,
+    /// Whether the spectators are being counted now.
+    counting: std::sync::atomic::AtomicBool,
     /// When this node last marked its seeks alive (ms since 1970).
     touched: std::sync::atomic::AtomicI64,
     /// Seeks made per client (`lobby.seeks_per_ip_per_minute`).
@@ -126,6 +128,7 @@ impl Lobby {
             next_socket: AtomicU64::new(1),
             reads: AtomicU64::new(0),
             touched: std::sync::atomic::AtomicI64::new(0),
+            counting: std::sync::atomic::AtomicBool::new(false),
             seeks,
             config,
         }))
@@ -233,7 +236,7 @@ impl Lobby {
     }
 
     /// Reads the lobby from the database and publishes what changed.
-    async fn read(&self) -> Result<(), ApiError> {
+    async fn read(self: &Arc<Lobby>) -> Result<(), ApiError> {
         let (rows, seats) = self.rows.public().await?;
         let counts = self.rows.counts().await?;
         if self
@@ -242,7 +245,20 @@ impl Lobby {
             % COUNT_EVERY
             == 0
         {
-            self.count_spectators(&rows).await;
+            // Beside the follower, one count at a time: a thousand public games are a
+            // thousand questions to busy tables, which would hold up the lobby's items.
+            if !self
+                .counting
+                .swap(true, std::sync::atomic::Ordering::AcqRel)
+            {
+                let (lobby, playing) = (Arc::clone(self), rows.clone());
+                tokio::spawn(async move {
+                    lobby.count_spectators(&playing).await;
+                    lobby
+                        .counting
+                        .store(false, std::sync::atomic::Ordering::Release);
+                });
+            }
             self.rows.prune().await?;
         }
         let limits = &self.config.lobby;
