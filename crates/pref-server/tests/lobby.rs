@@ -2,8 +2,10 @@
 //! joined without the invite link, seekers paired first come first seated into one table,
 //! never two; a seek gone with its socket and after a restart; bots filling a table when
 //! the seeker allowed it; the bounds on what one client may put in the lobby; and two
-//! nodes on PostgreSQL pairing their seekers together.
+//! nodes on PostgreSQL pairing their seekers together; bot accounts seeking by their API
+//! token, in their own line.
 
+mod bot_api_common;
 mod common;
 
 use std::time::Duration;
@@ -11,7 +13,8 @@ use std::time::Duration;
 use common::{
     Ws, http, next_json, postgres, send, server, spawn_binary, temp_dir, with_cookie, ws_request,
 };
-use pref_protocol::{LobbyMessage, LobbyView, Summary};
+use pref_core::{Seat, Viewer};
+use pref_protocol::{LobbyMessage, LobbyView, ServerMessage, Summary};
 use pref_server::config::{Config, Millis};
 use serde_json::{Value, json};
 
@@ -528,4 +531,73 @@ async fn a_reconnect_to_the_other_node_resyncs_with_a_snapshot_and_misses_nothin
     let item = common::until(&mut w2, |m| m["type"] == "listed").await;
     assert_eq!(item["table"]["id"], json!(t4));
     assert_eq!(item["n"], json!(there.n + 1), "{item}");
+}
+
+/// A lobby socket opened with a bot account's API token (`Authorization: Bearer`, as at
+/// the table socket), past its snapshot.
+async fn bot_lobby_socket(addr: &str, token: &str) -> Ws {
+    let mut req = ws_request(&format!("ws://{addr}/api/lobby/ws"), None);
+    req.headers_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    next_json(&mut ws).await.unwrap();
+    ws
+}
+
+#[tokio::test]
+async fn bot_accounts_seek_by_their_token_and_pair_only_with_bot_accounts() {
+    let (addr, _) = server("lobby-bot-accounts", |c| {
+        roomy(c);
+        bot_api_common::quick(c);
+    })
+    .await;
+    // A person asking for a bots-only line is refused and waits nowhere.
+    let (mut person, _) = lobby_socket(&addr).await;
+    let mut only = seek("Ann", "sochi", "off", None);
+    only["bots_only"] = json!(true);
+    let refused = seek_on(&mut person, only).await;
+    assert_eq!(refused["error"], "bad_request", "{refused}");
+    // The person seeks first: were bot accounts in people's line, she would sit with the
+    // first two of them.
+    let waiting = seek_on(&mut person, seek("Ann", "sochi", "off", None)).await;
+    assert_eq!(waiting["type"], "waiting", "{waiting}");
+    let mut bots = Vec::new();
+    for (i, name) in ["Robo", "Tin", "Chip"].into_iter().enumerate() {
+        let (_, token) = bot_api_common::bot_account(&addr, name).await;
+        let mut ws = bot_lobby_socket(&addr, &token).await;
+        let mut request = seek("ignored", "sochi", "off", None);
+        if i == 0 {
+            request["bots_only"] = json!(true);
+        }
+        let waiting = seek_on(&mut ws, request).await;
+        assert_eq!(waiting["type"], "waiting", "{waiting}");
+        bots.push((ws, token));
+    }
+    let (mut table, mut open) = (None, Vec::new());
+    for (i, (ws, token)) in bots.iter_mut().enumerate() {
+        let (id, seat, seat_token) = paired(ws).await;
+        assert_eq!(usize::from(seat), i, "first come, first seated");
+        assert_eq!(table.get_or_insert_with(|| id.clone()), &id);
+        assert!(!seat_token.is_empty());
+        // The seat is the bot account's: its table socket by its API token sits there.
+        let mut at = bot_api_common::bot_socket(&addr, &id, token).await;
+        let first: ServerMessage =
+            serde_json::from_value(next_json(&mut at).await.unwrap()).unwrap();
+        let ServerMessage::Snapshot(snapshot) = first else {
+            panic!("the first message is not the snapshot: {first:?}");
+        };
+        assert_eq!(snapshot.you, Viewer::Seat(Seat(seat)));
+        open.push(at);
+    }
+    let id = table.unwrap();
+    let seats = summary(&addr, &id).await.seats;
+    let names: Vec<_> = seats.iter().map(|s| s.name.as_deref()).collect();
+    assert_eq!(names, [Some("Robo"), Some("Tin"), Some("Chip")]);
+    assert!(
+        seats.iter().all(|s| s.bot_account && s.bot.is_none()),
+        "{seats:?}"
+    );
+    // The person still waits, alone in people's line: the grid counts her only.
+    let view = lobby_until(&addr, |v| v.live.iter().any(|l| l.id == id)).await;
+    assert_eq!(seeking(&view, "sochi", "off"), 1, "{view:?}");
 }

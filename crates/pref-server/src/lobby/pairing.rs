@@ -37,8 +37,9 @@ pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError
             // a table's opening does not hold up the lobby's items.
             let lobby = Arc::clone(lobby);
             let rated = choice::rated_family(&choice);
+            let bots = choice::is_bots_line(&choice);
             tokio::spawn(async move {
-                match seat(&lobby, &taken, rated).await {
+                match seat(&lobby, &taken, rated, bots).await {
                     Ok(true) => lobby.changed().await,
                     Ok(false) => {}
                     Err(e) => {
@@ -56,12 +57,14 @@ pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError
     Ok(())
 }
 
-/// Opens the table of `taken` (rated in `rated`'s family, if given) and seats them; `false`
-/// when one of them left meanwhile.
+/// Opens the table of `taken` (rated in `rated`'s family, if given) and seats them (as bot
+/// accounts, marked so in their seats, when `bots`); `false` when one of them left
+/// meanwhile.
 async fn seat(
     lobby: &Arc<Lobby>,
     taken: &[SeekRow],
     rated: Option<pref_rating::Family>,
+    bots: bool,
 ) -> Result<bool, ApiError> {
     let first = taken
         .first()
@@ -88,17 +91,31 @@ async fn seat(
             .ask(|reply| Command::Rated { family, reply })
             .await??;
     }
+    let invite = Some(host.invite_key());
     let mut seats = Vec::with_capacity(taken.len());
     for (place, s) in (0u8..).zip(taken) {
-        let (seat, token) = handle
-            .ask(|reply| Command::Claim {
-                name: s.name.clone(),
-                seat: Some(place),
-                host: Some(host),
-                invite: None,
-                reply,
-            })
-            .await??;
+        let (name, seat) = (s.name.clone(), Some(place));
+        let (seat, token) = if bots {
+            handle
+                .ask(|reply| Command::BotClaim {
+                    name,
+                    seat,
+                    invite,
+                    invited: false,
+                    reply,
+                })
+                .await??
+        } else {
+            handle
+                .ask(|reply| Command::Claim {
+                    name,
+                    seat,
+                    host: Some(host),
+                    invite: None,
+                    reply,
+                })
+                .await??
+        };
         seats.push((s.no, seat, token.expose()));
     }
     for seat in (0u8..profile.players()).skip(taken.len()) {
