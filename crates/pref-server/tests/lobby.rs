@@ -188,7 +188,12 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
         names,
         [Some("A".into()), Some("B".into()), Some("C".into())]
     );
-    assert_ne!(table.phase, pref_protocol::Phase::Lobby);
+    // Not before every seat is open: the game starts once their pages open the table.
+    assert_eq!(table.phase, pref_protocol::Phase::Lobby);
+    let mut open = Vec::new();
+    for (_, _, token) in &tables {
+        open.push(open_seat(&addr, id, token).await);
+    }
     // The fourth is still waiting, and counted; the game is in the live list (the table
     // is opened beside the lobby's follower, so it may be listed just after the seats).
     let view = lobby_until(&addr, |v| {
@@ -207,6 +212,32 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
     let snapshot = next_json(&mut seat).await.unwrap();
     assert_eq!(snapshot["type"], "snapshot");
     assert_eq!(snapshot["you"], json!({"seat": 0}), "{snapshot}");
+    started(&addr, id).await;
+}
+
+/// Opens seat `token` of table `id` as the seeker's page does, past its snapshot.
+async fn open_seat(addr: &str, id: &str, token: &str) -> Ws {
+    let mut ws = common::connect(addr, id, Some(token), "").await;
+    let snapshot = next_json(&mut ws).await.unwrap();
+    assert_eq!(snapshot["type"], "snapshot", "{snapshot}");
+    ws
+}
+
+/// Polls table `id` until its game started (the lobby starts a paired table at a tick once
+/// its seats are open); fails after 10 s.
+async fn started(addr: &str, id: &str) -> Summary {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let table = summary(addr, id).await;
+        if table.phase != pref_protocol::Phase::Lobby {
+            return table;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never started: {table:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// Nine seekers of one choice at once, spread over the nodes of `addrs`: three whole tables,
@@ -295,16 +326,16 @@ async fn a_seeker_who_allowed_bots_gets_a_table_with_bots() {
         answer,
         json!({"type": "waiting", "preset": "sochi", "clock": "off"})
     );
-    let (id, seat, _) = paired(&mut ws).await;
+    let (id, seat, token) = paired(&mut ws).await;
     assert_eq!(seat, 0);
-    let table = summary(&addr, &id).await;
+    let _open = open_seat(&addr, &id, &token).await;
+    let table = started(&addr, &id).await;
     assert_eq!(table.seats[0].name.as_deref(), Some("Anna"));
     assert!(table.seats[0].bot.is_none());
     assert!(
         table.seats[1].bot.is_some() && table.seats[2].bot.is_some(),
         "{table:?}"
     );
-    assert_ne!(table.phase, pref_protocol::Phase::Lobby);
 }
 
 #[tokio::test]
@@ -416,11 +447,16 @@ async fn two_nodes_pair_their_seekers_at_one_table() {
     lobby_until(&one, |v| seeking(v, "sochi", "normal") == 2).await;
     lobby_until(&two, |v| seeking(v, "sochi", "normal") == 2).await;
     seek_on(&mut c, seek("C", "sochi", "normal", None)).await;
-    let (ta, sa, _) = paired(&mut a).await;
-    let (tb, sb, _) = paired(&mut b).await;
-    let (tc, sc, _) = paired(&mut c).await;
+    let (ta, sa, ka) = paired(&mut a).await;
+    let (tb, sb, kb) = paired(&mut b).await;
+    let (tc, sc, kc) = paired(&mut c).await;
     assert_eq!((&ta, &tb), (&tc, &tc));
     assert_eq!([sa, sb, sc], [0, 1, 2]);
+    // The game starts once their pages open the table.
+    let mut open = Vec::new();
+    for token in [ka, kb, kc] {
+        open.push(open_seat(&two, &ta, &token).await);
+    }
     // Either node serves the table and lists the game.
     let table = summary(&two, &ta).await;
     assert_eq!(table.seats[1].name.as_deref(), Some("B"));
@@ -600,4 +636,56 @@ async fn bot_accounts_seek_by_their_token_and_pair_only_with_bot_accounts() {
     // The person still waits, alone in people's line: the grid counts her only.
     let view = lobby_until(&addr, |v| v.live.iter().any(|l| l.id == id)).await;
     assert_eq!(seeking(&view, "sochi", "off"), 1, "{view:?}");
+}
+
+#[tokio::test]
+async fn open_grace_frees_an_unopened_seat_and_the_others_wait_listed() {
+    let (addr, _) = server("lobby-grace", |c| {
+        roomy(c);
+        c.lobby.open_grace_secs = pref_server::config::Secs(1);
+    })
+    .await;
+    let mut sockets = Vec::new();
+    for name in ["A", "B", "C"] {
+        let (mut ws, _) = lobby_socket(&addr).await;
+        let waiting = seek_on(&mut ws, seek(name, "sochi", "off", None)).await;
+        assert_eq!(waiting["type"], "waiting", "{waiting}");
+        sockets.push(ws);
+    }
+    let mut given = Vec::new();
+    for ws in &mut sockets {
+        given.push(paired(ws).await);
+    }
+    let id = given[0].0.clone();
+    // A and B open their seats; C's page never opens the table.
+    let mut open = Vec::new();
+    for (_, _, token) in &given[..2] {
+        open.push(open_seat(&addr, &id, token).await);
+    }
+    assert_eq!(summary(&addr, &id).await.phase, pref_protocol::Phase::Lobby);
+    // After the grace C's seat is freed; A and B keep theirs, first come first seated, and
+    // the table is listed with the free seat.
+    let view = lobby_until(&addr, |v| v.tables.iter().any(|t| t.id == id)).await;
+    let listed = view.tables.iter().find(|t| t.id == id).unwrap();
+    assert_eq!(listed.seats, [Some("A".into()), Some("B".into()), None]);
+    let table = summary(&addr, &id).await;
+    assert_eq!(table.phase, pref_protocol::Phase::Lobby);
+    assert_eq!(table.seats[2].name, None);
+    // C's seek is gone: nobody seeks.
+    assert_eq!(seeking(&view, "sochi", "off"), 0, "{view:?}");
+    // D takes the free seat from the list, without the invite key, and opens it: the game
+    // starts.
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/seats"),
+        Some(&json!({"name": "D"})),
+        None,
+    )
+    .await;
+    assert_eq!((status, &body["seat"]), (200, &json!(2)), "{body}");
+    let _d = open_seat(&addr, &id, body["token"].as_str().unwrap()).await;
+    let table = started(&addr, &id).await;
+    let names: Vec<_> = table.seats.iter().map(|s| s.name.as_deref()).collect();
+    assert_eq!(names, [Some("A"), Some("B"), Some("D")]);
 }
