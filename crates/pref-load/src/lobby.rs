@@ -284,6 +284,7 @@ async fn seek_once(k: u64, clock: &str, dialer: &Dialer, lobby: &LobbyStats) -> 
         clock: clock.to_owned(),
         bots_after_secs: None,
         rated: false,
+        bots_only: false,
     };
     let text = serde_json::to_string(&request).map_err(|e| e.to_string())?;
     let sent = Instant::now();

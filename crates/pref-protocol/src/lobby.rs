@@ -169,6 +169,10 @@ pub enum LobbyRequest {
         /// preset unchanged, a clock, no bots; paired only with other rated seeks.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         rated: bool,
+        /// Pair only with other bot accounts' seeks (`docs/bot-api.md`, "Seeking in the
+        /// lobby"): only a bot account may ask it, and a bot account's seek is always so.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bots_only: bool,
     },
     /// Drop the socket's seek.
     Cancel,

@@ -427,6 +427,7 @@ fn every_example_in_the_bot_api_doc_round_trips() {
                     "error" => drop(round_trip::<ApiErrorBody>(other, &v)),
                     "claim" => drop(round_trip::<Claim>(other, &v)),
                     "claimed" => drop(round_trip::<Claimed>(other, &v)),
+                    "lobby-seek" => drop(round_trip::<pref_protocol::LobbyRequest>(other, &v)),
                     _ => panic!("an example of unknown type `json {other}`"),
                 }
             }
@@ -444,6 +445,7 @@ fn every_example_in_the_bot_api_doc_round_trips() {
         "invitations",
         "claim",
         "claimed",
+        "lobby-seek",
         "server",
         "client",
     ]

@@ -2,8 +2,10 @@
 //! joined without the invite link, seekers paired first come first seated into one table,
 //! never two; a seek gone with its socket and after a restart; bots filling a table when
 //! the seeker allowed it; the bounds on what one client may put in the lobby; and two
-//! nodes on PostgreSQL pairing their seekers together.
+//! nodes on PostgreSQL pairing their seekers together; bot accounts seeking by their API
+//! token, in their own line.
 
+mod bot_api_common;
 mod common;
 
 use std::time::Duration;
@@ -11,7 +13,8 @@ use std::time::Duration;
 use common::{
     Ws, http, next_json, postgres, send, server, spawn_binary, temp_dir, with_cookie, ws_request,
 };
-use pref_protocol::{LobbyMessage, LobbyView, Summary};
+use pref_core::{Seat, Viewer};
+use pref_protocol::{LobbyMessage, LobbyView, ServerMessage, Summary};
 use pref_server::config::{Config, Millis};
 use serde_json::{Value, json};
 
@@ -185,7 +188,12 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
         names,
         [Some("A".into()), Some("B".into()), Some("C".into())]
     );
-    assert_ne!(table.phase, pref_protocol::Phase::Lobby);
+    // Not before every seat is open: the game starts once their pages open the table.
+    assert_eq!(table.phase, pref_protocol::Phase::Lobby);
+    let mut open = Vec::new();
+    for (_, _, token) in &tables {
+        open.push(open_seat(&addr, id, token).await);
+    }
     // The fourth is still waiting, and counted; the game is in the live list (the table
     // is opened beside the lobby's follower, so it may be listed just after the seats).
     let view = lobby_until(&addr, |v| {
@@ -204,6 +212,32 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
     let snapshot = next_json(&mut seat).await.unwrap();
     assert_eq!(snapshot["type"], "snapshot");
     assert_eq!(snapshot["you"], json!({"seat": 0}), "{snapshot}");
+    started(&addr, id).await;
+}
+
+/// Opens seat `token` of table `id` as the seeker's page does, past its snapshot.
+async fn open_seat(addr: &str, id: &str, token: &str) -> Ws {
+    let mut ws = common::connect(addr, id, Some(token), "").await;
+    let snapshot = next_json(&mut ws).await.unwrap();
+    assert_eq!(snapshot["type"], "snapshot", "{snapshot}");
+    ws
+}
+
+/// Polls table `id` until its game started (the lobby starts a paired table at a tick once
+/// its seats are open); fails after 10 s.
+async fn started(addr: &str, id: &str) -> Summary {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let table = summary(addr, id).await;
+        if table.phase != pref_protocol::Phase::Lobby {
+            return table;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never started: {table:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// Nine seekers of one choice at once, spread over the nodes of `addrs`: three whole tables,
@@ -292,16 +326,16 @@ async fn a_seeker_who_allowed_bots_gets_a_table_with_bots() {
         answer,
         json!({"type": "waiting", "preset": "sochi", "clock": "off"})
     );
-    let (id, seat, _) = paired(&mut ws).await;
+    let (id, seat, token) = paired(&mut ws).await;
     assert_eq!(seat, 0);
-    let table = summary(&addr, &id).await;
+    let _open = open_seat(&addr, &id, &token).await;
+    let table = started(&addr, &id).await;
     assert_eq!(table.seats[0].name.as_deref(), Some("Anna"));
     assert!(table.seats[0].bot.is_none());
     assert!(
         table.seats[1].bot.is_some() && table.seats[2].bot.is_some(),
         "{table:?}"
     );
-    assert_ne!(table.phase, pref_protocol::Phase::Lobby);
 }
 
 #[tokio::test]
@@ -413,11 +447,16 @@ async fn two_nodes_pair_their_seekers_at_one_table() {
     lobby_until(&one, |v| seeking(v, "sochi", "normal") == 2).await;
     lobby_until(&two, |v| seeking(v, "sochi", "normal") == 2).await;
     seek_on(&mut c, seek("C", "sochi", "normal", None)).await;
-    let (ta, sa, _) = paired(&mut a).await;
-    let (tb, sb, _) = paired(&mut b).await;
-    let (tc, sc, _) = paired(&mut c).await;
+    let (ta, sa, ka) = paired(&mut a).await;
+    let (tb, sb, kb) = paired(&mut b).await;
+    let (tc, sc, kc) = paired(&mut c).await;
     assert_eq!((&ta, &tb), (&tc, &tc));
     assert_eq!([sa, sb, sc], [0, 1, 2]);
+    // The game starts once their pages open the table.
+    let mut open = Vec::new();
+    for token in [ka, kb, kc] {
+        open.push(open_seat(&two, &ta, &token).await);
+    }
     // Either node serves the table and lists the game.
     let table = summary(&two, &ta).await;
     assert_eq!(table.seats[1].name.as_deref(), Some("B"));
@@ -528,4 +567,125 @@ async fn a_reconnect_to_the_other_node_resyncs_with_a_snapshot_and_misses_nothin
     let item = common::until(&mut w2, |m| m["type"] == "listed").await;
     assert_eq!(item["table"]["id"], json!(t4));
     assert_eq!(item["n"], json!(there.n + 1), "{item}");
+}
+
+/// A lobby socket opened with a bot account's API token (`Authorization: Bearer`, as at
+/// the table socket), past its snapshot.
+async fn bot_lobby_socket(addr: &str, token: &str) -> Ws {
+    let mut req = ws_request(&format!("ws://{addr}/api/lobby/ws"), None);
+    req.headers_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    next_json(&mut ws).await.unwrap();
+    ws
+}
+
+#[tokio::test]
+async fn bot_accounts_seek_by_their_token_and_pair_only_with_bot_accounts() {
+    let (addr, _) = server("lobby-bot-accounts", |c| {
+        roomy(c);
+        bot_api_common::quick(c);
+    })
+    .await;
+    // A person asking for a bots-only line is refused and waits nowhere.
+    let (mut person, _) = lobby_socket(&addr).await;
+    let mut only = seek("Ann", "sochi", "off", None);
+    only["bots_only"] = json!(true);
+    let refused = seek_on(&mut person, only).await;
+    assert_eq!(refused["error"], "bad_request", "{refused}");
+    // The person seeks first: were bot accounts in people's line, she would sit with the
+    // first two of them.
+    let waiting = seek_on(&mut person, seek("Ann", "sochi", "off", None)).await;
+    assert_eq!(waiting["type"], "waiting", "{waiting}");
+    let mut bots = Vec::new();
+    for (i, name) in ["Robo", "Tin", "Chip"].into_iter().enumerate() {
+        let (_, token) = bot_api_common::bot_account(&addr, name).await;
+        let mut ws = bot_lobby_socket(&addr, &token).await;
+        let mut request = seek("ignored", "sochi", "off", None);
+        if i == 0 {
+            request["bots_only"] = json!(true);
+        }
+        let waiting = seek_on(&mut ws, request).await;
+        assert_eq!(waiting["type"], "waiting", "{waiting}");
+        bots.push((ws, token));
+    }
+    let (mut table, mut open) = (None, Vec::new());
+    for (i, (ws, token)) in bots.iter_mut().enumerate() {
+        let (id, seat, seat_token) = paired(ws).await;
+        assert_eq!(usize::from(seat), i, "first come, first seated");
+        assert_eq!(table.get_or_insert_with(|| id.clone()), &id);
+        assert!(!seat_token.is_empty());
+        // The seat is the bot account's: its table socket by its API token sits there.
+        let mut at = bot_api_common::bot_socket(&addr, &id, token).await;
+        let first: ServerMessage =
+            serde_json::from_value(next_json(&mut at).await.unwrap()).unwrap();
+        let ServerMessage::Snapshot(snapshot) = first else {
+            panic!("the first message is not the snapshot: {first:?}");
+        };
+        assert_eq!(snapshot.you, Viewer::Seat(Seat(seat)));
+        open.push(at);
+    }
+    let id = table.unwrap();
+    let seats = summary(&addr, &id).await.seats;
+    let names: Vec<_> = seats.iter().map(|s| s.name.as_deref()).collect();
+    assert_eq!(names, [Some("Robo"), Some("Tin"), Some("Chip")]);
+    assert!(
+        seats.iter().all(|s| s.bot_account && s.bot.is_none()),
+        "{seats:?}"
+    );
+    // The person still waits, alone in people's line: the grid counts her only.
+    let view = lobby_until(&addr, |v| v.live.iter().any(|l| l.id == id)).await;
+    assert_eq!(seeking(&view, "sochi", "off"), 1, "{view:?}");
+}
+
+#[tokio::test]
+async fn open_grace_frees_an_unopened_seat_and_the_others_wait_listed() {
+    let (addr, _) = server("lobby-grace", |c| {
+        roomy(c);
+        c.lobby.open_grace_secs = pref_server::config::Secs(1);
+    })
+    .await;
+    let mut sockets = Vec::new();
+    for name in ["A", "B", "C"] {
+        let (mut ws, _) = lobby_socket(&addr).await;
+        let waiting = seek_on(&mut ws, seek(name, "sochi", "off", None)).await;
+        assert_eq!(waiting["type"], "waiting", "{waiting}");
+        sockets.push(ws);
+    }
+    let mut given = Vec::new();
+    for ws in &mut sockets {
+        given.push(paired(ws).await);
+    }
+    let id = given[0].0.clone();
+    // A and B open their seats; C's page never opens the table.
+    let mut open = Vec::new();
+    for (_, _, token) in &given[..2] {
+        open.push(open_seat(&addr, &id, token).await);
+    }
+    assert_eq!(summary(&addr, &id).await.phase, pref_protocol::Phase::Lobby);
+    // After the grace C's seat is freed; A and B keep theirs, first come first seated, and
+    // the table is listed with the free seat.
+    let view = lobby_until(&addr, |v| v.tables.iter().any(|t| t.id == id)).await;
+    let listed = view.tables.iter().find(|t| t.id == id).unwrap();
+    assert_eq!(listed.seats, [Some("A".into()), Some("B".into()), None]);
+    let table = summary(&addr, &id).await;
+    assert_eq!(table.phase, pref_protocol::Phase::Lobby);
+    assert_eq!(table.seats[2].name, None);
+    // C's seek is gone: nobody seeks.
+    assert_eq!(seeking(&view, "sochi", "off"), 0, "{view:?}");
+    // D takes the free seat from the list, without the invite key, and opens it: the game
+    // starts.
+    let (status, body) = http(
+        &addr,
+        "POST",
+        &format!("/api/tables/{id}/seats"),
+        Some(&json!({"name": "D"})),
+        None,
+    )
+    .await;
+    assert_eq!((status, &body["seat"]), (200, &json!(2)), "{body}");
+    let _d = open_seat(&addr, &id, body["token"].as_str().unwrap()).await;
+    let table = started(&addr, &id).await;
+    let names: Vec<_> = table.seats.iter().map(|s| s.name.as_deref()).collect();
+    assert_eq!(names, [Some("A"), Some("B"), Some("D")]);
 }

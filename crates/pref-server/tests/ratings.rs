@@ -590,6 +590,12 @@ async fn quick_pairing_seats_rated_seekers_at_a_rated_table_and_the_lobby_shows_
     }
     let m = until(&mut sockets[0], |m| m["type"] == "paired").await;
     let id = m["table"].as_str().unwrap();
+    // The game starts once every seat is open (`docs/protocol.md`, "The lobby").
+    let mut open = vec![connect(&addr, id, m["token"].as_str(), "").await];
+    for ws in &mut sockets[1..] {
+        let p = until(ws, |m| m["type"] == "paired").await;
+        open.push(connect(&addr, id, p["token"].as_str(), "").await);
+    }
     let (_, summary) = http(&addr, "GET", &format!("/api/tables/{id}"), None, None).await;
     let summary: Summary = strict(&summary);
     assert_eq!(summary.rated.as_deref(), Some("sochi"));

@@ -252,6 +252,7 @@ settings! {
     "lobby.seek_burst_per_ip" => PREF_SEEK_BURST_PER_IP: lobby.seek_burst_per_ip,
     "lobby.public_tables_per_ip" => PREF_PUBLIC_TABLES_PER_IP: lobby.public_tables_per_ip,
     "lobby.bots_after_max_secs" => PREF_BOTS_AFTER_MAX_SECS: lobby.bots_after_max_secs,
+    "lobby.open_grace_secs" => PREF_OPEN_GRACE_SECS: lobby.open_grace_secs,
     "lobby.lobby_max_listed" => PREF_LOBBY_MAX_LISTED: lobby.lobby_max_listed,
     "lobby.lobby_max_live" => PREF_LOBBY_MAX_LIVE: lobby.lobby_max_live,
 }

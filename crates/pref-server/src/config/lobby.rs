@@ -28,6 +28,8 @@ pub struct Lobby {
     pub public_tables_per_ip: u32,
     /// The longest wait a seek may ask for before bots fill its table.
     pub bots_after_max_secs: Secs,
+    /// How long a paired seeker has to open his seat before it is freed for somebody else.
+    pub open_grace_secs: Secs,
     /// Public tables the list shows at most (the longest waiting).
     pub lobby_max_listed: u32,
     /// Games in progress the live list shows at most (the busiest).
@@ -46,6 +48,7 @@ impl Default for Lobby {
             seek_burst_per_ip: 10,
             public_tables_per_ip: 3,
             bots_after_max_secs: Secs(600),
+            open_grace_secs: Secs(30),
             lobby_max_listed: 200,
             lobby_max_live: 50,
         }

@@ -91,6 +91,36 @@ pub(super) fn rated(
     Ok(())
 }
 
+/// The mark of a bot account's choice: bot accounts pair with bot accounts only.
+const BOTS: &str = "bots:";
+
+/// Puts a bot account's seek in the bots' own line (its key marked [`BOTS`]), apart from
+/// people's: a person's seek never pairs with a bot account's (`docs/bot-api.md`,
+/// "Seeking in the lobby"). `bots_only` says so explicitly; only a bot account may say it.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] for `bots_only` from a seeker who is no bot account.
+pub(super) fn bots_line(
+    choice: &mut Choice,
+    bot_account: bool,
+    bots_only: bool,
+) -> Result<(), ApiError> {
+    if bots_only && !bot_account {
+        return Err(ApiError::BadRequest(
+            "only a bot account signed in by its API token may seek bots_only".into(),
+        ));
+    }
+    if bot_account {
+        choice.key = format!("{BOTS}{}", choice.key);
+    }
+    Ok(())
+}
+
+/// Whether `key` is a choice of bot accounts' seeks ([`bots_line`]).
+pub(super) fn is_bots_line(key: &str) -> bool {
+    key.starts_with(BOTS)
+}
+
 /// The family a rated choice's key names (`None` for a choice not rated).
 pub(super) fn rated_family(key: &str) -> Option<pref_rating::Family> {
     key.strip_prefix("rated:")

@@ -3,7 +3,10 @@
 //! choice, so no seeker is taken twice on any node), a table is opened on this node with
 //! the lobby as its host, each taken seeker is seated in his place in the line, bots take
 //! the seats left when the seekers allowed it, and the seats are written back to the seeks
-//! all at once: the seekers' nodes hand them over. The opening runs as its own task, so the
+//! all at once: the seekers' nodes hand them over. The game starts once every seat is
+//! taken and open ([`start_when_open`]); a seat its seeker has not opened within
+//! `lobby.open_grace_secs` is freed, and the others wait at the table, listed in the lobby,
+//! for somebody to take it. The opening runs as its own task, so the
 //! follower keeps publishing the lobby's items meanwhile. A seeker gone meanwhile undoes the
 //! handing: the others wait again in their places, and the table, never started, expires
 //! as an idle lobby does.
@@ -37,8 +40,9 @@ pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError
             // a table's opening does not hold up the lobby's items.
             let lobby = Arc::clone(lobby);
             let rated = choice::rated_family(&choice);
+            let bots = choice::is_bots_line(&choice);
             tokio::spawn(async move {
-                match seat(&lobby, &taken, rated).await {
+                match seat(&lobby, &taken, rated, bots).await {
                     Ok(true) => lobby.changed().await,
                     Ok(false) => {}
                     Err(e) => {
@@ -56,12 +60,14 @@ pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError
     Ok(())
 }
 
-/// Opens the table of `taken` (rated in `rated`'s family, if given) and seats them; `false`
-/// when one of them left meanwhile.
+/// Opens the table of `taken` (rated in `rated`'s family, if given) and seats them (as bot
+/// accounts, marked so in their seats, when `bots`); `false` when one of them left
+/// meanwhile.
 async fn seat(
     lobby: &Arc<Lobby>,
     taken: &[SeekRow],
     rated: Option<pref_rating::Family>,
+    bots: bool,
 ) -> Result<bool, ApiError> {
     let first = taken
         .first()
@@ -88,17 +94,31 @@ async fn seat(
             .ask(|reply| Command::Rated { family, reply })
             .await??;
     }
+    let invite = Some(host.invite_key());
     let mut seats = Vec::with_capacity(taken.len());
     for (place, s) in (0u8..).zip(taken) {
-        let (seat, token) = handle
-            .ask(|reply| Command::Claim {
-                name: s.name.clone(),
-                seat: Some(place),
-                host: Some(host),
-                invite: None,
-                reply,
-            })
-            .await??;
+        let (name, seat) = (s.name.clone(), Some(place));
+        let (seat, token) = if bots {
+            handle
+                .ask(|reply| Command::BotClaim {
+                    name,
+                    seat,
+                    invite,
+                    invited: false,
+                    reply,
+                })
+                .await??
+        } else {
+            handle
+                .ask(|reply| Command::Claim {
+                    name,
+                    seat,
+                    host: Some(host),
+                    invite: None,
+                    reply,
+                })
+                .await??
+        };
         seats.push((s.no, seat, token.expose()));
     }
     for seat in (0u8..profile.players()).skip(taken.len()) {
@@ -117,13 +137,8 @@ async fn seat(
     if !lobby.rows.seat(&created.id, &seats).await? {
         return Ok(false);
     }
-    handle
-        .ask(|reply| Command::Host {
-            token: host,
-            op: HostRequest::Start,
-            reply,
-        })
-        .await??;
+    let people: Vec<u8> = seats.iter().map(|(_, seat, _)| *seat).collect();
+    tokio::spawn(start_when_open(Arc::clone(lobby), handle, host, people));
     let key = created.invite_key().unwrap_or_default().to_owned();
     lobby
         .publish(
@@ -136,4 +151,71 @@ async fn seat(
         .await?;
     tracing::info!(table = no, seekers = taken.len(), "seekers paired");
     Ok(true)
+}
+
+/// Starts the paired table of `handle` (whose host is the lobby, with `host`) once every
+/// seat is taken and open (a bot's always is); the seats of `people` (the seekers') not seen
+/// open at any tick within `lobby.open_grace_secs` are freed at its end, so that a seeker
+/// whose page never opens the table does not hold the others forever: they keep their
+/// seats, and the table, public, is listed with the free ones. Ends when the game starts
+/// or the table is gone (an idle lobby expires).
+async fn start_when_open(
+    lobby: Arc<Lobby>,
+    handle: crate::table::registry::TableHandle,
+    host: Secret,
+    mut unopened: Vec<u8>,
+) {
+    let limits = &lobby.config.lobby;
+    let grace = tokio::time::Instant::now() + limits.open_grace_secs.duration();
+    let tick = limits
+        .lobby_tick_ms
+        .at_least(std::time::Duration::from_millis(10));
+    loop {
+        let Ok(summary) = handle.ask(Command::Summary).await else {
+            return;
+        };
+        if summary.phase != pref_protocol::Phase::Lobby {
+            return;
+        }
+        unopened.retain(|&s| {
+            !summary
+                .seats
+                .get(usize::from(s))
+                .is_some_and(|seat| seat.connected)
+        });
+        if summary
+            .seats
+            .iter()
+            .all(|s| s.name.is_some() && s.connected)
+        {
+            let started = handle
+                .ask(|reply| Command::Host {
+                    token: host,
+                    op: HostRequest::Start,
+                    reply,
+                })
+                .await;
+            if let Ok(Ok(_)) = started {
+                lobby.changed().await;
+                return;
+            }
+        }
+        if !unopened.is_empty() && tokio::time::Instant::now() >= grace {
+            for seat in unopened.drain(..) {
+                let freed = handle
+                    .ask(|reply| Command::Host {
+                        token: host,
+                        op: HostRequest::Remove(seat),
+                        reply,
+                    })
+                    .await;
+                if !matches!(freed, Ok(Ok(_))) {
+                    tracing::warn!(seat, "an unopened paired seat was not freed");
+                }
+            }
+            tracing::info!("a paired table freed the seats nobody opened");
+            lobby.changed().await;
+        }
+        tokio::time::sleep(tick).await;
+    }
 }

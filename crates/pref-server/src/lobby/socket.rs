@@ -27,7 +27,8 @@ pub(crate) struct Seeker {
     pub client: Option<ClientKey>,
     /// The signed-in player (his account's number and user name): he seeks under his name.
     pub account: Option<(i64, String)>,
-    /// The signed-in account is a bot account (never paired for a rated game here).
+    /// The account is a bot account signed in by its API token: its seeks pair only with
+    /// other bot accounts' (`choice::bots_line`), never for a rated game here.
     pub bot: bool,
 }
 
@@ -197,6 +198,7 @@ async fn handle(
         clock,
         bots_after_secs,
         rated,
+        bots_only,
     } = request
     else {
         return Ok(None);
@@ -207,6 +209,7 @@ async fn handle(
         let who = (seeker.account.is_some(), seeker.bot);
         choice::rated(&mut choice, who, bots_after_secs.is_some())?;
     }
+    choice::bots_line(&mut choice, seeker.bot, bots_only)?;
     let bounds = &lobby.config.lobby;
     let bots_after_ms = bots_after_secs
         .map(|s| {

@@ -352,12 +352,13 @@ impl LobbyStore {
         })
     }
 
-    /// The seekers waiting per (preset, clock); other house rules count as `custom`.
+    /// The seekers waiting per (preset, clock); other house rules count as `custom`; bot
+    /// accounts' seeks (`choice::bots_line`) are not counted for people.
     pub(crate) async fn counts(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
         with_pool!(self.pool(), pool => {
             let rows = sqlx::query(
                 "SELECT COALESCE(label, 'custom'), clock, COUNT(*) FROM lobby_seeks
-                 WHERE table_id IS NULL GROUP BY COALESCE(label, 'custom'), clock
+                 WHERE table_id IS NULL AND choice NOT LIKE 'bots:%' GROUP BY COALESCE(label, 'custom'), clock
                  ORDER BY 1, 2",
             )
             .fetch_all(pool)

@@ -29,15 +29,25 @@ pub(super) async fn lobby_socket(
         .conns
         .admit_lobby(s.config.lobby.lobby_sockets_per_ip, client)
         .map_err(|_| ApiError::RateLimited("too many lobby sockets from this address".into()))?;
-    let signed = crate::accounts::for_claim(&s.accounts, &headers)
+    // A bot account seeks by its API token (`Authorization: Bearer prefbot_…`, as at the
+    // table socket; `docs/bot-api.md`), a person by his session.
+    let robot = crate::accounts::bot_api::bot_of(&s.accounts, &headers)
         .await?
         .map(Arc::new);
+    let signed = match robot {
+        Some(_) => None,
+        None => crate::accounts::for_claim(&s.accounts, &headers)
+            .await?
+            .map(Arc::new),
+    };
     let seeker = Seeker {
         client,
-        account: signed
-            .as_ref()
-            .map(|a| (a.account.no, a.account.name.clone())),
-        bot: signed.as_ref().is_some_and(|a| a.account.bot),
+        account: match (&robot, &signed) {
+            (Some(b), _) => Some((b.account.no, b.account.name.clone())),
+            (None, Some(a)) => Some((a.account.no, a.account.name.clone())),
+            (None, None) => None,
+        },
+        bot: robot.is_some() || signed.as_ref().is_some_and(|a| a.account.bot),
     };
     let lobby = Arc::clone(&s.lobby);
     let accounts = Arc::clone(&s.accounts);
@@ -50,15 +60,21 @@ pub(super) async fn lobby_socket(
         .on_upgrade(move |socket| async move {
             let paired = |table: String, seat: u8, token: String| {
                 let (accounts, signed) = (Arc::clone(&accounts), signed.clone());
+                let robot = robot.clone();
                 async move {
-                    let (Some(signed), Ok(table), Some(token)) =
-                        (signed, table_id(&table), Secret::parse(&token))
-                    else {
+                    let (Ok(table), Some(token)) = (table_id(&table), Secret::parse(&token)) else {
                         return;
                     };
-                    if let Err(e) =
-                        crate::accounts::tie(&accounts, &signed, &table, seat, &token).await
-                    {
+                    let tied = match (robot, signed) {
+                        (Some(b), _) => {
+                            crate::accounts::bot_api::tie(&accounts, &b, &table, seat, &token).await
+                        }
+                        (None, Some(a)) => {
+                            crate::accounts::tie(&accounts, &a, &table, seat, &token).await
+                        }
+                        (None, None) => return,
+                    };
+                    if let Err(e) = tied {
                         tracing::warn!(error = %e, "a paired seat was not tied to its account");
                     }
                 }
