@@ -66,7 +66,7 @@ async fn the_scan_reads_a_stored_game_once_and_keeps_its_etudes() {
     for s in 0..3u8 {
         let token = TokenHash::of(&Secret::random());
         store
-            .put_seat(no, s, &format!("seat {s}"), &token, None, 0)
+            .put_seat((no, s), &format!("seat {s}"), &token, None, 0, false)
             .await
             .unwrap();
     }
