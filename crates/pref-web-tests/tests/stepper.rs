@@ -34,7 +34,13 @@ const SHOWN: &str = "const s = document.querySelector('#step-through');
     hand: !!s.querySelector('#step-hand'), forward: !s.querySelector('#step-forward').disabled };";
 
 /// Steps back to the first call, then forward through every step, checking each.
-async fn walk(c: &Client, who: &str, seen: &BTreeSet<String>, auction: &Value, spectator: bool) {
+async fn walk(
+    c: &Client,
+    who: &str,
+    seen: &BTreeSet<String>,
+    auction: &Value,
+    spectator: bool,
+) -> Vec<String> {
     let calls = auction.as_array().unwrap();
     loop {
         let s = js(c, SHOWN).await;
@@ -96,6 +102,7 @@ async fn walk(c: &Client, who: &str, seen: &BTreeSet<String>, auction: &Value, s
     let s = js(c, SHOWN).await;
     assert_eq!(s["at"], json!(last - 1), "{who}: back one step");
     assert_eq!(s["kind"], json!(kinds[last - 1]), "{who}: back one step");
+    kinds
 }
 
 /// Whether a page has an auction and a completed trick to step through.
@@ -166,7 +173,24 @@ async fn the_auction_and_tricks_are_stepped_through_with_only_cards_each_viewer_
         "both viewers were sent one auction"
     );
     assert!(!auction.as_array().unwrap().is_empty());
-    walk(&player, "Anna", &mine, &auction, false).await;
-    walk(&watcher, "the spectator", &theirs, &auction, true).await;
+    let deal = pref_web_tests::picture::kept_picture(&player).await["deal"].clone();
+    let anna = walk(&player, "Anna", &mine, &auction, false).await;
+    let spectator = walk(&watcher, "the spectator", &theirs, &auction, true).await;
+    // The talon turned for all (R4.1), unless the deal is played on raspasy; the discard
+    // only for its declarer (Anna sits in seat 0).
+    let talon = deal["kind"] != json!("raspasy");
+    for (who, kinds) in [("Anna", &anna), ("the spectator", &spectator)] {
+        assert_eq!(
+            kinds.iter().any(|k| k == "talon"),
+            talon,
+            "{who}: {kinds:?} in {deal}"
+        );
+    }
+    let declarer = deal["declarer"] == json!(0) && deal["kind"] != json!("raspasy");
+    assert_eq!(
+        anna.iter().any(|k| k == "discard"),
+        declarer,
+        "Anna: {anna:?} in {deal}"
+    );
     shot(&watcher, &dir, "stepper-spectator").await;
 }
