@@ -11,7 +11,7 @@ import { h, toast } from './dom.js';
 import { face, sortHand, bidLabel, suitIcon, chip } from './cards.js';
 import { claimAnalysis } from './claim.js';
 
-const view = { id: null, deal: 0, deals: 0, record: null, text: null, doc: null, step: 0, error: null };
+const view = { id: null, deal: 0, deals: 0, record: null, text: null, doc: null, step: 0, move: 0, error: null };
 
 async function json(res) {
   const data = await res.json().catch(() => null);
@@ -24,6 +24,7 @@ async function load() {
   view.doc = null;
   view.error = null;
   view.step = 0;
+  view.move = 0;
   try {
     if (view.id) {
       if (!view.record) view.record = await fetch(`/api/tables/${view.id}/record`).then(json);
@@ -156,13 +157,33 @@ function steps(d) {
     view.step > 0 ? h('ol', { class: 'an-trick', id: 'an-trick' }, cards.map((c) => cardRow(d, c))) : null);
 }
 
+/** One card position at a time: who is to move and the solver's value of each card he could
+ * play there (the document's `values`, from the mover's side), the card played marked. */
+function moves(d) {
+  const n = d.cards.length;
+  if (n === 0) return null;
+  const at = Math.max(0, Math.min(n - 1, view.move));
+  const go = (i) => { view.move = Math.max(0, Math.min(n - 1, i)); draw(); };
+  const c = d.cards[at];
+  const side = moverSide(d, c);
+  return h('section', { id: 'an-moves', dataset: { move: at, trick: c.trick } },
+    h('div', { class: 'an-controls' },
+      h('button', { type: 'button', id: 'an-move-prev', disabled: at === 0, 'aria-label': t('an.prev'), onclick: () => go(at - 1) }, '◀'),
+      h('span', { id: 'an-move-where' }, t('an.move', { k: at + 1, n }), ' · ', t('an.trick', { no: c.trick + 1, total: d.cards[n - 1].trick + 1 })),
+      h('button', { type: 'button', id: 'an-move-next', disabled: at === n - 1, 'aria-label': t('an.next'), onclick: () => go(at + 1) }, '▶')),
+    h('p', { id: 'an-move-who' }, h('b', {}, c.by === c.seat ? who(c.seat) : t('an.for', { who: who(c.by), seat: who(c.seat) })), ' ', side.label),
+    h('ul', { class: 'an-move-values', id: 'an-move-values' }, c.values.map((v) => h('li', {
+      class: v.card === c.card ? 'played' : null, dataset: { card: v.card, value: side.v(v.value), ...(v.card === c.card ? { played: 'true' } : {}) },
+    }, face(v.card, { cls: 'small' }), ` ${side.v(v.value)}`))));
+}
+
 function dealView(d) {
   if (!d.analysable) return h('p', { id: 'an-reason' }, t('an.unavailable', { reason: d.reason }));
   return h('div', { id: 'an-deal-view', dataset: { deal: d.deal } },
     headline(d), par(d), claimAnalysis(d, who),
     h('p', { id: 'an-mistakes' }, t('an.mistakes', { n: d.mistakes })),
     h('h2', {}, t('an.auction')), auction(d),
-    h('h2', {}, t('an.play')), steps(d));
+    h('h2', {}, t('an.play')), steps(d), moves(d));
 }
 
 function draw() {

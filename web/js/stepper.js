@@ -1,12 +1,15 @@
-// Why: during a deal a player looks back one trick at a time, as over a real table's turned
-// tricks: back and forward through every completed trick, with who won it and, for a seated
-// player, the hand he held when it was led. Everything shown comes from what the page was
-// already told for this viewer (the deal so far, its own hand, the cards it saw played), so
-// the step-through can show no card the viewer has not seen.
+// Why: during a deal a player looks back one step at a time, as over a real table: every
+// call of the auction in order, the talon when it was turned, the discard where this viewer
+// saw it, then every completed trick, with who won it and, for a seated player, the hand he
+// held when it was led. Everything shown comes from what the page was already told for this
+// viewer (the auction log, the deal so far, its own hand, the talon and discard the server
+// projected for it), so the step-through can show no card the viewer has not seen. A step
+// whose cards the page was not told is left out, never fetched.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { chip } from './cards.js';
+import { callLabel } from './auctionlog.js';
 
 /** The viewer's own hand when trick `k` was led: the hand now with the cards it has played
  *  since (in trick `k` and after, and in the trick on the table). Null for a spectator. */
@@ -19,22 +22,78 @@ export function handAt(state, k) {
   return [...d.hand, ...since];
 }
 
-/** Back / forward through the completed tricks of the deal so far. */
-export function stepPanel(state) {
+/** The talon as this viewer was shown it whole (not on raspasy, where its cards open tricks). */
+function talonSeen(d) {
+  if (d.kind === 'raspasy') return [];
+  const cards = (d.revealed && d.revealed.talon) || d.talon || [];
+  return cards.every(Boolean) ? cards : [];
+}
+
+/** The discard if the server told it to this viewer (its declarer, or the record after the deal). */
+function discardSeen(d) {
+  const cards = (d.revealed && d.revealed.discard) || d.discard || [];
+  return cards.every(Boolean) ? cards : [];
+}
+
+/** Every step in order: each call, the talon, the discard, each completed trick. */
+export function positions(state) {
+  const d = state.snap && state.snap.deal;
   const r = state.review;
-  if (!r || r.tricks.length === 0) return null;
-  const n = r.tricks.length;
-  const k = Math.min(Math.max(state.stepAt ?? n - 1, 0), n - 1);
+  if (!d) return [];
+  const calls = (state.auction || []).map((c, i) => ({ kind: 'call', i }));
+  const talon = talonSeen(d);
+  const discard = discardSeen(d);
+  return [
+    ...calls,
+    ...(talon.length ? [{ kind: 'talon', cards: talon }] : []),
+    ...(discard.length ? [{ kind: 'discard', cards: discard }] : []),
+    ...(r ? r.tricks.map((_, k) => ({ kind: 'trick', k })) : []),
+  ];
+}
+
+/** The calls made up to step `p.i`, the last one marked. */
+function callsPart(state, p, name) {
+  const log = state.auction.slice(0, p.i + 1);
+  return h('ol', { class: 'step-calls', id: 'step-calls' }, log.map((c, j) => h('li', {
+    class: j === p.i ? 'step-now' : null, dataset: { seat: c.seat, call: c.call, ...(c.here ? { here: 'true' } : {}) },
+  }, h('small', {}, name(c.seat)), ' ', callLabel(c))));
+}
+
+/** One step's body and its place in words. */
+function stepBody(state, p, name) {
+  const r = state.review;
+  switch (p.kind) {
+    case 'call': return { where: t('step.call', { k: p.i + 1, n: state.auction.length }), body: callsPart(state, p, name) };
+    case 'talon': return { where: t('deal.talon'), body: h('p', { id: 'step-talon' }, p.cards.map(chip)) };
+    case 'discard': return { where: t('deal.discard'), body: h('p', { id: 'step-discard' }, p.cards.map(chip)) };
+    case 'trick': {
+      const tr = r.tricks[p.k];
+      const held = handAt(state, p.k);
+      return {
+        where: t('step.trick', { k: p.k + 1, n: r.tricks.length }),
+        body: [h('p', { id: 'step-cards' }, tr.cards.map((c) => h('span', { class: 'review-card' }, chip(c.card), ' ', h('small', {}, name(c.seat)))),
+          ' → ', h('b', {}, name(tr.winner))),
+        held ? h('p', { id: 'step-hand' }, t('step.hand'), ' ', held.map(chip)) : null],
+      };
+    }
+    default: throw new Error(`a step ${p.kind}`);
+  }
+}
+
+/** Back / forward through the auction, talon, discard and completed tricks of the deal so far. */
+export function stepPanel(state) {
+  const all = positions(state);
+  if (all.length === 0) return null;
+  const n = all.length;
+  const at = Math.min(Math.max(state.stepAt ?? n - 1, 0), n - 1);
   const go = (to) => { state.stepAt = to; state.redraw(); };
   const name = (s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
-  const tr = r.tricks[k];
-  const held = handAt(state, k);
-  return h('section', { class: 'step-through', id: 'step-through', 'data-trick': k },
+  const p = all[at];
+  const { where, body } = stepBody(state, p, name);
+  return h('section', { class: 'step-through', id: 'step-through', 'data-step': p.kind, 'data-at': at, 'data-trick': p.kind === 'trick' ? p.k : undefined },
     h('p', { class: 'step-nav' },
-      h('button', { type: 'button', id: 'step-back', disabled: k === 0, 'aria-label': t('step.back'), onclick: () => go(k - 1) }, '◀'),
-      ' ', h('span', { id: 'step-where' }, t('step.trick', { k: k + 1, n })), ' ',
-      h('button', { type: 'button', id: 'step-forward', disabled: k === n - 1, 'aria-label': t('step.forward'), onclick: () => go(k + 1) }, '▶')),
-    h('p', { id: 'step-cards' }, tr.cards.map((c) => h('span', { class: 'review-card' }, chip(c.card), ' ', h('small', {}, name(c.seat)))),
-      ' → ', h('b', {}, name(tr.winner))),
-    held ? h('p', { id: 'step-hand' }, t('step.hand'), ' ', held.map(chip)) : null);
+      h('button', { type: 'button', id: 'step-back', disabled: at === 0, 'aria-label': t('step.back'), onclick: () => go(at - 1) }, '◀'),
+      ' ', h('span', { id: 'step-where' }, where), ' ',
+      h('button', { type: 'button', id: 'step-forward', disabled: at === n - 1, 'aria-label': t('step.forward'), onclick: () => go(at + 1) }, '▶')),
+    body);
 }

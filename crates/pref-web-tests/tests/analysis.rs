@@ -5,7 +5,8 @@
 //!   finished deal; `/t/ID/analysis/0` steps through every trick, and each card shown (its
 //!   code, value before and after, cost, the mistake mark and the best cards in its place)
 //!   is the server's `pref-analysis/1` document's, with the par and each seat's best
-//!   contract; every key of the page is translated in five languages. A phone-sized
+//!   contract; then steps forward and back through every card position, each showing the
+//!   document's value of every legal card there (the card played marked); every key of the page is translated in five languages. A phone-sized
 //!   screenshot goes to `target/screenshots/analysis-phone.png`.
 //! - `a_record_file_opened_from_disk_is_analysed`: `/analysis` with the repository's misère
 //!   record chosen as a file shows Anna's ♥Q of trick 2 as the mistake of `docs/analysis.md`
@@ -110,6 +111,66 @@ async fn step_through(c: &Client, deal: &Value) -> u64 {
     mistakes
 }
 
+/// What the page shows at the current card position: the mover's cards with their values.
+const MOVE: &str = "const s = document.querySelector('#an-moves');
+  return { at: Number(s.dataset.move), values: [...s.querySelectorAll('#an-move-values li')].map(li => ({
+    card: li.dataset.card, value: Number(li.dataset.value), played: li.dataset.played === 'true' })) };";
+
+/// Steps through every card position forward, then back to the first, checking each against
+/// the document's `values` for that card (from the mover's side, as the trick rows).
+async fn step_through_moves(c: &Client, deal: &Value) {
+    let cards = deal["cards"].as_array().unwrap();
+    let expected = |i: usize| {
+        let card = &cards[i];
+        let defender = deal["kind"] == json!("game") && card["seat"] != card["counted"];
+        let values: Vec<Value> = card["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                let n = v["value"].as_u64().unwrap();
+                json!({ "card": v["card"], "value": if defender { 10 - n } else { n }, "played": v["card"] == card["card"] })
+            })
+            .collect();
+        json!({ "at": i, "values": values })
+    };
+    let order: Vec<usize> = (0..cards.len()).chain((0..cards.len() - 1).rev()).collect();
+    for (n, &i) in order.iter().enumerate() {
+        if n > 0 {
+            let button = if i > order[n - 1] {
+                "#an-move-next"
+            } else {
+                "#an-move-prev"
+            };
+            click(c, button).await;
+            until(
+                c,
+                "the next card position",
+                &format!("return document.querySelector('#an-moves').dataset.move === '{i}'"),
+            )
+            .await;
+        }
+        let shown = js(c, MOVE).await;
+        assert_eq!(shown, expected(i), "card position {i}");
+        assert_eq!(
+            shown["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|v| v["played"] == json!(true))
+                .count(),
+            1,
+            "position {i}: the card played is one of the values"
+        );
+    }
+    let prev_disabled = js(c, "return document.querySelector('#an-move-prev').disabled").await;
+    assert_eq!(
+        prev_disabled,
+        json!(true),
+        "the first card position starts the steps"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bots_deal_is_stepped_through_with_the_servers_values() {
     if browser_missing() {
@@ -185,6 +246,7 @@ async fn a_bots_deal_is_stepped_through_with_the_servers_values() {
     );
     let mistakes = step_through(&desk, &deal).await;
     assert_eq!(mistakes, deal["mistakes"].as_u64().unwrap());
+    step_through_moves(&desk, &deal).await;
 
     for code in LANGS {
         js(&desk, &format!("document.querySelector('#lang').value = '{code}'; document.querySelector('#lang').dispatchEvent(new Event('change')); return true")).await;
