@@ -9,6 +9,7 @@ import { api } from './api.js';
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { saved } from './store.js';
+import { ratingEl } from './ratings.js';
 
 const PRESETS = ['sochi', 'leningrad', 'rostov'];
 const CLOCKS = ['relaxed', 'normal', 'blitz'];
@@ -77,8 +78,14 @@ function grid() {
       })))));
 }
 
-function seatsText(seats) {
-  return seats.map((s) => s || '—').join(', ');
+// The names in the seats ("—" for a free one), each with its rating at a rated table
+// (`ratings`, by seat, from the lobby's row).
+function seatsText(seats, ratings) {
+  return seats.flatMap((s, i) => {
+    const r = ratings && ratings[i];
+    const name = r ? [s || '—', ' ', ratingEl(r)] : [s || '—'];
+    return i ? [', ', ...name] : name;
+  });
 }
 
 function tables() {
@@ -87,7 +94,7 @@ function tables() {
     Object.keys(tb.differs || {}).length ? ` (${t('room.differs', { n: Object.keys(tb.differs).length })})` : '',
     ' · ', tb.clock ? t(`clock.${tb.clock}`) : t('clock.off'),
     ratedBadge(tb.rated),
-    ' · ', seatsText(tb.seats),
+    ' · ', ...seatsText(tb.seats, tb.ratings),
     tb.host ? ` · ${t('room.host', { name: tb.host })}` : '',
     ' · ', t('room.waited', { n: Math.floor(tb.waiting_secs / 60) }), ' ',
     h('button', { type: 'button', class: 'room-sit', onclick: () => sit(tb.id) }, t('room.sit')))));
@@ -95,7 +102,7 @@ function tables() {
 
 function live() {
   return h('ul', { class: 'room-list', id: 'room-live' }, room.lobby.live.map((g) => h('li', {},
-    h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'), ratedBadge(g.rated), ' · ', g.seats.join(', '),
+    h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'), ratedBadge(g.rated), ' · ', ...seatsText(g.seats, g.ratings),
     g.spectators ? ` · ${t('room.watchers', { n: g.spectators })}` : '', ' ',
     h('a', { href: `/t/${g.id}?watch`, class: 'room-watch' }, t('room.watch')))));
 }

@@ -44,6 +44,7 @@ mod fairness;
 mod field;
 mod form;
 mod practice;
+mod rated;
 mod read;
 mod timing;
 mod write;
@@ -126,6 +127,8 @@ pub struct Record {
     practice: bool,
     /// The hints each seat asked for, by deal index, at a practice table.
     hints: practice::HintsByDeal,
+    /// The rating family a rated game counted in (`record/rated.rs`).
+    rated: Option<String>,
 }
 
 impl Record {
@@ -182,6 +185,7 @@ impl Record {
             timing: timing::TimingByDeal::new(),
             practice: false,
             hints: practice::HintsByDeal::new(),
+            rated: None,
         })
     }
 

@@ -343,6 +343,7 @@ mod tests {
                 host: Some(host.to_owned()),
                 waiting_secs: 0,
                 rated: None,
+                ratings: Vec::new(),
             },
         }
     }

@@ -37,6 +37,10 @@ pub struct PublicTable {
     /// A rated table's family (`docs/protocol.md` "Ratings"); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rated: Option<String>,
+    /// At a rated table, the seated players' ratings in its family, by seat like `seats`
+    /// (`null` for a free seat); absent at an unrated table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<Option<crate::RatingShown>>,
 }
 
 /// A game in progress on a public table.
@@ -58,6 +62,9 @@ pub struct LiveTable {
     /// A rated game's family; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rated: Option<String>,
+    /// A rated game's players' ratings in its family, by seat; absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<Option<crate::RatingShown>>,
 }
 
 /// How many are seeking one choice of quick pairing.

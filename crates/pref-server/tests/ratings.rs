@@ -72,13 +72,23 @@ async fn play_a_deal(mut ws: Ws, seat: u64) {
     }
 }
 
-/// Starts the game, plays its first deal with `sockets` (each with its seat) and ends it
-/// by agreement (R10.3): the summary of the finished table.
-async fn play_and_end(addr: &str, id: &str, host: &str, sockets: Vec<(Ws, u64)>) -> Summary {
+/// Starts the game, plays its first deal with `sockets` (each with its seat and the seat's
+/// token) and ends it by agreement (R10.3), each seat given a token accepting the host's
+/// stop: the summary of the finished table.
+async fn play_and_end(
+    addr: &str,
+    id: &str,
+    host: &str,
+    sockets: Vec<(Ws, u64, Option<String>)>,
+) -> Summary {
     start_table(addr, id, host).await;
+    let tokens: Vec<(u8, String)> = sockets
+        .iter()
+        .filter_map(|(_, seat, t)| t.clone().map(|t| (*seat as u8, t)))
+        .collect();
     let plays = sockets
         .into_iter()
-        .map(|(ws, seat)| tokio::spawn(play_a_deal(ws, seat)));
+        .map(|(ws, seat, _)| tokio::spawn(play_a_deal(ws, seat)));
     let all = futures_util::future::join_all(plays);
     for done in tokio::time::timeout(Duration::from_secs(120), all)
         .await
@@ -86,15 +96,8 @@ async fn play_and_end(addr: &str, id: &str, host: &str, sockets: Vec<(Ws, u64)>)
     {
         done.unwrap();
     }
-    let (status, body) = http(
-        addr,
-        "POST",
-        &format!("/api/tables/{id}/end"),
-        None,
-        Some(host),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    let seats: Vec<(u8, &str)> = tokens.iter().map(|(s, t)| (*s, t.as_str())).collect();
+    end_game(addr, id, host, &seats).await;
     let (_, summary) = http(addr, "GET", &format!("/api/tables/{id}"), None, None).await;
     strict(&summary)
 }
@@ -106,7 +109,8 @@ async fn a_rated_game(addr: &str, people: &[Browser; 3]) -> (String, Summary) {
     let mut sockets = Vec::new();
     for (seat, who) in people.iter().enumerate() {
         let token = seated(who, &id, &key).await;
-        sockets.push((connect(addr, &id, Some(&token), "").await, seat as u64));
+        let ws = connect(addr, &id, Some(&token), "").await;
+        sockets.push((ws, seat as u64, Some(token)));
     }
     let summary = play_and_end(addr, &id, &host, sockets).await;
     (id, summary)
@@ -439,7 +443,8 @@ async fn a_player_away_at_the_end_abandoned_and_is_ranked_last() {
     for (seat, who) in people.iter().enumerate() {
         let token = seated(who, &id, &key).await;
         if seat > 0 {
-            sockets.push((connect(&addr, &id, Some(&token), "").await, seat as u64));
+            let ws = connect(&addr, &id, Some(&token), "").await;
+            sockets.push((ws, seat as u64, Some(token)));
         }
     }
     let summary = play_and_end(&addr, &id, &host, sockets).await;
@@ -506,7 +511,7 @@ async fn bots_rated_games_are_on_the_bots_board_only_and_the_kinds_never_sit_tog
             (200, Some(seat as u64)),
             "{body}"
         );
-        sockets.push((bot_socket(&addr, &id, token).await, seat as u64));
+        sockets.push((bot_socket(&addr, &id, token).await, seat as u64, None));
     }
     play_and_end(&addr, &id, &host, sockets).await;
     let bots_board = board(&addr, "bots").await;
@@ -630,4 +635,168 @@ async fn quick_pairing_seats_rated_seekers_at_a_rated_table_and_the_lobby_shows_
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Polls the lobby until `pick` finds its row; panics after ten seconds.
+async fn lobby_row<T>(addr: &str, pick: impl Fn(&pref_protocol::LobbyView) -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, lobby) = http(addr, "GET", "/api/lobby", None, None).await;
+        if let Some(row) = pick(&strict(&lobby)) {
+            return row;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never: {lobby}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_shows_each_seated_players_rating_at_a_rated_table_only() {
+    let (addr, _) = server("rated-lobby-ratings", quick).await;
+    let people = [
+        Browser::sign_up(&addr, "Anna").await,
+        Browser::sign_up(&addr, "Boris").await,
+        Browser::sign_up(&addr, "Vera").await,
+    ];
+    a_rated_game(&addr, &people).await;
+    let anna = pages(&addr, &["Anna"]).await[0].families[0].rating;
+    assert_eq!(anna.games, 1);
+    // Anna, rated once, sits at a public rated table; a newcomer sits beside her.
+    let body = json!({"profile": "sochi", "clock": "relaxed", "rated": true, "public": true,
+        "name": "host"});
+    let (status, created) = http(&addr, "POST", "/api/tables", Some(&body), None).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let key = invite(created["host_token"].as_str().unwrap());
+    seated(&people[0], &id, &key).await;
+    let newcomer = Browser::sign_up(&addr, "Gleb").await;
+    seated(&newcomer, &id, &key).await;
+    let row = lobby_row(&addr, |v| {
+        v.tables
+            .iter()
+            .find(|t| t.id == id && t.seats.iter().flatten().count() == 2)
+            .cloned()
+    })
+    .await;
+    assert_eq!(row.rated.as_deref(), Some("sochi"));
+    let at = |name: &str| {
+        row.seats
+            .iter()
+            .position(|s| s.as_deref() == Some(name))
+            .unwrap()
+    };
+    assert_eq!(row.ratings.len(), 3, "{row:?}");
+    assert_eq!(row.ratings[at("Anna")], Some(anna), "{row:?}");
+    let fresh = Rating::new(&Params::STANDARD);
+    let gleb = row.ratings[at("Gleb")].unwrap();
+    assert_eq!(
+        (gleb.rating, gleb.deviation, gleb.games, gleb.provisional),
+        (fresh.shown(), fresh.shown_deviation(), 0, true)
+    );
+    assert_eq!(row.ratings.iter().flatten().count(), 2, "{row:?}");
+    // An unrated public table's row carries no ratings.
+    let body = json!({"profile": "sochi", "public": true, "name": "host"});
+    let (status, plain) = http(&addr, "POST", "/api/tables", Some(&body), None).await;
+    assert_eq!(status, 201, "{plain}");
+    let plain_id = plain["id"].as_str().unwrap().to_owned();
+    let key = invite(plain["host_token"].as_str().unwrap());
+    seated(&people[1], &plain_id, &key).await;
+    let row = lobby_row(&addr, |v| {
+        v.tables
+            .iter()
+            .find(|t| t.id == plain_id && t.seats.iter().flatten().count() == 1)
+            .cloned()
+    })
+    .await;
+    assert!(row.ratings.is_empty(), "{row:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_games_record_names_its_family_and_an_unrated_ones_has_no_mark() {
+    let (addr, _) = server("rated-record", quick).await;
+    let people = [
+        Browser::sign_up(&addr, "Anna").await,
+        Browser::sign_up(&addr, "Boris").await,
+        Browser::sign_up(&addr, "Vera").await,
+    ];
+    let (rated, _) = a_rated_game(&addr, &people).await;
+    assert_eq!(record(&addr, &rated).await.rated(), Some("sochi"));
+    // The same people's unrated game.
+    let (plain, host) = lobby(&addr, json!("sochi")).await;
+    let key = invite(&host);
+    let mut sockets = Vec::new();
+    for (seat, who) in people.iter().enumerate() {
+        let token = seated(who, &plain, &key).await;
+        let ws = connect(&addr, &plain, Some(&token), "").await;
+        sockets.push((ws, seat as u64, Some(token)));
+    }
+    let summary = play_and_end(&addr, &plain, &host, sockets).await;
+    assert_eq!(summary.rated, None);
+    assert_eq!(record(&addr, &plain).await.rated(), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_whose_end_was_not_counted_is_rated_once_by_the_repair() {
+    let (addr, dir) = server("rated-repair", quick).await;
+    let (id, _, after) = rated_once(&addr).await;
+    // As if `set_over` had failed after the last action: the table is over, but nothing of
+    // its end (figures, ratings, history) was written.
+    let pool =
+        sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
+            .await
+            .unwrap();
+    for sql in [
+        "DELETE FROM rating_changes",
+        "DELETE FROM ratings",
+        "DELETE FROM account_games",
+        "DELETE FROM account_stats",
+        "UPDATE account_seats SET counted = 0",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    let rows = |pool: sqlx::SqlitePool| async move {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM rating_changes")
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    assert_eq!(rows(pool.clone()).await, 0);
+    // The first player page read repairs the game: counted and rated, all three players.
+    for name in ["Boris", "Anna", "Vera", "Boris"] {
+        let (status, body) = http(
+            &addr,
+            "GET",
+            &format!("/api/players/{name}/stats"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(rows(pool.clone()).await, 3, "after {name}");
+    }
+    // The same ratings and changes as the game's own end gave (only the time differs).
+    let undated = |pages: Vec<PlayerRatings>| -> Vec<_> {
+        pages
+            .into_iter()
+            .map(|p| {
+                let f = &p.families[0];
+                let h: Vec<_> = f
+                    .history
+                    .iter()
+                    .map(|h| (h.table.clone(), h.rating, h.change))
+                    .collect();
+                (f.family.clone(), f.rating, h)
+            })
+            .collect()
+    };
+    assert_eq!(
+        undated(pages(&addr, &["Anna", "Boris", "Vera"]).await),
+        undated(after)
+    );
+    let changes = table_ratings(&addr, &id).await;
+    assert_eq!(
+        changes.seats.iter().filter(|s| s.change.is_some()).count(),
+        3
+    );
+    pool.close().await;
 }

@@ -8,7 +8,7 @@ use super::error::Result;
 use super::field::{known_keys, need, read_cards, read_seat, wrong};
 use super::form::{read_action, read_outcome};
 use super::{
-    FORMAT, Location, Reason, Record, RecordDeal, RecordError, fairness, practice, timing,
+    FORMAT, Location, Reason, Record, RecordDeal, RecordError, fairness, practice, rated, timing,
 };
 use crate::bid::Seat;
 use crate::error::{DealError, RuleError};
@@ -175,6 +175,7 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
             "stop",
             "bots",
             "practice",
+            "rated",
         ],
     )?;
     let (preset, profile) = read_profile(need(doc, "profile")?)?;
@@ -219,6 +220,7 @@ fn read_header(doc: &Value) -> Result<(Record, &Vec<Value>), Reason> {
         timing: timing::TimingByDeal::new(),
         practice: practice::read_practice(doc)?,
         hints: practice::HintsByDeal::new(),
+        rated: rated::read_rated(doc)?,
     };
     Ok((record, raw_deals))
 }

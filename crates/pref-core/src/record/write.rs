@@ -60,6 +60,9 @@ impl Record {
         if self.practice {
             fields.push(("practice".to_owned(), Out::Raw("true".to_owned())));
         }
+        if let Some(family) = &self.rated {
+            fields.push(("rated".to_owned(), Out::str(family)));
+        }
         let mut s = String::new();
         Out::Object(fields).write(0, &mut s);
         s.push('\n');

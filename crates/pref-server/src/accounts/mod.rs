@@ -25,7 +25,7 @@ pub(crate) mod http;
 mod keys;
 mod players;
 pub(crate) mod rated;
-mod ratings;
+pub(crate) mod ratings;
 mod session;
 mod store;
 #[cfg(test)]

@@ -93,20 +93,21 @@ async fn refresh(a: &Accounts, account: i64) -> Result<(), ApiError> {
                 .map_err(|e| e.to_string())
                 .and_then(|r| SeatFigures::of_record(&r).map_err(|e| e.to_string()))
         });
-        let figures = match figures {
-            Ok(game) => game
-                .into_iter()
-                .find(|f| f.seat == seat)
-                .unwrap_or_else(|| empty(seat)),
-            Err(why) => {
-                // A finished game without a record (no deal was played) or whose record
-                // does not replay (a bug) is counted as empty, so that it does not hold the
-                // others back.
-                tracing::error!(%why, "a finished game has no record that replays; counted as empty");
-                empty(seat)
-            }
-        };
-        a.store.count_game(account, &table, now(), &figures).await?;
+        let game = figures.unwrap_or_else(|why| {
+            // A finished game without a record (no deal was played) or whose record does
+            // not replay (a bug) is counted as empty (and not rated), so that it does not
+            // hold the others back.
+            tracing::error!(%why, "a finished game has no record that replays; counted as empty");
+            Vec::new()
+        });
+        let figures = game
+            .iter()
+            .find(|f| f.seat == seat)
+            .cloned()
+            .unwrap_or_else(|| empty(seat));
+        a.store
+            .count_game(account, &table, now(), (&figures, &game))
+            .await?;
     }
     Ok(())
 }

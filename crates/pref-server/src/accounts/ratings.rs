@@ -59,6 +59,14 @@ fn rating(mu: f64, sigma: f64, games: i64) -> Rating {
     }
 }
 
+/// A stored rating row's shown form (`None`s: no row yet, a new player's rating).
+pub(crate) fn stored(mu: Option<f64>, sigma: Option<f64>, games: Option<i64>) -> RatingShown {
+    match (mu, sigma, games) {
+        (Some(mu), Some(sigma), Some(games)) => shown(&rating(mu, sigma, games)),
+        _ => shown(&Rating::new(&Params::STANDARD)),
+    }
+}
+
 fn family(name: &str) -> Result<Family, ApiError> {
     Family::parse(name).ok_or_else(|| {
         ApiError::BadRequest(format!(

@@ -237,7 +237,7 @@ impl Lobby {
 
     /// Reads the lobby from the database and publishes what changed.
     async fn read(self: &Arc<Lobby>) -> Result<(), ApiError> {
-        let (rows, seats) = self.rows.public().await?;
+        let (rows, seats, rated) = self.rows.public().await?;
         let counts = self.rows.counts().await?;
         if self
             .reads
@@ -265,6 +265,7 @@ impl Lobby {
         let fresh = view::Known::read(
             &rows,
             &seats,
+            &rated,
             &counts,
             (limits.lobby_max_listed, limits.lobby_max_live),
         );

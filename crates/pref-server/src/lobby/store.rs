@@ -6,6 +6,18 @@ use sqlx::Row;
 
 use crate::store::{Pool, Store, StoreError, with_pool};
 
+/// The public tables' rows, their seats' names (`(table_no, seat, name)`) and their seated
+/// accounts' ratings at rated tables (`(table_no, seat, rating)`).
+pub(crate) type PublicRead = (
+    Vec<PublicRow>,
+    Vec<(i64, u8, String)>,
+    Vec<(i64, u8, pref_protocol::RatingShown)>,
+);
+
+/// A rated table's seat held by an account: table, seat and the account's stored rating in
+/// the table's family (mu, sigma, games; `None`s before his first rated game).
+type RatedSeat = (i64, i64, Option<f64>, Option<f64>, Option<i64>);
+
 /// What a public table's row holds for the list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PublicRow {
@@ -201,11 +213,10 @@ impl LobbyStore {
         Ok(())
     }
 
-    /// Every public table in the lobby or playing, and the names in their seats
-    /// (`(table_no, seat, name)`).
-    pub(crate) async fn public(
-        &self,
-    ) -> Result<(Vec<PublicRow>, Vec<(i64, u8, String)>), StoreError> {
+    /// Every public table in the lobby or playing, the names in their seats
+    /// (`(table_no, seat, name)`), and at rated tables the seated accounts' ratings in the
+    /// table's family (`(table_no, seat, rating)`; a new player's before his first game).
+    pub(crate) async fn public(&self) -> Result<PublicRead, StoreError> {
         with_pool!(self.pool(), pool => {
             let rows = sqlx::query(
                 "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs, l.clock,
@@ -220,6 +231,16 @@ impl LobbyStore {
             let seats = sqlx::query(
                 "SELECT s.table_no, s.seat, s.name FROM lobby_tables l
                  JOIN seats s ON s.table_no = l.table_no",
+            )
+            .fetch_all(pool)
+            .await?;
+            let rated: Vec<RatedSeat> = sqlx::query_as(
+                "SELECT s.table_no, s.seat, r.mu, r.sigma, r.games FROM lobby_tables l
+                 JOIN rated_tables rt ON rt.table_no = l.table_no
+                 JOIN seats s ON s.table_no = l.table_no
+                 JOIN account_seats a ON a.table_id = l.table_id AND a.seat = s.seat
+                     AND a.token_hash = s.token
+                 LEFT JOIN ratings r ON r.account_no = a.account_no AND r.family = rt.family",
             )
             .fetch_all(pool)
             .await?;
@@ -242,6 +263,12 @@ impl LobbyStore {
                 seats
                     .iter()
                     .map(|r| (r.get(0), small(r.get(1)), r.get(2)))
+                    .collect(),
+                rated
+                    .into_iter()
+                    .map(|(no, seat, mu, sigma, games)| {
+                        (no, small(seat), crate::accounts::ratings::stored(mu, sigma, games))
+                    })
                     .collect(),
             ))
         })

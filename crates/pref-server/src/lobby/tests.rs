@@ -81,7 +81,7 @@ fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
         (2, 0, "B".to_owned()),
         (3, 1, "C".to_owned()),
     ];
-    let items = known.update(Known::read(&rows, &seats, &[], (10, 10)), 5_000);
+    let items = known.update(Known::read(&rows, &seats, &[], &[], (10, 10)), 5_000);
     let numbers: Vec<_> = items
         .iter()
         .map(|i| match i {
@@ -112,7 +112,7 @@ fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
     // Read again unchanged: nothing to tell, though a second went by.
     assert!(
         known
-            .update(Known::read(&rows, &seats, &[], (10, 10)), 6_000)
+            .update(Known::read(&rows, &seats, &[], &[], (10, 10)), 6_000)
             .is_empty()
     );
     // Table a fills up: it leaves the list.
@@ -121,7 +121,7 @@ fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
         (1, 1, "X".to_owned()),
         (1, 2, "Y".to_owned()),
     ];
-    let items = known.update(Known::read(&rows[..1], &full, &[], (10, 10)), 7_000);
+    let items = known.update(Known::read(&rows[..1], &full, &[], &[], (10, 10)), 7_000);
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(matches!(&items[0], LobbyMessage::Unlisted { n: 3, id } if id == "a"));
     assert!(matches!(&items[1], LobbyMessage::Live { n: 4, live } if live.is_empty()));

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use pref_protocol::{LiveTable, LobbyMessage, LobbyView, PublicTable, SeekCount};
+use pref_protocol::{LiveTable, LobbyMessage, LobbyView, PublicTable, RatingShown, SeekCount};
 
 use super::store::PublicRow;
 
@@ -44,12 +44,14 @@ fn waited(created_ms: i64, now_ms: i64) -> u64 {
 }
 
 impl Known {
-    /// The lobby of `rows` (public tables), `seats` (`(table_no, seat, name)`) and `counts`
-    /// (seekers per preset and clock), keeping the `max_listed` longest waiting tables and
-    /// the `max_live` busiest games.
+    /// The lobby of `rows` (public tables), `seats` (`(table_no, seat, name)`), `rated`
+    /// (the ratings at rated tables, `(table_no, seat, rating)`) and `counts` (seekers per
+    /// preset and clock), keeping the `max_listed` longest waiting tables and the `max_live`
+    /// busiest games.
     pub(super) fn read(
         rows: &[PublicRow],
         seats: &[(i64, u8, String)],
+        rated: &[(i64, u8, RatingShown)],
         counts: &[(String, String, i64)],
         (max_listed, max_live): (u32, u32),
     ) -> Read {
@@ -67,6 +69,18 @@ impl Known {
                 }
             }
             names
+        };
+        let ratings = |r: &PublicRow| {
+            if r.rated.is_none() {
+                return Vec::new();
+            }
+            let mut ratings = vec![None; usize::from(r.players)];
+            for (_, seat, rating) in rated.iter().filter(|(no, _, _)| *no == r.no) {
+                if let Some(place) = ratings.get_mut(usize::from(*seat)) {
+                    *place = Some(*rating);
+                }
+            }
+            ratings
         };
         let mut tables = BTreeMap::new();
         let mut live = Vec::new();
@@ -87,6 +101,7 @@ impl Known {
                         host: r.host.clone(),
                         waiting_secs: 0,
                         rated: r.rated.clone(),
+                        ratings: ratings(r),
                     };
                     tables.insert(r.id.clone(), (table, r.created_ms));
                 }
@@ -97,6 +112,7 @@ impl Known {
                     seats: seats.into_iter().map(Option::unwrap_or_default).collect(),
                     spectators: u32::try_from(r.watchers).unwrap_or(0),
                     rated: r.rated.clone(),
+                    ratings: ratings(r),
                 }),
                 _ => {}
             }

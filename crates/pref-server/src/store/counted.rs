@@ -159,7 +159,9 @@ impl Store {
 
     /// Counts a finished game's figures for the account once (the repair of a game whose
     /// end was stored without them, [`Store::set_over`] having failed after its last
-    /// action).
+    /// action): `figures` is the account's seat's, `game` every seat's. A rated game is
+    /// rated in the same transaction, once (the first repair of any of its players rates
+    /// them all; the history's key makes the others change nothing).
     ///
     /// # Errors
     /// [`StoreError`] if the database refuses or the stored sum does not read.
@@ -168,11 +170,28 @@ impl Store {
         account: i64,
         table: &str,
         at: i64,
-        figures: &SeatFigures,
+        (figures, game): (&SeatFigures, &[SeatFigures]),
     ) -> Result<(), StoreError> {
+        let holders = "SELECT a.account_no, a.seat FROM account_seats a
+                       JOIN tables t ON t.id = a.table_id
+                       JOIN seats s ON s.table_no = t.no AND s.seat = a.seat
+                           AND s.token = a.token_hash
+                       WHERE t.id = $1";
         with_pool!(&self.pool, pool => {
             let mut tx = pool.begin().await?;
             count_in!(tx, account, table, at, figures);
+            let family: Option<String> = sqlx::query_scalar(
+                "SELECT r.family FROM rated_tables r JOIN tables t ON t.no = r.table_no
+                 WHERE t.id = $1",
+            )
+            .bind(table)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some(family) = family {
+                let seated: Vec<(i64, i64)> =
+                    sqlx::query_as(holders).bind(table).fetch_all(&mut *tx).await?;
+                rate_in!(tx, table, &family, &seated, game, at);
+            }
             tx.commit().await?;
         });
         super::GAME_COUNTED.notify_one();

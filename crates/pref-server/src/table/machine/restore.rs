@@ -134,7 +134,8 @@ impl Machine {
         Ok(Record::from_game(game, &self.names())
             .map_err(|e| RecordError::Internal(e.to_string()))?
             .with_agreed_stop(agreed)
-            .with_bots(&self.program_seats()))
+            .with_bots(&self.program_seats())
+            .with_rated(self.rated.map(pref_rating::Family::as_str)))
     }
 
     /// Every seat's figures in a game that is over, for the accounts its seats are tied to
