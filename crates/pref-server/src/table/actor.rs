@@ -242,8 +242,27 @@ impl Table {
         self.apply_as(op, false).await
     }
 
-    /// [`Table::apply`], for an action the autopilot made when `auto`.
+    /// [`Table::apply`], for an action the autopilot made when `auto`; then every seat away
+    /// on the clock's autopilot accepts a stop proposal that stands (R10.3, `stop.rs`).
     async fn apply_as(&mut self, op: Op, auto: bool) -> Result<Change, TableError> {
+        let change = self.apply_once(op, auto).await?;
+        while let Some(seat) = self.away_to_accept() {
+            self.apply_once(Op::AwayAccepts { seat }, true).await?;
+        }
+        Ok(change)
+    }
+
+    /// A seat away on the clock's autopilot that has not answered the standing proposal.
+    fn away_to_accept(&self) -> Option<Seat> {
+        let clock = self.clock.as_ref()?;
+        let stop = self.machine.stop_view()?;
+        (0..self.machine.players())
+            .map(Seat)
+            .find(|&s| clock.away(s) && !stop.accepted.contains(&s.0))
+    }
+
+    /// One op, as [`Table::apply_as`] says.
+    async fn apply_once(&mut self, op: Op, auto: bool) -> Result<Change, TableError> {
         let now = self.now_ms();
         let mut next = self.machine.clone();
         let mut change = next.apply(op)?;

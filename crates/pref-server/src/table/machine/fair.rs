@@ -132,6 +132,7 @@ impl Machine {
             | super::Op::ClockPaused { .. }
             | super::Op::ClockBack { .. }
             | super::Op::Stop { .. }
+            | super::Op::AwayAccepts { .. }
             | super::Op::Chat { .. }
             | super::Op::Presence { .. }
             | super::Op::Fair(_) => Ok(()),

@@ -389,6 +389,7 @@ impl Machine {
             }
             Op::Fair(op) => self.fair_op(&mut change, op)?,
             Op::Stop { seat, token, vote } => self.stop_vote(&mut change, seat, &token, vote)?,
+            Op::AwayAccepts { seat } => self.away_accepts(&mut change, seat),
         }
         self.fair_publish(&mut change);
         Ok(change)

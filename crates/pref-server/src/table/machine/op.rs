@@ -206,6 +206,12 @@ pub(crate) enum Op {
         /// The seat.
         seat: Seat,
     },
+    /// The actor's clock has `seat` away (its autopilot plays for it) while a stop proposal
+    /// stands: the seat accepts, as a bot does (`stop.rs`); nothing without a proposal.
+    AwayAccepts {
+        /// The seat.
+        seat: Seat,
+    },
     /// A seat's vote on stopping the game by agreement (R10.3, `stop.rs`).
     Stop {
         /// The seat.

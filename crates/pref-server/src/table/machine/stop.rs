@@ -3,6 +3,8 @@
 //! going on). The game ends by agreement, settled as R10.3 says, only once every seat has
 //! accepted; one decline ends the proposal and the game goes on. While a proposal stands no
 //! deal opens, and a seat that changes hands withdraws it (the new occupant was not asked).
+//! A seat away on the clock's autopilot accepts for its absent player, as a bot does (the
+//! actor, which keeps the clock, says so with `Op::AwayAccepts`).
 //!
 //! The host's end (`POST /api/tables/{id}/end`) is the host's say, not everybody's: between
 //! deals it ends the game at once only when no other person sits at the table (every seat a
@@ -146,9 +148,22 @@ impl Machine {
         }
     }
 
+    /// `seat` is away (the clock's autopilot plays for it): it accepts a standing proposal,
+    /// as a bot does, so a player who left cannot hold the others at the table; nothing
+    /// when no proposal stands or the seat accepted already.
+    pub(super) fn away_accepts(&mut self, change: &mut Change, seat: Seat) {
+        let s = usize::from(seat.0);
+        let players = usize::from(self.players());
+        match &mut self.stop {
+            Some(p) if !p.accepted[s] && s < players => p.accepted[s] = true,
+            Some(_) | None => return,
+        }
+        self.tell_vote(change, Some(seat.0), StopVote::Accept);
+    }
+
     /// The standing proposal, as the summary shows it.
     #[must_use]
-    pub(super) fn stop_view(&self) -> Option<StopProposal> {
+    pub(crate) fn stop_view(&self) -> Option<StopProposal> {
         self.stop.map(|p| StopProposal {
             by: p.by,
             accepted: (0..self.players())

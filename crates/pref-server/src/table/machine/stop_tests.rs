@@ -189,3 +189,29 @@ fn no_stop_is_voted_in_the_lobby_or_after_the_game() {
         TableError::Over
     );
 }
+
+#[test]
+fn r10_3_a_seat_away_on_the_autopilot_accepts_for_its_absent_player() {
+    let (mut m, t) = between_deals([false; 3]);
+    // No proposal: an away seat changes nothing.
+    let before = format!("{m:?}");
+    let c = m.apply(Op::AwayAccepts { seat: Seat(2) }).unwrap();
+    assert!(votes(&c).is_empty());
+    assert_eq!(format!("{m:?}"), before);
+    // Anna proposes, Boris accepts; Vera, away, accepts through the actor: the game ends.
+    vote(&mut m, 0, t[0], StopVote::Propose).unwrap();
+    vote(&mut m, 1, t[1], StopVote::Accept).unwrap();
+    let c = m.apply(Op::AwayAccepts { seat: Seat(2) }).unwrap();
+    let told = votes(&c);
+    assert_eq!(
+        told[0],
+        Public::StopVote {
+            seat: Some(2),
+            vote: StopVote::Accept,
+            accepted: vec![0, 1, 2]
+        }
+    );
+    assert!(matches!(told[1], Public::GameOver(_)), "{told:?}");
+    assert_eq!(m.phase(), Phase::Over);
+    assert!(c.writes.contains(&Write::Over));
+}
