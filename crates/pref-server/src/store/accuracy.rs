@@ -7,7 +7,7 @@ use pref_core::stats::SeatStats;
 use sqlx::Row;
 use tokio::sync::Notify;
 
-use super::counted::damaged;
+use super::damaged;
 use super::{Pool, Store, StoreError};
 
 /// Told when a game is counted for an account (`counted.rs`), so the background analysis

@@ -8,7 +8,7 @@ use pref_core::stats::SeatStats;
 use sqlx::Row;
 
 use super::rated::rate_in;
-use super::{Pool, Store, StoreError, Stored, now};
+use super::{Pool, Store, StoreError, Stored, damaged, now};
 
 /// One seat's figures in a game that ends: its settlement (`ratio_to_text`'s form) and its
 /// totals.
@@ -50,14 +50,6 @@ impl SeatFigures {
                 abandoned: false,
             })
             .collect())
-    }
-}
-
-/// A stored row of figures that does not read.
-pub(super) fn damaged(why: impl std::fmt::Display) -> StoreError {
-    StoreError::Damaged {
-        table: 0,
-        why: format!("stored figures do not read: {why}"),
     }
 }
 

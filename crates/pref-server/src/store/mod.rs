@@ -508,3 +508,11 @@ impl Store {
         Ok(())
     }
 }
+
+/// A stored row of figures that does not read (the counted games' and their analyses').
+pub(super) fn damaged(why: impl std::fmt::Display) -> StoreError {
+    StoreError::Damaged {
+        table: 0,
+        why: format!("stored figures do not read: {why}"),
+    }
+}
