@@ -321,6 +321,10 @@ async fn seek_once(k: u64, clock: &str, dialer: &Dialer, lobby: &LobbyStats) -> 
         .await?;
     client::first_snapshot(&mut table_ws).await?;
     lobby.seated.fetch_add(1, Ordering::Relaxed);
+    // Stay at the table as a browser does, past a few lobby ticks: the lobby starts a paired
+    // table only once every seat's socket was seen open (`lobby.open_grace_secs`).
+    let stay = Instant::now() + Duration::from_secs(3);
+    while let Ok(Some(Ok(_))) = tokio::time::timeout_at(stay, table_ws.next()).await {}
     let _ = timeout(Duration::from_secs(2), table_ws.close(None)).await;
     Ok(())
 }
