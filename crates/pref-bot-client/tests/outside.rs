@@ -203,6 +203,16 @@ async fn the_strong_bot_plays_a_game_as_an_outside_program() {
                     let (status, _, s) =
                         raw(&addr, "POST", &format!("/api/tables/{id}/end"), None, &host).await;
                     assert_eq!(status, 200, "{s}");
+                    // Anna, a person, is asked (R10.3); the bot account accepted at once.
+                    let anna_auth = format!(
+                        "Authorization: Bearer {}\r\n",
+                        anna["token"].as_str().unwrap()
+                    );
+                    let vote = json!({"vote": "accept"});
+                    let path = format!("/api/tables/{id}/stop");
+                    let (status, _, s) = raw(&addr, "POST", &path, Some(vote), &anna_auth).await;
+                    assert_eq!(status, 200, "{s}");
+                    assert_eq!(s["phase"], "over", "{s}");
                 } else {
                     let next = json!({"type": "next_deal", "id": "n", "version": version});
                     ws.send(Message::Text(next.to_string().into()))
