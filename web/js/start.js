@@ -148,8 +148,7 @@ function render(root) {
     // On a phone the page's other two jobs are screens down: say so at the top.
     h('nav', { class: 'start-jump', id: 'start-jump', 'aria-label': t('ux.jump') },
       h('a', { href: '#friends' }, t('ux.jump_friends')), ' · ',
-      h('a', { href: '#keeper-start' }, t('ux.jump_keeper')), ' · ',
-      h('a', { href: '/ratings', id: 'leaderboards-link' }, t('rt.leaderboards'))),
+      h('a', { href: '#keeper-start' }, t('ux.jump_keeper'))),
     h('p', { class: 'lead' }, t('start.lead')),
     roomPanel(),
     botsPanel(request, () => form.profile.players, {
@@ -180,7 +179,9 @@ function render(root) {
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'people-only', checked: form.peopleOnly, onchange: (e) => { form.peopleOnly = e.target.checked; } }), ' ', t('start.people_only')),
     h('label', { class: 'check', title: t('rt.option_help') }, h('input', { type: 'checkbox', id: 'rated', checked: !!form.rated, onchange: (e) => { form.rated = e.target.checked; } }), ' ', t('rt.option')),
     h('p', {}, h('button', { type: 'button', class: 'primary', id: 'create', onclick: () => create(root) }, t('start.create'))),
-    // The day's étude comes after the two ways to play: a phone sees those first.
+    // The leaderboards and the day's étude come after the two ways to play: a phone sees
+    // those first.
+    h('p', { class: 'leaderboards' }, h('a', { href: '/ratings', id: 'leaderboards-link' }, t('rt.leaderboards'))),
     dailyPanel()),
   keeperStart(() => ({ preset: form.preset, ...overrides(form.profile, presets[form.preset]) }), form.profile.players));
   showDifferences();
