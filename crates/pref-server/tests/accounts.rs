@@ -11,9 +11,6 @@ use std::time::Duration;
 use common::*;
 use pref_core::stats;
 use pref_protocol::{Attached, GamesPage, Me, PlayerProfile, PlayerStats, SeatToken, TablePlayers};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -550,25 +547,8 @@ async fn guest_seats_held_by_the_browser_are_attached_at_sign_up_and_only_with_t
 }
 
 /// Plays seat `seat`'s turns at random until the deal is finished.
-async fn play_a_deal(mut ws: Ws, seat: u64) {
-    let mut rng = StdRng::seed_from_u64(seat + 7);
-    let mut n = 0;
-    loop {
-        let m = next_json(&mut ws).await.expect("socket closed");
-        if m["type"] == "event" && m["event"]["kind"] == "deal_finished" {
-            return;
-        }
-        if m["turn"]["to_act"].as_u64() == Some(seat) {
-            let legal: Vec<Value> = serde_json::from_value(m["turn"]["legal"].clone()).unwrap();
-            let action = legal.choose(&mut rng).unwrap().clone();
-            n += 1;
-            send(
-                &mut ws,
-                json!({"type": "action", "id": format!("a{n}"), "version": m["version"], "action": action}),
-            )
-            .await;
-        }
-    }
+async fn play_a_deal(ws: Ws, seat: u64) {
+    play_random_deal(ws, seat, seat + 7).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

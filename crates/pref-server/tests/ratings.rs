@@ -14,9 +14,6 @@ use bot_api_common::{Browser, as_bot, bot_account, bot_socket, quick};
 use common::*;
 use pref_protocol::{Leaderboard, PlayerRatings, Summary, TableRatings};
 use pref_rating::{Finish, Params, Rating};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use serde_json::{Value, json};
 
 /// Opens a table asking for `rated` with `profile` and `clock`: the status and the body.
@@ -54,22 +51,8 @@ async fn seated(who: &Browser, id: &str, key: &str) -> String {
 }
 
 /// Plays random legal actions for `seat` until the deal is finished.
-async fn play_a_deal(mut ws: Ws, seat: u64) {
-    let mut rng = StdRng::seed_from_u64(seat + 11);
-    let mut n = 0;
-    loop {
-        let m = next_json(&mut ws).await.expect("socket closed");
-        if m["type"] == "event" && m["event"]["kind"] == "deal_finished" {
-            return;
-        }
-        if m["turn"]["to_act"].as_u64() == Some(seat) {
-            let legal: Vec<Value> = serde_json::from_value(m["turn"]["legal"].clone()).unwrap();
-            let action = legal.choose(&mut rng).unwrap().clone();
-            n += 1;
-            let msg = json!({"type": "action", "id": format!("a{n}"), "version": m["version"], "action": action});
-            send(&mut ws, msg).await;
-        }
-    }
+async fn play_a_deal(ws: Ws, seat: u64) {
+    play_random_deal(ws, seat, seat + 11).await;
 }
 
 /// Starts the game, plays its first deal with `sockets` (each with its seat and the seat's

@@ -682,3 +682,25 @@ pub async fn with_cookie(
         serde_json::from_str(rest).unwrap_or(Value::Null),
     )
 }
+
+/// Plays `seat`'s turns with random legal actions (an RNG seeded with `seed`) until the
+/// deal is finished.
+pub async fn play_random_deal(mut ws: Ws, seat: u64, seed: u64) {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut n = 0;
+    loop {
+        let m = next_json(&mut ws).await.expect("socket closed");
+        if m["type"] == "event" && m["event"]["kind"] == "deal_finished" {
+            return;
+        }
+        if m["turn"]["to_act"].as_u64() == Some(seat) {
+            let legal: Vec<Value> = serde_json::from_value(m["turn"]["legal"].clone()).unwrap();
+            let action = legal.choose(&mut rng).unwrap().clone();
+            n += 1;
+            let msg = json!({"type": "action", "id": format!("a{n}"), "version": m["version"], "action": action});
+            send(&mut ws, msg).await;
+        }
+    }
+}
