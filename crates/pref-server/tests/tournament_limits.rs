@@ -13,15 +13,20 @@ fn challenge(deals: u32, hours: u32) -> Value {
     json!({"name": "Limits", "preset": "sochi", "level": "easy", "deals": deals, "hours": hours})
 }
 
-async fn create(addr: &str) -> TournamentCreated {
-    let (status, v) = http(
+/// Posts a one-deal, one-hour challenge: the status and the body, whatever they are.
+async fn try_create(addr: &str) -> (u16, Value) {
+    http(
         addr,
         "POST",
         "/api/tournaments",
         Some(&challenge(1, 1)),
         None,
     )
-    .await;
+    .await
+}
+
+async fn create(addr: &str) -> TournamentCreated {
+    let (status, v) = try_create(addr).await;
     assert_eq!(status, 201, "{v}");
     strict(&v)
 }
@@ -57,14 +62,7 @@ async fn open_tournaments_stop_at_max_open_tournaments() {
     create(&addr).await;
     create(&addr).await;
     let before = list(&addr).await;
-    let (status, v) = http(
-        &addr,
-        "POST",
-        "/api/tournaments",
-        Some(&challenge(1, 1)),
-        None,
-    )
-    .await;
+    let (status, v) = try_create(&addr).await;
     assert_eq!(status, 503);
     refused(&v, "full");
     assert_eq!(list(&addr).await, before);
@@ -80,14 +78,7 @@ async fn challenges_from_one_client_stop_at_the_burst() {
     .await;
     create(&addr).await;
     let before = list(&addr).await;
-    let (status, v) = http(
-        &addr,
-        "POST",
-        "/api/tournaments",
-        Some(&challenge(1, 1)),
-        None,
-    )
-    .await;
+    let (status, v) = try_create(&addr).await;
     assert_eq!(status, 429);
     refused(&v, "rate_limited");
     assert_eq!(list(&addr).await, before);

@@ -176,9 +176,12 @@ async fn a_bots_deal_is_stepped_through_with_the_servers_values() {
     if browser_missing() {
         return;
     }
+    // Bots a little quicker than at a real table, not instant: with no delay the table page
+    // visited below would follow hundreds of events a second and answer no script for
+    // seconds at a time on a loaded machine.
     let base = pref_web_tests::server_with(|c| {
-        c.limits.bot_delay_min_ms = pref_server::config::Millis(0);
-        c.limits.bot_delay_max_ms = pref_server::config::Millis(0);
+        c.limits.bot_delay_min_ms = pref_server::config::Millis(150);
+        c.limits.bot_delay_max_ms = pref_server::config::Millis(150);
     })
     .await;
     let mut driver = Driver::start(&shots()).await;
