@@ -383,10 +383,7 @@ async fn the_same_three_players_fourth_game_of_the_day_counts_half() {
     for _ in 0..4 {
         tables.push(a_rated_game(&addr, &people).await.0);
     }
-    let pool =
-        sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
-            .await
-            .unwrap();
+    let pool = lite(&dir).await;
     let mut weights = Vec::new();
     for id in &tables {
         let w: Vec<f64> =
@@ -406,18 +403,17 @@ async fn the_same_three_players_fourth_game_of_the_day_counts_half() {
     assert_eq!(page.families[0].rating.games, 4);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_away_at_the_end_abandoned_and_is_ranked_last() {
-    let (addr, dir) = server("rated-abandon", quick).await;
+/// A rated game of Anna, Boris and Vera on `addr` that Anna abandons: three seconds a move
+/// and no bank, and Anna, who never comes, is away after two turns and the clock's
+/// autopilot plays her seat to the end. The table's id and its finished summary.
+async fn an_abandoned_game(addr: &str) -> (String, Summary) {
     let people = [
-        Browser::sign_up(&addr, "Anna").await,
-        Browser::sign_up(&addr, "Boris").await,
-        Browser::sign_up(&addr, "Vera").await,
+        Browser::sign_up(addr, "Anna").await,
+        Browser::sign_up(addr, "Boris").await,
+        Browser::sign_up(addr, "Vera").await,
     ];
-    // Three seconds a move and no bank: Anna, who never comes, is away after two turns
-    // and the clock's autopilot plays her seat to the end.
     let clock = json!({"preset": "blitz", "move": 3, "bank": 0, "refill": 0});
-    let (status, created) = open(&addr, json!("sochi"), clock).await;
+    let (status, created) = open(addr, json!("sochi"), clock).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_owned();
     let host = created["host_token"].as_str().unwrap().to_owned();
@@ -426,15 +422,19 @@ async fn a_player_away_at_the_end_abandoned_and_is_ranked_last() {
     for (seat, who) in people.iter().enumerate() {
         let token = seated(who, &id, &key).await;
         if seat > 0 {
-            let ws = connect(&addr, &id, Some(&token), "").await;
+            let ws = connect(addr, &id, Some(&token), "").await;
             sockets.push((ws, seat as u64, Some(token)));
         }
     }
-    let summary = play_and_end(&addr, &id, &host, sockets).await;
-    let pool =
-        sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
-            .await
-            .unwrap();
+    let summary = play_and_end(addr, &id, &host, sockets).await;
+    (id, summary)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_away_at_the_end_abandoned_and_is_ranked_last() {
+    let (addr, dir) = server("rated-abandon", quick).await;
+    let (id, summary) = an_abandoned_game(&addr).await;
+    let pool = lite(&dir).await;
     let places: Vec<(i64, i64)> =
         sqlx::query_as("SELECT seat, place FROM rating_changes WHERE table_id = $1 ORDER BY seat")
             .bind(&id)
@@ -525,6 +525,17 @@ async fn lobby_socket(addr: &str, cookie: Option<&str>) -> Ws {
     ws
 }
 
+/// A quick server whose lobby sockets are not rate-limited in practice: its address and
+/// data directory.
+async fn lobby_server(tag: &str) -> (String, std::path::PathBuf) {
+    server(tag, |c| {
+        quick(c);
+        c.limits.sockets_per_ip_per_second = 1000;
+        c.limits.socket_burst_per_ip = 1000;
+    })
+    .await
+}
+
 /// A rated seek's answer: `waiting` or an error.
 async fn seek(ws: &mut Ws, profile: Value, clock: &str, bots: Option<u32>) -> Value {
     let mut request =
@@ -538,12 +549,7 @@ async fn seek(ws: &mut Ws, profile: Value, clock: &str, bots: Option<u32>) -> Va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_pairing_seats_rated_seekers_at_a_rated_table_and_the_lobby_shows_it() {
-    let (addr, _) = server("rated-lobby", |c| {
-        quick(c);
-        c.limits.sockets_per_ip_per_second = 1000;
-        c.limits.socket_burst_per_ip = 1000;
-    })
-    .await;
+    let (addr, _) = lobby_server("rated-lobby").await;
     let mut guest = lobby_socket(&addr, None).await;
     let refused = seek(&mut guest, json!("sochi"), "relaxed", None).await;
     assert_eq!(refused["error"], "rated_guest", "{refused}");
@@ -633,6 +639,28 @@ async fn lobby_row<T>(addr: &str, pick: impl Fn(&pref_protocol::LobbyView) -> Op
     }
 }
 
+/// Public table `id`'s row in the lobby once `seated` seats are taken.
+async fn listed_with(addr: &str, id: &str, seated: usize) -> pref_protocol::PublicTable {
+    lobby_row(addr, |v| {
+        v.tables
+            .iter()
+            .find(|t| t.id == id && t.seats.iter().flatten().count() == seated)
+            .cloned()
+    })
+    .await
+}
+
+/// A public rated Sochi table with the relaxed clock: its id and invite key.
+async fn public_rated_table(addr: &str) -> (String, String) {
+    let body = json!({"profile": "sochi", "clock": "relaxed", "rated": true, "public": true,
+        "name": "host"});
+    let (status, created) = http(addr, "POST", "/api/tables", Some(&body), None).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let key = invite(created["host_token"].as_str().unwrap());
+    (id, key)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_shows_each_seated_players_rating_at_a_rated_table_only() {
     let (addr, _) = server("rated-lobby-ratings", quick).await;
@@ -645,22 +673,11 @@ async fn the_lobby_shows_each_seated_players_rating_at_a_rated_table_only() {
     let anna = pages(&addr, &["Anna"]).await[0].families[0].rating;
     assert_eq!(anna.games, 1);
     // Anna, rated once, sits at a public rated table; a newcomer sits beside her.
-    let body = json!({"profile": "sochi", "clock": "relaxed", "rated": true, "public": true,
-        "name": "host"});
-    let (status, created) = http(&addr, "POST", "/api/tables", Some(&body), None).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_owned();
-    let key = invite(created["host_token"].as_str().unwrap());
+    let (id, key) = public_rated_table(&addr).await;
     seated(&people[0], &id, &key).await;
     let newcomer = Browser::sign_up(&addr, "Gleb").await;
     seated(&newcomer, &id, &key).await;
-    let row = lobby_row(&addr, |v| {
-        v.tables
-            .iter()
-            .find(|t| t.id == id && t.seats.iter().flatten().count() == 2)
-            .cloned()
-    })
-    .await;
+    let row = listed_with(&addr, &id, 2).await;
     assert_eq!(row.rated.as_deref(), Some("sochi"));
     let at = |name: &str| {
         row.seats
@@ -684,13 +701,7 @@ async fn the_lobby_shows_each_seated_players_rating_at_a_rated_table_only() {
     let plain_id = plain["id"].as_str().unwrap().to_owned();
     let key = invite(plain["host_token"].as_str().unwrap());
     seated(&people[1], &plain_id, &key).await;
-    let row = lobby_row(&addr, |v| {
-        v.tables
-            .iter()
-            .find(|t| t.id == plain_id && t.seats.iter().flatten().count() == 1)
-            .cloned()
-    })
-    .await;
+    let row = listed_with(&addr, &plain_id, 1).await;
     assert!(row.ratings.is_empty(), "{row:?}");
 }
 
@@ -724,19 +735,8 @@ async fn a_rated_game_whose_end_was_not_counted_is_rated_once_by_the_repair() {
     let (id, _, after) = rated_once(&addr).await;
     // As if `set_over` had failed after the last action: the table is over, but nothing of
     // its end (figures, ratings, history) was written.
-    let pool =
-        sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("pref.sqlite3").display()))
-            .await
-            .unwrap();
-    for sql in [
-        "DELETE FROM rating_changes",
-        "DELETE FROM ratings",
-        "DELETE FROM account_games",
-        "DELETE FROM account_stats",
-        "UPDATE account_seats SET counted = 0",
-    ] {
-        sqlx::query(sql).execute(&pool).await.unwrap();
-    }
+    let pool = lite(&dir).await;
+    forget_the_end(&pool).await;
     let rows = |pool: sqlx::SqlitePool| async move {
         sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM rating_changes")
             .fetch_one(&pool)
@@ -782,4 +782,293 @@ async fn a_rated_game_whose_end_was_not_counted_is_rated_once_by_the_repair() {
         3
     );
     pool.close().await;
+}
+
+/// Deletes what a rated game's end wrote (figures, ratings, history), as if `set_over` had
+/// failed after the last action: the table is over, its game neither counted nor rated.
+async fn forget_the_end(pool: &sqlx::SqlitePool) {
+    for sql in [
+        "DELETE FROM rating_changes",
+        "DELETE FROM ratings",
+        "DELETE FROM account_games",
+        "DELETE FROM account_stats",
+        "UPDATE account_seats SET counted = 0",
+    ] {
+        sqlx::query(sql).execute(pool).await.unwrap();
+    }
+}
+
+/// The SQLite database of the server whose data are in `dir`.
+async fn lite(dir: &std::path::Path) -> sqlx::SqlitePool {
+    let url = format!("sqlite://{}", dir.join("pref.sqlite3").display());
+    sqlx::SqlitePool::connect(&url).await.unwrap()
+}
+
+/// A server's database, read by the tests: SQLite's file or PostgreSQL's.
+enum Db {
+    Lite(sqlx::SqlitePool),
+    Pg(sqlx::PgPool),
+}
+
+impl Db {
+    async fn sqlite(dir: &std::path::Path) -> Db {
+        Db::Lite(lite(dir).await)
+    }
+
+    async fn postgres(url: &str) -> Db {
+        Db::Pg(sqlx::PgPool::connect(url).await.unwrap())
+    }
+
+    /// The seats account `name` holds at rated tables whose game goes on, read from the
+    /// seats themselves (the account's links whose token is still the seat's), not from the
+    /// claim the store keeps: what a race would give two of.
+    async fn rated_seats_held(&self, name: &str) -> i64 {
+        let sql = "SELECT COUNT(*) FROM account_seats a
+                   JOIN accounts u ON u.no = a.account_no
+                   JOIN tables t ON t.id = a.table_id
+                   JOIN rated_tables r ON r.table_no = t.no
+                   JOIN seats s ON s.table_no = t.no AND s.seat = a.seat AND s.token = a.token_hash
+                   WHERE u.folded = $1 AND t.state IN ('lobby', 'playing')";
+        let name = name.to_lowercase();
+        match self {
+            Db::Lite(pool) => sqlx::query_scalar(sql).bind(name).fetch_one(pool).await,
+            Db::Pg(pool) => sqlx::query_scalar(sql).bind(name).fetch_one(pool).await,
+        }
+        .unwrap()
+    }
+
+    async fn close(self) {
+        match self {
+            Db::Lite(pool) => pool.close().await,
+            Db::Pg(pool) => pool.close().await,
+        }
+    }
+}
+
+/// Leaves the seat `token` holds at table `id`.
+async fn leave(addr: &str, id: &str, token: &str) {
+    let path = format!("/api/tables/{id}/leave");
+    let (status, body) = http(addr, "POST", &path, None, Some(token)).await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// `rounds` times, `anna` (on `addrs.0`) asks for a seat at rated tables `one` (on
+/// `addrs.0`) and `two` (on `addrs.1`) at once: one request is seated and the other is
+/// refused with `rated_elsewhere`, and she holds one seat; then she leaves it.
+async fn seat_races(
+    (anna, anna_two): (&Browser, &Browser),
+    (one, two): (&(String, String, String), &(String, String, String)),
+    pool: &Db,
+    rounds: usize,
+) {
+    for round in 0..rounds {
+        let (a, b) = tokio::join!(sit(anna, &one.0, &one.2), sit(anna_two, &two.0, &two.2));
+        let mut got = [
+            (a.0, a.1["error"].as_str().map(str::to_owned)),
+            (b.0, b.1["error"].as_str().map(str::to_owned)),
+        ];
+        got.sort();
+        assert_eq!(
+            got,
+            [(200, None), (409, Some("rated_elsewhere".to_owned()))],
+            "round {round}: {a:?} {b:?}"
+        );
+        assert_eq!(pool.rated_seats_held("Anna").await, 1, "round {round}");
+        if a.0 == 200 {
+            leave(&anna.addr, &one.0, a.1["token"].as_str().unwrap()).await;
+        } else {
+            leave(&anna_two.addr, &two.0, b.1["token"].as_str().unwrap()).await;
+        }
+        assert_eq!(pool.rated_seats_held("Anna").await, 0, "round {round}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue33_two_seat_requests_at_once_at_two_rated_tables_give_one_seat_kept_on_restart() {
+    let (addr, dir) = server("rated-race", quick).await;
+    let anna = Browser::sign_up(&addr, "Anna").await;
+    let one = rated_table(&addr).await;
+    let two = rated_table(&addr).await;
+    let pool = Db::sqlite(&dir).await;
+    seat_races((&anna, &anna), (&one, &two), &pool, 20).await;
+    // Seated at the first, she is refused at the second by a server started again on the
+    // same data: the claim is a stored row.
+    seated(&anna, &one.0, &one.2).await;
+    let (again, _) = server("rated-race-again", |c| {
+        quick(c);
+        c.data_dir = dir.clone();
+    })
+    .await;
+    let anna_again = Browser {
+        addr: again.clone(),
+        headers: anna.headers.replace(&addr, &again),
+    };
+    let three = rated_table(&again).await;
+    let (status, body) = sit(&anna_again, &three.0, &three.2).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (409, Some("rated_elsewhere")),
+        "{body}"
+    );
+    assert_eq!(pool.rated_seats_held("Anna").await, 1);
+    pool.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue33_on_postgres_two_nodes_seating_one_account_at_once_give_one_seat() {
+    let Some(url) = postgres("rated_race").await else {
+        return;
+    };
+    let node = |tag: &'static str| {
+        let url = url.clone();
+        async move {
+            server(tag, |c| {
+                quick(c);
+                c.database = Some(url);
+            })
+            .await
+            .0
+        }
+    };
+    let (one_addr, two_addr) = (node("rated-race-pg-1").await, node("rated-race-pg-2").await);
+    let anna = Browser::sign_up(&one_addr, "Anna").await;
+    let anna_two = Browser {
+        addr: two_addr.clone(),
+        headers: anna.headers.replace(&one_addr, &two_addr),
+    };
+    // Each node holds one of the tables: the two seats are written by two nodes at once.
+    let one = rated_table(&one_addr).await;
+    let two = rated_table(&two_addr).await;
+    let pool = Db::postgres(&url).await;
+    seat_races((&anna, &anna_two), (&one, &two), &pool, 20).await;
+    pool.close().await;
+}
+
+/// Each seat's rating change stored for the game at table `id`: seat, place, weight and the
+/// rating before and after.
+type Change = (i64, i64, f64, f64, f64, f64, f64);
+
+async fn changes_of(pool: &sqlx::SqlitePool, id: &str) -> Vec<Change> {
+    sqlx::query_as(
+        "SELECT seat, place, weight, mu_before, sigma_before, mu_after, sigma_after
+         FROM rating_changes WHERE table_id = $1 ORDER BY seat",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue33_a_repaired_game_ranks_its_abandoner_last_as_its_own_end_did() {
+    let (addr, dir) = server("rated-repair-abandon", quick).await;
+    let (id, summary) = an_abandoned_game(&addr).await;
+    let pool = lite(&dir).await;
+    let live = changes_of(&pool, &id).await;
+    assert_eq!(live.len(), 3);
+    assert_eq!((live[0].0, live[0].1), (0, 3), "{:?}", summary.settlement);
+    // Anna's balance alone would not rank her last: the repair must know she abandoned.
+    let by_balance = pref_rating::places(&finishes(&summary));
+    assert_ne!(by_balance[0], 3, "{:?}", summary.settlement);
+    // As if `set_over` had failed after the last action: nothing of the end was written.
+    forget_the_end(&pool).await;
+    // A server started again rebuilds the finished table from the store (its clock from
+    // the stored actions' autopilot marks) and repairs the game on a player page's read.
+    let (again, _) = server("rated-repair-abandon-again", |c| {
+        quick(c);
+        c.data_dir = dir.clone();
+    })
+    .await;
+    let (status, body) = http(&again, "GET", "/api/players/Boris/stats", None, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(changes_of(&pool, &id).await, live);
+    pool.close().await;
+}
+
+/// The session cookie of `who`, for a lobby socket.
+fn cookie_of(who: &Browser) -> String {
+    let line = who.headers.lines().find_map(|l| l.strip_prefix("Cookie: "));
+    line.unwrap().trim().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue33_quick_pairing_never_gives_a_player_a_second_rated_table() {
+    let (addr, dir) = lobby_server("rated-pairing-once").await;
+    let mut people = Vec::new();
+    for name in ["Anna", "Boris", "Vera", "Gleb"] {
+        people.push(Browser::sign_up(&addr, name).await);
+    }
+    let mut sockets = Vec::new();
+    for who in &people {
+        sockets.push(lobby_socket(&addr, Some(&cookie_of(who))).await);
+    }
+    let db = Db::sqlite(&dir).await;
+    // Seated at a rated table, Anna's rated seek is refused.
+    let (table, _, key) = rated_table(&addr).await;
+    let token = seated(&people[0], &table, &key).await;
+    let refused = seek(&mut sockets[0], json!("sochi"), "relaxed", None).await;
+    assert_eq!(refused["error"], "rated_elsewhere", "{refused}");
+    leave(&addr, &table, &token).await;
+    // She seeks, then sits at the rated table while her seek waits: the pairing that takes
+    // her (second in line) is refused her seat, her seek goes, and Boris, seated first
+    // there, is freed and waits again with Vera.
+    let boris = seek(&mut sockets[1], json!("sochi"), "relaxed", None).await;
+    assert_eq!(boris["type"], "waiting", "{boris}");
+    let anna = seek(&mut sockets[0], json!("sochi"), "relaxed", None).await;
+    assert_eq!(anna["type"], "waiting", "{anna}");
+    seated(&people[0], &table, &key).await;
+    for ws in &mut sockets[2..] {
+        let waiting = seek(ws, json!("sochi"), "relaxed", None).await;
+        assert_eq!(waiting["type"], "waiting", "{waiting}");
+    }
+    // Boris, Vera and Gleb are paired together: Boris's seat at the table that did not
+    // start holds no rated seat.
+    let mut tables = Vec::new();
+    for ws in &mut sockets[1..] {
+        let paired = until(ws, |m| m["type"] == "paired");
+        let paired = tokio::time::timeout(Duration::from_secs(30), paired)
+            .await
+            .expect("Boris, Vera and Gleb paired");
+        tables.push(paired["table"].as_str().unwrap().to_owned());
+    }
+    assert!(
+        tables.iter().all(|t| *t == tables[0] && *t != table),
+        "{tables:?}"
+    );
+    assert_eq!(db.rated_seats_held("Anna").await, 1);
+    for name in ["Boris", "Vera", "Gleb"] {
+        assert_eq!(db.rated_seats_held(name).await, 1, "{name}");
+    }
+    db.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue33_the_lobby_reads_a_rated_seats_rating_from_the_seats_own_write() {
+    let (addr, dir) = server("rated-lobby-claim", quick).await;
+    let anna = Browser::sign_up(&addr, "Anna").await;
+    let gleb = Browser::sign_up(&addr, "Gleb").await;
+    let (id, key) = public_rated_table(&addr).await;
+    let token = seated(&anna, &id, &key).await;
+    seated(&gleb, &id, &key).await;
+    // The moment between Gleb's seat and its link to his account, which is written after
+    // it: a lobby read then (a tick) still shows his rating beside his name.
+    let pool = lite(&dir).await;
+    sqlx::query(
+        "DELETE FROM account_seats WHERE account_no = (SELECT no FROM accounts WHERE folded = 'gleb')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    leave(&addr, &id, &token).await;
+    let row = listed_with(&addr, &id, 1).await;
+    let at = row
+        .seats
+        .iter()
+        .position(|s| s.as_deref() == Some("Gleb"))
+        .unwrap();
+    let fresh = Rating::new(&Params::STANDARD);
+    let shown = row.ratings[at].expect("Gleb's rating");
+    assert_eq!((shown.rating, shown.games), (fresh.shown(), 0), "{row:?}");
+    assert_eq!(row.ratings.iter().flatten().count(), 1, "{row:?}");
 }

@@ -76,30 +76,22 @@ async fn refresh(a: &Accounts, account: i64) -> Result<(), ApiError> {
             continue;
         };
         // A table that cannot be opened now (being rebuilt, moving) is counted on a later
-        // request.
-        let record = match a.tables.open(&id).await {
-            Ok(handle) => handle.ask(Command::Record).await,
+        // request. The table's figures are its end's own: a seat away on the clock's
+        // autopilot at the end (the clock replayed from the stored actions) abandoned it.
+        let game = match a.tables.open(&id).await {
+            Ok(handle) => handle.ask(Command::EndFigures).await,
             Err(e) => Err(e),
         };
-        let text = match record {
-            Ok(text) => text.map_err(|e| e.to_string()),
+        // A finished game without a record (no deal was played) or whose record does not
+        // replay (a bug, logged) has no figures: counted as empty (and not rated), so that
+        // it does not hold the others back.
+        let game = match game {
+            Ok(game) => game,
             Err(e) => {
                 tracing::warn!(error = %e, "a finished game is not counted yet");
                 continue;
             }
         };
-        let figures = text.and_then(|text| {
-            pref_core::Record::from_json_str(&text)
-                .map_err(|e| e.to_string())
-                .and_then(|r| SeatFigures::of_record(&r).map_err(|e| e.to_string()))
-        });
-        let game = figures.unwrap_or_else(|why| {
-            // A finished game without a record (no deal was played) or whose record does
-            // not replay (a bug) is counted as empty (and not rated), so that it does not
-            // hold the others back.
-            tracing::error!(%why, "a finished game has no record that replays; counted as empty");
-            Vec::new()
-        });
         let figures = game
             .iter()
             .find(|f| f.seat == seat)

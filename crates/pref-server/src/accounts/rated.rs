@@ -1,15 +1,13 @@
 //! Who may open and sit at a rated table (`docs/ratings.md`): the table's standard preset
 //! unchanged with a clock, and at it only signed-in accounts, each at one rated table at a
-//! time. The table's own rules (one kind of account, no house bots, the preset fixed) are the
-//! machine's (`table/machine/rated.rs`).
+//! time (claimed by the seat's write, `store/rated.rs`). The table's own rules (one kind of
+//! account, no house bots, the preset fixed) are the machine's (`table/machine/rated.rs`).
 
 use pref_core::Profile;
 use pref_rating::Family;
 use serde_json::Value;
 
-use super::Accounts;
 use crate::api::error::ApiError;
-use crate::store::{Pool, with_pool};
 
 /// The family of a table asked for as rated: `request` (the profile as the request wrote
 /// it) must name a standard preset with no key changed, and the table needs a clock and may
@@ -46,33 +44,25 @@ pub(crate) fn family_for(
     Ok(family)
 }
 
-/// Whether `account` (`None` for a guest) may take a seat at rated table `table` (its id):
-/// a signed-in account not holding a seat at another rated table whose game goes on.
+/// Whether `account` (`None` for a guest) may take a seat at a rated table: a signed-in
+/// account. That it holds no seat at another rated table is claimed by the seat's write
+/// (`store/rated.rs`), in one transaction with the seat, so two requests (or two nodes)
+/// never give it two.
 ///
 /// # Errors
-/// [`ApiError::RatedGuest`] for a guest, [`ApiError::RatedElsewhere`] for a seat held at
-/// another rated table in its lobby or its game, [`ApiError::Internal`] if the database
+/// [`ApiError::RatedGuest`] for a guest.
+pub(crate) fn may_sit(account: Option<i64>) -> Result<(), ApiError> {
+    account.map(|_| ()).ok_or(ApiError::RatedGuest)
+}
+
+/// Refuses a rated seek of `account` while it holds a seat at a rated table (the lobby's
+/// answer at once; the pairing's seat write claims it again, atomically).
+///
+/// # Errors
+/// [`ApiError::RatedElsewhere`] for a seat held, [`ApiError::Internal`] if the database
 /// refuses.
-pub(crate) async fn may_sit(
-    accounts: &Accounts,
-    account: Option<i64>,
-    table: &str,
-) -> Result<(), ApiError> {
-    let account = account.ok_or(ApiError::RatedGuest)?;
-    let sql = "SELECT COUNT(*) FROM account_seats a
-               JOIN tables t ON t.id = a.table_id
-               JOIN rated_tables r ON r.table_no = t.no
-               JOIN seats s ON s.table_no = t.no AND s.seat = a.seat AND s.token = a.token_hash
-               WHERE a.account_no = $1 AND a.table_id <> $2 AND t.state IN ('lobby', 'playing')";
-    let held: i64 = with_pool!(accounts.store.pool(), pool => {
-        sqlx::query_scalar(sql)
-            .bind(account)
-            .bind(table)
-            .fetch_one(pool)
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))?
-    });
-    if held > 0 {
+pub(crate) async fn may_seek(store: &crate::store::Store, account: i64) -> Result<(), ApiError> {
+    if store.rated_seat_of(account).await?.is_some() {
         return Err(ApiError::RatedElsewhere);
     }
     Ok(())

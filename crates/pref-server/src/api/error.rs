@@ -102,7 +102,10 @@ pub enum ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+        match e {
+            StoreError::RatedElsewhere => ApiError::RatedElsewhere,
+            e => ApiError::Internal(e.to_string()),
+        }
     }
 }
 

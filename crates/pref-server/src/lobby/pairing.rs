@@ -9,7 +9,10 @@
 //! for somebody to take it. The opening runs as its own task, so the
 //! follower keeps publishing the lobby's items meanwhile. A seeker gone meanwhile undoes the
 //! handing: the others wait again in their places, and the table, never started, expires
-//! as an idle lobby does.
+//! as an idle lobby does. At a rated table each seat's write claims its seeker's one rated
+//! seat (`store/rated.rs`): a seeker who sat at another rated table since he sought is
+//! refused there, his seek goes and the others wait again; and the seats of a paired rated
+//! table that does not start are freed, so that they hold no rated seat.
 
 use std::sync::Arc;
 
@@ -23,6 +26,7 @@ use crate::api::error::ApiError;
 use crate::api::table_id;
 use crate::ids::Secret;
 use crate::table::command::{Command, HostRequest};
+use crate::table::machine::TableError;
 use crate::table::open::Opener;
 
 /// Pairs every choice somebody waits for, as often as its line fills a table.
@@ -95,29 +99,49 @@ async fn seat(
             .await??;
     }
     let invite = Some(host.invite_key());
+    let nos: Vec<i64> = taken.iter().map(|s| s.no).collect();
+    let accounts = lobby.rows.accounts_of(&nos).await?;
     let mut seats = Vec::with_capacity(taken.len());
-    for (place, s) in (0u8..).zip(taken) {
+    for ((place, s), account) in (0u8..).zip(taken).zip(accounts) {
         let (name, seat) = (s.name.clone(), Some(place));
-        let (seat, token) = if bots {
+        let claimed = if bots {
+            let account = account
+                .ok_or_else(|| ApiError::Internal("a bot seek without its account".into()))?;
             handle
                 .ask(|reply| Command::BotClaim {
                     name,
                     seat,
                     invite,
                     invited: false,
+                    account,
                     reply,
                 })
-                .await??
+                .await?
         } else {
+            // At a rated table the seat's write claims the seeker's one rated seat.
             handle
                 .ask(|reply| Command::Claim {
                     name,
                     seat,
                     host: Some(host),
                     invite: None,
+                    account,
                     reply,
                 })
-                .await??
+                .await?
+        };
+        let (seat, token) = match claimed {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                unseat(&handle, host, &seats).await;
+                if e == TableError::RatedElsewhere {
+                    // He sat at another rated table since he sought: his seek goes, the
+                    // others wait again in their places.
+                    lobby.rows.drop_seek(s.no).await?;
+                    lobby.changed().await;
+                }
+                return Err(e.into());
+            }
         };
         seats.push((s.no, seat, token.expose()));
     }
@@ -135,6 +159,10 @@ async fn seat(
             .await??;
     }
     if !lobby.rows.seat(&created.id, &seats).await? {
+        if rated.is_some() {
+            // The table never starts: its seats hold no rated seat meanwhile.
+            unseat(&handle, host, &seats).await;
+        }
         return Ok(false);
     }
     let people: Vec<u8> = seats.iter().map(|(_, seat, _)| *seat).collect();
@@ -151,6 +179,35 @@ async fn seat(
         .await?;
     tracing::info!(table = no, seekers = taken.len(), "seekers paired");
     Ok(true)
+}
+
+/// Frees the `seats` (seek, seat, token) taken at a paired table that does not start (as its
+/// host, with `host`): at a rated table each held its account's one rated seat.
+async fn unseat(
+    handle: &crate::table::registry::TableHandle,
+    host: Secret,
+    seats: &[(i64, u8, String)],
+) {
+    for &(_, seat, _) in seats {
+        if !free(handle, host, seat).await {
+            tracing::warn!(
+                seat,
+                "a seat of a paired table that does not start was not freed"
+            );
+        }
+    }
+}
+
+/// Frees `seat` of the paired table of `handle` as its host (with `host`): whether it was.
+async fn free(handle: &crate::table::registry::TableHandle, host: Secret, seat: u8) -> bool {
+    let freed = handle
+        .ask(|reply| Command::Host {
+            token: host,
+            op: HostRequest::Remove(seat),
+            reply,
+        })
+        .await;
+    matches!(freed, Ok(Ok(_)))
 }
 
 /// Starts the paired table of `handle` (whose host is the lobby, with `host`) once every
@@ -202,14 +259,7 @@ async fn start_when_open(
         }
         if !unopened.is_empty() && tokio::time::Instant::now() >= grace {
             for seat in unopened.drain(..) {
-                let freed = handle
-                    .ask(|reply| Command::Host {
-                        token: host,
-                        op: HostRequest::Remove(seat),
-                        reply,
-                    })
-                    .await;
-                if !matches!(freed, Ok(Ok(_))) {
+                if !free(&handle, host, seat).await {
                     tracing::warn!(seat, "an unopened paired seat was not freed");
                 }
             }

@@ -228,6 +228,11 @@ async fn handle(
     };
     let address = seeker.client.map(|c| c.to_string());
     let account = seeker.account.as_ref().map(|(no, _)| *no);
+    // One rated table at a time: a seeker seated at one is refused now; the pairing's seat
+    // write claims it again, so a seat taken meanwhile still gives one (`pairing.rs`).
+    if let (true, Some(account)) = (rated, account) {
+        crate::accounts::rated::may_seek(&lobby.store, account).await?;
+    }
     let (by_address, by_account) = lobby.rows.seeks_by(address.as_deref(), account).await?;
     if address.is_some() && by_address >= i64::from(bounds.seeks_per_ip) {
         return Err(ApiError::RateLimited(

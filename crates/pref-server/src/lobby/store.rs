@@ -234,13 +234,14 @@ impl LobbyStore {
             )
             .fetch_all(pool)
             .await?;
+            // A rated seat's account is its claim (`store/rated.rs`), written with the seat
+            // itself: read after the seats, every seat read has its rating (the account's
+            // link, written after the seat, could be missing yet).
             let rated: Vec<RatedSeat> = sqlx::query_as(
                 "SELECT s.table_no, s.seat, r.mu, r.sigma, r.games FROM lobby_tables l
                  JOIN rated_tables rt ON rt.table_no = l.table_no
-                 JOIN seats s ON s.table_no = l.table_no
-                 JOIN account_seats a ON a.table_id = l.table_id AND a.seat = s.seat
-                     AND a.token_hash = s.token
-                 LEFT JOIN ratings r ON r.account_no = a.account_no AND r.family = rt.family",
+                 JOIN rated_seats s ON s.table_no = l.table_no
+                 LEFT JOIN ratings r ON r.account_no = s.account_no AND r.family = rt.family",
             )
             .fetch_all(pool)
             .await?;
@@ -321,6 +322,22 @@ impl LobbyStore {
                 .await?;
         });
         Ok(())
+    }
+
+    /// The signed-in accounts of seeks `seeks`, in their order (`None` for a guest's or a
+    /// seek gone).
+    pub(crate) async fn accounts_of(&self, seeks: &[i64]) -> Result<Vec<Option<i64>>, StoreError> {
+        let mut accounts = Vec::with_capacity(seeks.len());
+        for no in seeks {
+            let account: Option<Option<i64>> = with_pool!(self.pool(), pool => {
+                sqlx::query_scalar("SELECT account_no FROM lobby_seeks WHERE no = $1")
+                    .bind(no)
+                    .fetch_optional(pool)
+                    .await?
+            });
+            accounts.push(account.flatten());
+        }
+        Ok(accounts)
     }
 
     /// Drops every seek of `node` (it starts: its sockets of before are gone).

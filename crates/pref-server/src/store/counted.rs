@@ -143,6 +143,11 @@ impl Store {
             if let (Some(family), Some(table)) = (family, table_id) {
                 rate_in!(tx, &table, &family, &seated, figures, at);
             }
+            // The game is over: its players may sit at another rated table.
+            sqlx::query("DELETE FROM rated_seats WHERE table_no = $1")
+                .bind(no)
+                .execute(&mut *tx)
+                .await?;
             tx.commit().await?;
         });
         super::GAME_COUNTED.notify_one();
@@ -184,6 +189,11 @@ impl Store {
                     sqlx::query_as(holders).bind(table).fetch_all(&mut *tx).await?;
                 rate_in!(tx, table, &family, &seated, game, at);
             }
+            // Counted, the game is over for its players' rated seats too.
+            sqlx::query("DELETE FROM rated_seats WHERE table_no = (SELECT no FROM tables WHERE id = $1)")
+                .bind(table)
+                .execute(&mut *tx)
+                .await?;
             tx.commit().await?;
         });
         super::GAME_COUNTED.notify_one();

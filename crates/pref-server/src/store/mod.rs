@@ -103,6 +103,10 @@ pub enum StoreError {
         /// What does not parse.
         why: String,
     },
+    /// The account holds a seat at another rated table whose game goes on (`rated.rs`):
+    /// the seat was not written.
+    #[error("the account holds a seat at another rated table")]
+    RatedElsewhere,
 }
 
 /// Where a table stands, as stored.
@@ -446,11 +450,20 @@ impl Store {
     pub async fn set_state(&self, no: i64, state: Stored) -> Result<(), StoreError> {
         self.fenced(no)?;
         with_pool!(&self.pool, pool => {
+            let mut tx = pool.begin().await?;
             sqlx::query("UPDATE tables SET state = $1 WHERE no = $2")
                 .bind(state.as_str())
                 .bind(no)
-                .execute(pool)
+                .execute(&mut *tx)
                 .await?;
+            // A game over or a lobby gone holds no rated seat any more.
+            if matches!(state, Stored::Over | Stored::Expired) {
+                sqlx::query("DELETE FROM rated_seats WHERE table_no = $1")
+                    .bind(no)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
         });
         Ok(())
     }
@@ -470,8 +483,22 @@ impl Store {
         from_deal: u32,
         host: bool,
     ) -> Result<(), StoreError> {
+        self.put_seat_as((no, seat), (name, token), (bot, from_deal, host), None)
+            .await
+    }
+
+    /// [`Store::put_seat`], and when `rated` names an account (a seat at a rated table),
+    /// the account's one rated seat claimed in the same transaction (`rated.rs`).
+    pub(super) async fn put_seat_as(
+        &self,
+        (no, seat): (i64, u8),
+        (name, token): (&str, &TokenHash),
+        (bot, from_deal, host): (Option<&str>, u32, bool),
+        rated: Option<i64>,
+    ) -> Result<(), StoreError> {
         self.fenced(no)?;
         with_pool!(&self.pool, pool => {
+            let mut tx = pool.begin().await?;
             sqlx::query(
                 "INSERT INTO seats (table_no, seat, name, token, bot, from_deal, host_claimed)
                  VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -486,24 +513,33 @@ impl Store {
             .bind(bot)
             .bind(i64::from(from_deal))
             .bind(i64::from(host))
-            .execute(pool)
+            .execute(&mut *tx)
             .await?;
+            rated::claim_in!(tx, no, seat, rated);
+            tx.commit().await?;
         });
         Ok(())
     }
 
-    /// Frees `seat`.
+    /// Frees `seat` (and the rated seat its account held there).
     ///
     /// # Errors
     /// [`StoreError::Db`], or [`StoreError::NotOwner`] once another node holds the table.
     pub async fn free_seat(&self, no: i64, seat: u8) -> Result<(), StoreError> {
         self.fenced(no)?;
         with_pool!(&self.pool, pool => {
+            let mut tx = pool.begin().await?;
             sqlx::query("DELETE FROM seats WHERE table_no = $1 AND seat = $2")
                 .bind(no)
                 .bind(i64::from(seat))
-                .execute(pool)
+                .execute(&mut *tx)
                 .await?;
+            sqlx::query("DELETE FROM rated_seats WHERE table_no = $1 AND seat = $2")
+                .bind(no)
+                .bind(i64::from(seat))
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
         });
         Ok(())
     }

@@ -6,10 +6,17 @@
 //! for the same accounts' games earlier that UTC day, and the new ratings are stored with one
 //! history row per player. The history's key (table id, account) makes the step happen once:
 //! a game ended again (a restart, another node) finds its rows and changes nothing.
+//!
+//! One rated table at a time (migration `0190_rated_seats.sql`): the write of a seat at a
+//! rated table claims the account's row in `rated_seats` in the same transaction, and the
+//! key on the account refuses a second ([`StoreError::RatedElsewhere`]) on any node; the
+//! row goes when the seat is freed or taken by another, and when the game is over or its
+//! lobby expires.
 
 use pref_rating::{Finish, Rating};
 
 use super::{Pool, Store, StoreError};
+use crate::ids::TokenHash;
 
 /// Seconds in a day: the same-players count and idle days are by UTC day.
 pub(super) const DAY: i64 = 86_400;
@@ -175,6 +182,46 @@ macro_rules! rate_in {
 }
 pub(super) use rate_in;
 
+/// Claims, inside `$tx` that writes seat `$seat` of table `$no`, the one rated seat of
+/// account `$account` (`Option<i64>`: nothing for `None`): the seat's former holder's
+/// claim goes, the account's row is added unless it has one, and a row naming another
+/// table refuses the seat with [`StoreError::RatedElsewhere`] (`$tx`, dropped, writes
+/// nothing). The row's key on the account makes two claims, however close, one seat: on
+/// PostgreSQL the second insert waits for the first's commit and then finds its row.
+macro_rules! claim_in {
+    ($tx:expr, $no:expr, $seat:expr, $account:expr) => {{
+        if let Some(account) = $account {
+            let (no, seat): (i64, i64) = ($no, i64::from($seat));
+            sqlx::query(
+                "DELETE FROM rated_seats WHERE table_no = $1 AND seat = $2 AND account_no <> $3",
+            )
+            .bind(no)
+            .bind(seat)
+            .bind(account)
+            .execute(&mut *$tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO rated_seats (account_no, table_no, seat) VALUES ($1, $2, $3)
+                 ON CONFLICT (account_no) DO NOTHING",
+            )
+            .bind(account)
+            .bind(no)
+            .bind(seat)
+            .execute(&mut *$tx)
+            .await?;
+            let held: i64 =
+                sqlx::query_scalar("SELECT table_no FROM rated_seats WHERE account_no = $1")
+                    .bind(account)
+                    .fetch_one(&mut *$tx)
+                    .await?;
+            if held != no {
+                return Err(StoreError::RatedElsewhere);
+            }
+        }
+    }};
+}
+pub(super) use claim_in;
+
 impl Store {
     /// Marks table `no` as rated in `family` (`pref_rating::Family::as_str`).
     ///
@@ -192,6 +239,44 @@ impl Store {
                 .await?;
         });
         Ok(())
+    }
+
+    /// Gives `seat` of rated table `no` to account `account` (a person or a bot account,
+    /// from deal `from_deal` on; `host` as [`Store::put_seat`] says), claiming the
+    /// account's one rated seat in the same transaction.
+    ///
+    /// # Errors
+    /// [`StoreError::RatedElsewhere`] (nothing is written) while the account holds a seat
+    /// at another rated table whose game goes on; [`StoreError::Db`], or
+    /// [`StoreError::NotOwner`] once another node holds the table.
+    pub async fn put_rated_seat(
+        &self,
+        (no, seat): (i64, u8),
+        (name, token): (&str, &TokenHash),
+        from_deal: u32,
+        host: bool,
+        account: i64,
+    ) -> Result<(), StoreError> {
+        self.put_seat_as(
+            (no, seat),
+            (name, token),
+            (None, from_deal, host),
+            Some(account),
+        )
+        .await
+    }
+
+    /// The rated table (its row number) at which `account` holds a seat, if any.
+    ///
+    /// # Errors
+    /// [`StoreError::Db`] if the database refuses.
+    pub async fn rated_seat_of(&self, account: i64) -> Result<Option<i64>, StoreError> {
+        Ok(with_pool!(&self.pool, pool => {
+            sqlx::query_scalar("SELECT table_no FROM rated_seats WHERE account_no = $1")
+                .bind(account)
+                .fetch_optional(pool)
+                .await?
+        }))
     }
 
     /// Table `no`'s rating family, when it is rated.

@@ -92,6 +92,9 @@ pub struct Table {
     origin: (tokio::time::Instant, u64),
     /// When the spectator count was last told and is to be told next (`table/audience.rs`).
     told: audience::Told,
+    /// The account of the claim being applied at a rated table: its seat's write claims
+    /// the account's one rated seat.
+    claimant: Option<i64>,
 }
 
 impl std::fmt::Debug for Table {
@@ -135,6 +138,7 @@ impl Table {
             bot_keys: [None, None, None, None],
             life: Life::new(Lifecycle::default(), None),
             told: audience::Told::default(),
+            claimant: None,
         }
     }
 
@@ -145,17 +149,22 @@ impl Table {
         self
     }
 
-    /// Applies a claim of a seat that `token` will prove, and answers the seat taken.
+    /// Applies a claim of a seat that `token` will prove, and answers the seat taken; at a
+    /// rated table the seat's write claims `account`'s one rated seat (refused, nothing
+    /// changes).
     async fn claim(
         &mut self,
         op: Op,
         token: Secret,
+        account: Option<i64>,
         reply: tokio::sync::oneshot::Sender<Result<(u8, Secret), TableError>>,
     ) {
+        self.claimant = account.filter(|_| self.machine.rated().is_some());
         let claimed = self.apply(op).await.and_then(|c| match c.news.first() {
             Some(News::Public(pref_protocol::Public::SeatTaken { seat, .. })) => Ok((*seat, token)),
             _ => Err(TableError::Internal("a claim took no seat".into())),
         });
+        self.claimant = None;
         let _ = reply.send(claimed);
     }
 
@@ -273,14 +282,7 @@ impl Table {
         // The game's end counts its figures for the accounts at the table, in its write.
         let over = change.writes.contains(&Write::Over);
         let figures = if over {
-            let mut figures = next.final_figures();
-            // A player away at the end (the clock's autopilot plays for him) abandoned it.
-            if let Some(clock) = &self.clock {
-                for f in &mut figures {
-                    f.abandoned = clock.away(Seat(f.seat));
-                }
-            }
-            figures
+            self.end_figures(&next)
         } else {
             Vec::new()
         };
@@ -289,6 +291,20 @@ impl Table {
         self.clocked(&mut change, now, auto);
         self.tell(&change);
         Ok(change)
+    }
+
+    /// Every seat's figures at the end of `machine`'s game: a player away at the end (the
+    /// clock's autopilot plays for him) abandoned it. The same after a restart, whose clock
+    /// is replayed from the stored actions' autopilot marks and "I'm back"s, for the repair
+    /// of an end stored without its figures ([`Command::EndFigures`]).
+    fn end_figures(&self, machine: &Machine) -> Vec<crate::store::SeatFigures> {
+        let mut figures = machine.final_figures();
+        if let Some(clock) = &self.clock {
+            for f in &mut figures {
+                f.abandoned = clock.away(Seat(f.seat));
+            }
+        }
+        figures
     }
 
     /// Makes `writes` durable, in order; deals and actions carry `stamp`, and the game's end
@@ -310,10 +326,17 @@ impl Table {
                     from_deal,
                     host,
                 } => {
-                    let bot = bot.map(BotLevel::as_str);
-                    self.store
-                        .put_seat((no, *seat), name, token, bot, *from_deal, *host)
-                        .await
+                    if let Some(account) = self.claimant {
+                        let holder = (name.as_str(), token);
+                        self.store
+                            .put_rated_seat((no, *seat), holder, *from_deal, *host, account)
+                            .await
+                    } else {
+                        let bot = bot.map(BotLevel::as_str);
+                        self.store
+                            .put_seat((no, *seat), name, token, bot, *from_deal, *host)
+                            .await
+                    }
                 }
                 Write::Free(seat) => self.store.free_seat(no, *seat).await,
                 Write::Profile(request) => self.store.set_profile(no, request).await,
@@ -340,6 +363,9 @@ impl Table {
                 // itself: the action stands.
                 Err(e) if i > 0 && *w == Write::Over => {
                     tracing::error!(table = no, error = %e, "game over not stored");
+                }
+                Err(crate::store::StoreError::RatedElsewhere) => {
+                    return Err(TableError::RatedElsewhere);
                 }
                 Err(e) => {
                     tracing::error!(table = no, error = %e, "change not stored");
@@ -402,6 +428,14 @@ impl Table {
             Command::Record(reply) => {
                 let _ = reply.send(self.machine.record(&self.times));
             }
+            Command::EndFigures(reply) => {
+                let over = self.phase() == crate::table::lifecycle::Phase::Over;
+                let _ = reply.send(if over {
+                    self.end_figures(&self.machine)
+                } else {
+                    Vec::new()
+                });
+            }
             Command::DealRecord { deal, reply } => {
                 let _ = reply.send(self.machine.deal_record(deal).map(Box::new));
             }
@@ -410,6 +444,7 @@ impl Table {
                 seat,
                 host,
                 invite,
+                account,
                 reply,
             } => {
                 let token = Secret::random();
@@ -420,7 +455,7 @@ impl Table {
                     invite,
                     token,
                 };
-                self.claim(op, token, reply).await;
+                self.claim(op, token, account, reply).await;
             }
             Command::PeopleOnly { reply } => {
                 let stored = self.store.set_people_only(self.no).await;
@@ -448,6 +483,7 @@ impl Table {
                 seat,
                 invite,
                 invited,
+                account,
                 reply,
             } => {
                 let token = Secret::random();
@@ -458,7 +494,7 @@ impl Table {
                     invited,
                     token,
                 };
-                self.claim(op, token, reply).await;
+                self.claim(op, token, Some(account), reply).await;
             }
             Command::Leave { token, reply } => {
                 let _ = reply.send(self.apply(Op::Leave { token }).await.map(|_| ()));

@@ -11,6 +11,7 @@ impl From<TableError> for ApiError {
             TableError::BadName | TableError::NoSuchSeat(_) => ApiError::BadRequest(e.to_string()),
             TableError::NotHost => ApiError::Forbidden("the host token is not valid at this table"),
             TableError::InviteRequired => ApiError::InviteRequired,
+            TableError::RatedElsewhere => ApiError::RatedElsewhere,
             TableError::PeopleOnly => ApiError::PeopleOnly,
             TableError::RatedKind | TableError::RatedRules => ApiError::Rated(e.to_string()),
             TableError::HostSeats => {

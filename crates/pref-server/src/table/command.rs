@@ -127,6 +127,10 @@ pub enum Command {
     Summary(oneshot::Sender<Summary>),
     /// The game record (`pref-record/1`) as far as everybody may see it.
     Record(oneshot::Sender<Result<String, RecordError>>),
+    /// Every seat's figures in a game that is over, as its end counts them (a seat away on
+    /// the clock's autopilot abandoned it): the repair of an end stored without them. None
+    /// for a game not over.
+    EndFigures(oneshot::Sender<Vec<crate::store::SeatFigures>>),
     /// The record for the analysis of finished deal `deal`, once its cards may be seen
     /// by every viewer.
     DealRecord {
@@ -145,6 +149,9 @@ pub enum Command {
         host: Option<Secret>,
         /// The invite key from the invite link.
         invite: Option<Secret>,
+        /// The signed-in account taking the seat: at a rated table its one rated seat is
+        /// claimed in the seat's write.
+        account: Option<i64>,
         /// Seat number and seat token.
         reply: oneshot::Sender<Result<(u8, Secret), TableError>>,
     },
@@ -252,6 +259,9 @@ pub enum Command {
         invite: Option<Secret>,
         /// A host invited the account to this table.
         invited: bool,
+        /// The bot account: at a rated table its one rated seat is claimed in the seat's
+        /// write.
+        account: i64,
         /// Seat number and seat token.
         reply: oneshot::Sender<Result<(u8, Secret), TableError>>,
     },

@@ -285,6 +285,7 @@ mod tests {
                 seat: None,
                 host: Some(handles[0].1),
                 invite: None,
+                account: None,
                 reply,
             })
             .await

@@ -19,15 +19,12 @@ pub(super) async fn claim_seat(
 ) -> Result<Json<Claimed>, ApiError> {
     let handle = s.tables.open(&table_id(&id)?).await?;
     let req: Claim = body(&bytes)?;
-    // A rated table seats signed-in accounts only, each at one rated table at a time.
+    // A rated table seats signed-in accounts only, each at one rated table at a time: the
+    // seat's write claims the account's one rated seat (`store/rated.rs`).
     let rated = handle.ask(Command::Summary).await?.rated.is_some();
     // A bot account signed in by its API token (`docs/bot-api.md`).
     if let Some(bot) = crate::accounts::bot_api::bot_of(&s.accounts, &headers).await? {
         let table = table_id(&id)?;
-        if rated {
-            crate::accounts::rated::may_sit(&s.accounts, Some(bot.account.no), &table.expose())
-                .await?;
-        }
         let invited = crate::accounts::bot_api::invited(&s.accounts, &bot, &table).await?;
         let invite = req
             .invite
@@ -40,6 +37,7 @@ pub(super) async fn claim_seat(
                 seat: req.seat,
                 invite,
                 invited,
+                account: bot.account.no,
                 reply,
             })
             .await??;
@@ -67,9 +65,9 @@ pub(super) async fn claim_seat(
             "a bot account takes seats with its API token (docs/bot-api.md)".into(),
         ));
     }
+    let account = signed.as_ref().map(|a| a.account.no);
     if rated {
-        let account = signed.as_ref().map(|a| a.account.no);
-        crate::accounts::rated::may_sit(&s.accounts, account, &table_id(&id)?.expose()).await?;
+        crate::accounts::rated::may_sit(account)?;
     }
     let name = signed.as_ref().map_or(req.name, |a| a.account.name.clone());
     let (seat, token) = handle
@@ -78,6 +76,7 @@ pub(super) async fn claim_seat(
             seat: req.seat,
             host,
             invite,
+            account,
             reply,
         })
         .await??;

@@ -110,6 +110,7 @@ async fn claim(handle: &TableHandle, host: Secret, name: &str) -> Secret {
             seat: None,
             host: Some(host),
             invite: None,
+            account: None,
             reply,
         })
         .await

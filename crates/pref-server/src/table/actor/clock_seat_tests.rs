@@ -187,6 +187,7 @@ async fn the_host_seats_another_person_where_a_player_vanished_who_gets_the_seat
             seat: Some(0),
             host: Some(g.host),
             invite: None,
+            account: None,
             reply,
         })
         .await

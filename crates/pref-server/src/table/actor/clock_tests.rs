@@ -115,6 +115,7 @@ async fn game_of(name: &str, people: u8) -> Game {
                 // Anna is the host (his own seat, so his end needs nobody's answer).
                 host: (seat == 0).then_some(host),
                 invite,
+                account: None,
                 reply,
             })
             .await

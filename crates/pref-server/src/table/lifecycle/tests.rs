@@ -71,6 +71,7 @@ async fn claim(handle: &TableHandle, host: Secret, name: &str) -> Result<(u8, Se
             seat: None,
             host: None,
             invite,
+            account: None,
             reply,
         })
         .await

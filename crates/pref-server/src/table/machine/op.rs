@@ -381,6 +381,9 @@ pub enum TableError {
     /// At a rated table the seats are all people's or all bot accounts'.
     #[error("a rated table seats people only or bot accounts only, never both")]
     RatedKind,
+    /// The account holds a seat at another rated table whose game goes on.
+    #[error("you hold a seat at another rated table: one rated table at a time")]
+    RatedElsewhere,
     /// At a rated table the host may not seat a house bot nor change the preset.
     #[error("a rated table keeps its standard preset and seats no house bot")]
     RatedRules,
@@ -454,6 +457,7 @@ impl TableError {
             | TableError::PeopleOnly
             | TableError::RatedKind
             | TableError::RatedRules
+            | TableError::RatedElsewhere
             | TableError::Internal(_) => Reason::Internal,
             TableError::Fair(_) => Reason::Fair,
             TableError::FairLate => Reason::Late,

@@ -2,8 +2,8 @@
 //! the rules only a rated table has. Its profile stays the standard preset (the host may not
 //! change it), no house bot fills a seat, and its seats are all people's or all bot
 //! accounts' (the boards never mix): the first occupant decides which. That only signed-in
-//! accounts sit, and at one rated table at a time, is the edge's check (the machine does not
-//! know accounts).
+//! accounts sit is the edge's check, and at one rated table at a time the store's, in the
+//! write that takes the seat (the machine does not know accounts).
 
 use pref_rating::Family;
 
@@ -13,6 +13,11 @@ impl Machine {
     /// Makes the table rated in `family`: chosen when the table opens.
     pub(crate) fn set_rated(&mut self, family: Family) {
         self.rated = Some(family);
+    }
+
+    /// The table's family, at a rated table.
+    pub(crate) fn rated(&self) -> Option<Family> {
+        self.rated
     }
 
     /// Whether an occupant of this kind (a bot account when `bot_account`) may sit: at a
