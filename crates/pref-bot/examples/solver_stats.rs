@@ -5,7 +5,8 @@
 //! `misere` or `raspasy` solves those goals instead (every hand of ten, a random player),
 //! `misere-yes-no` asks only "does the misère player take a trick" (`Solver::at_least`),
 //! `at-most-4` asks of the trick contracts only "does the declarer take at most 4 tricks"
-//! (`Solver::at_most`, the bound query).
+//! (`Solver::at_most`, the bound query). With `NO_CLOCK=1` it reads no clock, for
+//! `valgrind --tool=callgrind` (instruction counts, repeatable on a shared host).
 #![allow(missing_docs)]
 
 use pref_bot::{Goal, Position, Solver};
@@ -29,6 +30,8 @@ fn main() {
     let mut times = Vec::with_capacity(n);
     let mut nodes = Vec::with_capacity(n);
     let mut deck: Vec<Card> = (0..32).map(Card::from_index).collect();
+    // Every answer folded into one number, so two builds can be checked to agree.
+    let mut answers: u64 = 0;
     for _ in 0..n {
         deck.shuffle(&mut rng);
         let hands: [CardSet; 3] =
@@ -61,22 +64,25 @@ fn main() {
         };
         solver.reset_stats();
         let t = cpu_ms();
-        if goal_kind == "misere-yes-no" {
-            solver.at_least(&pos, 1).expect("no limit");
+        let answer = if goal_kind == "misere-yes-no" {
+            u64::from(solver.at_least(&pos, 1).expect("no limit"))
         } else if goal_kind == "at-most-4" {
-            solver.at_most(&pos, 4).expect("no limit");
+            u64::from(solver.at_most(&pos, 4).expect("no limit"))
         } else {
             let v = solver.solve(&pos).expect("no limit");
             assert!(v <= 10);
-        }
+            u64::from(v)
+        };
         times.push(cpu_ms() - t);
         nodes.push(solver.stats().nodes);
+        answers = answers.wrapping_mul(31).wrapping_add(answer);
     }
+    let total: u64 = nodes.iter().sum();
     times.sort_by(f64::total_cmp);
     nodes.sort_unstable();
     let q = |p: f64| ((n as f64 - 1.0) * p).round() as usize;
     println!(
-        "{n} {goal_kind} deals: median {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms; nodes median {}, p99 {}; table {} MiB",
+        "{n} {goal_kind} deals: median {:.3} ms, p95 {:.3} ms, p99 {:.3} ms, max {:.3} ms; nodes median {}, p99 {}, total {total}; answers {answers:016x}; table {} MiB",
         times[q(0.5)],
         times[q(0.95)],
         times[q(0.99)],
@@ -87,8 +93,12 @@ fn main() {
     );
 }
 
-/// CPU time of this thread in milliseconds.
+/// CPU time of this thread in milliseconds; 0 with `NO_CLOCK` set (valgrind cannot run
+/// rustix's vDSO clock: `NO_CLOCK=1 valgrind --tool=callgrind …` counts instructions).
 fn cpu_ms() -> f64 {
+    if std::env::var_os("NO_CLOCK").is_some() {
+        return 0.0;
+    }
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
 }
