@@ -58,7 +58,7 @@ pub(crate) async fn deal_analysis(
 }
 
 /// A deal's number from the path or the query, from 0 (the first when absent).
-fn deal_number(text: Option<&str>) -> Result<usize, ApiError> {
+pub(crate) fn deal_number(text: Option<&str>) -> Result<usize, ApiError> {
     text.map_or(Ok(0), |t| {
         t.parse()
             .map_err(|_| ApiError::BadRequest(format!("the deal number {t:?} is not a number")))
