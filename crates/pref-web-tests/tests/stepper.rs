@@ -36,6 +36,44 @@ const SHOWN: &str = "const s = document.querySelector('#step-through');
     cards: [...s.querySelectorAll('[data-card]')].map((e) => e.dataset.card),
     hand: !!s.querySelector('#step-hand'), forward: !s.querySelector('#step-forward').disabled };";
 
+/// Asks for the next deal from the table page, its auction and whists not yet begun.
+async fn next_deal(c: &Client, bid_made: &mut bool, whists: &mut u32) {
+    *bid_made = false;
+    *whists = 0;
+    let _ = js(
+        c,
+        "document.querySelector('#next-deal')?.click(); return true",
+    )
+    .await;
+}
+
+/// Steps back to the first step.
+async fn rewind(c: &Client) {
+    while js(
+        c,
+        "return document.querySelector('#step-through').dataset.at",
+    )
+    .await
+        != json!("0")
+    {
+        click(c, "#step-back:not([disabled])").await;
+    }
+}
+
+/// One step forward from step `at` (shown as `s`) and waits for it; false at the last step.
+async fn forward(c: &Client, s: &Value, at: usize) -> bool {
+    if s["forward"] != json!(true) {
+        return false;
+    }
+    click(c, "#step-forward:not([disabled])").await;
+    let next = format!(
+        "return document.querySelector('#step-through').dataset.at === '{}'",
+        at + 1
+    );
+    until(c, "the next step", &next).await;
+    true
+}
+
 /// Steps back to the first call, then forward through every step, checking each.
 async fn walk(
     c: &Client,
@@ -45,13 +83,7 @@ async fn walk(
     spectator: bool,
 ) -> Vec<String> {
     let calls = auction.as_array().unwrap();
-    loop {
-        let s = js(c, SHOWN).await;
-        if s["at"] == json!(0) {
-            break;
-        }
-        click(c, "#step-back:not([disabled])").await;
-    }
+    rewind(c).await;
     let mut kinds = Vec::new();
     for at in 0.. {
         let s = js(c, SHOWN).await;
@@ -75,19 +107,9 @@ async fn walk(
             assert_eq!(s["hand"], json!(false), "{who}: a spectator holds no hand");
         }
         kinds.push(kind);
-        if s["forward"] != json!(true) {
+        if !forward(c, &s, at).await {
             break;
         }
-        click(c, "#step-forward:not([disabled])").await;
-        until(
-            c,
-            "the next step",
-            &format!(
-                "return document.querySelector('#step-through').dataset.at === '{}'",
-                at + 1
-            ),
-        )
-        .await;
     }
     let n_calls = kinds.iter().take_while(|k| *k == "call").count();
     assert_eq!(
@@ -157,12 +179,7 @@ async fn walk_after(c: &Client, who: &str, n: u64) {
     .await;
     let (plays, discard) = recorded(c, n).await;
     assert_eq!(plays.len(), 30, "{who}: a deal played out");
-    loop {
-        if js(c, HANDS).await["at"] == json!(0) {
-            break;
-        }
-        click(c, "#step-back:not([disabled])").await;
-    }
+    rewind(c).await;
     let mut tricks = 0;
     for at in 0.. {
         let s = js(c, HANDS).await;
@@ -213,19 +230,9 @@ async fn walk_after(c: &Client, who: &str, n: u64) {
             }
             _ => {}
         }
-        if s["forward"] != json!(true) {
+        if !forward(c, &s, at).await {
             break;
         }
-        click(c, "#step-forward:not([disabled])").await;
-        until(
-            c,
-            "the next step",
-            &format!(
-                "return document.querySelector('#step-through').dataset.at === '{}'",
-                at + 1
-            ),
-        )
-        .await;
     }
     assert_eq!(tricks, 10, "{who}: every trick stepped through");
 }
@@ -274,13 +281,7 @@ async fn the_auction_and_tricks_are_stepped_through_with_only_cards_each_viewer_
             let stage = v[1].as_str().unwrap_or_default().to_owned();
             step(&player, &stage, &mut bid_made, &mut whists).await;
         } else if v[2] == json!("between_deals") {
-            bid_made = false;
-            whists = 0;
-            let _ = js(
-                &player,
-                "document.querySelector('#next-deal')?.click(); return true",
-            )
-            .await;
+            next_deal(&player, &mut bid_made, &mut whists).await;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -328,13 +329,7 @@ async fn the_auction_and_tricks_are_stepped_through_with_only_cards_each_viewer_
             if recorded(&player, n).await.0.len() == 30 {
                 break n;
             }
-            bid_made = false;
-            whists = 0;
-            let _ = js(
-                &player,
-                "document.querySelector('#next-deal')?.click(); return true",
-            )
-            .await;
+            next_deal(&player, &mut bid_made, &mut whists).await;
         } else if v[0] == json!("true") {
             let stage = v[1].as_str().unwrap_or_default().to_owned();
             step(&player, &stage, &mut bid_made, &mut whists).await;

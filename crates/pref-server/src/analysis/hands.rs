@@ -13,10 +13,8 @@ use axum::extract::{Path, State};
 use pref_core::{Action, Card, CardSet, Deal, DealEntry, Record, Seat};
 use serde::Serialize;
 
-use crate::analysis::http::{AnalysisState, deal_number};
+use crate::analysis::http::{AnalysisState, shown_deal};
 use crate::api::error::ApiError;
-use crate::api::table_id;
-use crate::table::command::Command;
 
 /// A finished deal's cards at each position of its play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -126,12 +124,7 @@ pub(crate) async fn deal_hands(
     State(s): State<AnalysisState>,
     Path((id, deal)): Path<(String, String)>,
 ) -> Result<Json<DealHands>, ApiError> {
-    let id = table_id(&id)?;
-    let deal = deal_number(Some(&deal))?;
-    let handle = s.tables.open(&id).await?;
-    let record = handle
-        .ask(|reply| Command::DealRecord { deal, reply })
-        .await??;
+    let (_, deal, record) = shown_deal(&s, &id, &deal).await?;
     Ok(Json(DealHands::of(&record, deal)?))
 }
 
