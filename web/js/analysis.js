@@ -4,14 +4,16 @@
 // `pref-analysis/1` document of docs/analysis.md); this page only steps through it trick by
 // trick with the table's card components: each card's value before and after it, the
 // mistakes with what they cost and the best cards in their place, the par and each seat's
-// best contract. The hands drawn are the record's hands as dealt.
+// best contract. The hands drawn at a trick are every hand as it stood when the trick was
+// led, as the server replayed them (GET /api/tables/ID/deals/N/hands); for a record opened
+// from disk, the record's hands as dealt with the cards played so far marked.
 
 import { init, LANGS, lang, use, onChange, t } from './i18n.js';
 import { h, toast } from './dom.js';
 import { face, sortHand, bidLabel, suitIcon, chip } from './cards.js';
 import { claimAnalysis } from './claim.js';
 
-const view = { id: null, deal: 0, deals: 0, record: null, text: null, doc: null, step: 0, move: 0, error: null };
+const view = { id: null, deal: 0, deals: 0, record: null, text: null, doc: null, hands: null, step: 0, move: 0, error: null };
 
 async function json(res) {
   const data = await res.json().catch(() => null);
@@ -22,6 +24,7 @@ async function json(res) {
 /** Loads deal `view.deal` from the table or the opened file. */
 async function load() {
   view.doc = null;
+  view.hands = null;
   view.error = null;
   view.step = 0;
   view.move = 0;
@@ -30,6 +33,9 @@ async function load() {
       if (!view.record) view.record = await fetch(`/api/tables/${view.id}/record`).then(json);
       view.deals = view.record.deals.length;
       view.doc = await fetch(`/api/tables/${view.id}/deals/${view.deal}/analysis`).then(json);
+      // Served under the same rule as the analysis; without it the hands as dealt are drawn.
+      view.hands = await fetch(`/api/tables/${view.id}/deals/${view.deal}/hands`)
+        .then((res) => (res.ok ? res.json() : null)).catch(() => null);
     } else if (view.text) {
       view.doc = await fetch(`/api/analysis?deal=${view.deal}`, { method: 'POST', body: view.text }).then(json);
     }
@@ -107,18 +113,25 @@ function playedBy(d, step) {
 
 function hands(d, step) {
   const deal = view.record && view.record.deals[view.deal];
-  if (!deal || !deal.hands) return null;
+  const given = view.hands && view.hands.deal === view.deal ? view.hands : null;
+  // At a trick: the hands when it was led (the server's); before the first: as dealt.
+  const led = given && step > 0 ? given.tricks[step - 1] : null;
+  const shown = led || (given ? given.dealt : deal && deal.hands);
+  if (!shown) return null;
+  const talon = given ? given.talon : deal.talon;
   const { before, now } = playedBy(d, step);
   const card = (c) => {
     const el = face(c, { cls: 'small' });
-    if (before.has(c)) el.classList.add('played');
+    if (!led && before.has(c)) el.classList.add('played');
     if (now.has(c)) el.classList.add('now');
     return el;
   };
-  return h('div', { class: 'an-hands', id: 'an-hands' },
-    deal.hands.map((hand, seat) => h('div', { class: 'an-seat', dataset: { seat } }, h('b', {}, who(seat)),
-      h('div', { class: 'hand' }, sortHand(hand).map(card)))),
-    deal.talon ? h('div', { class: 'an-seat' }, h('b', {}, t('an.talon')), h('div', { class: 'hand' }, deal.talon.map(card))) : null);
+  return h('div', { class: 'an-hands', id: 'an-hands', dataset: { at: led ? 'trick' : 'dealt' } },
+    shown.map((hand, seat) => (hand.length ? h('div', { class: 'an-seat', dataset: { seat } }, h('b', {}, who(seat)),
+      h('div', { class: 'hand' }, sortHand(hand).map(card))) : null)),
+    talon ? h('div', { class: 'an-seat', dataset: { talon: 'true' } }, h('b', {}, t('an.talon')), h('div', { class: 'hand' }, talon.map(card))) : null,
+    given && given.discard.length ? h('div', { class: 'an-seat', dataset: { discard: 'true' } }, h('b', {}, t('deal.discard')),
+      h('div', { class: 'hand' }, given.discard.map(card))) : null);
 }
 
 /** The tricks in a deal: a defender's values are shown as the defence's count. */

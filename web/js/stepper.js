@@ -1,10 +1,13 @@
-// Why: during a deal a player looks back one step at a time, as over a real table: every
+// Why: a player or a spectator looks back one step at a time, as over a real table: every
 // call of the auction in order, the talon when it was turned, the discard where this viewer
-// saw it, then every completed trick, with who won it and, for a seated player, the hand he
-// held when it was led. Everything shown comes from what the page was already told for this
-// viewer (the auction log, the deal so far, its own hand, the talon and discard the server
-// projected for it), so the step-through can show no card the viewer has not seen. A step
-// whose cards the page was not told is left out, never fetched.
+// saw it, then every completed trick, with who won it. During the deal everything shown
+// comes from what the page was already told for this viewer (the auction log, the deal so
+// far, its own hand, the talon and discard the server projected for it), so the step-through
+// shows no card the viewer has not seen, and a step whose cards the page was not told is
+// left out, never fetched. Once the deal is over and the server shows its cards to everybody
+// (`reveal_after_deal`, or the game over), every hand at every trick comes from the server
+// (GET /api/tables/ID/deals/N/hands, which answers 409 before that): the page only steps
+// through the positions it is given and works out none.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -35,20 +38,54 @@ function discardSeen(d) {
   return cards.every(Boolean) ? cards : [];
 }
 
-/** Every step in order: each call, the talon, the discard, each completed trick. */
+/** The deal's hands position by position once the server shows them to everybody: asked for
+ *  once per finished deal (the answer redraws the page); null until it has come. */
+export function dealHands(state) {
+  const d = state.snap && state.snap.deal;
+  const no = state.snap && state.snap.deal_no;
+  const over = state.table && state.table.phase === 'over';
+  if (!d || d.stage !== 'finished' || !(d.revealed || over) || no === undefined || no === null) return null;
+  const held = state.stepHands;
+  if (held && held.deal === no) return held.data;
+  state.stepHands = { deal: no, data: null };
+  fetch(`/api/tables/${state.id}/deals/${no}/hands`)
+    .then((res) => (res.ok ? res.json() : null))
+    .then((data) => {
+      if (data && state.stepHands && state.stepHands.deal === no) {
+        state.stepHands.data = data;
+        state.redraw();
+      }
+    })
+    .catch(() => {});
+  return null;
+}
+
+/** Every step in order: each call, the talon, the discard, each completed trick, and after
+ *  the deal the cards left unplayed (a claim, a surrender). */
 export function positions(state) {
   const d = state.snap && state.snap.deal;
   const r = state.review;
   if (!d) return [];
+  const all = dealHands(state);
   const calls = (state.auction || []).map((c, i) => ({ kind: 'call', i }));
   const talon = talonSeen(d);
-  const discard = discardSeen(d);
+  const discard = all ? all.discard : discardSeen(d);
+  const left = all && all.left.some((cards) => cards.length) ? [{ kind: 'left', hands: all.left }] : [];
   return [
     ...calls,
     ...(talon.length ? [{ kind: 'talon', cards: talon }] : []),
     ...(discard.length ? [{ kind: 'discard', cards: discard }] : []),
-    ...(r ? r.tricks.map((_, k) => ({ kind: 'trick', k })) : []),
+    ...(r ? r.tricks.map((_, k) => ({ kind: 'trick', k, hands: all ? all.tricks[k] : null })) : []),
+    ...left,
   ];
+}
+
+/** Every seat's cards at one position, as the server gave them (a four-player dealer's empty
+ *  hand left out). */
+function handsPart(hands, name) {
+  return h('div', { class: 'step-hands', id: 'step-hands' }, hands.map((cards, seat) => (cards.length
+    ? h('p', { class: 'step-seat', dataset: { seat } }, h('small', {}, name(seat)), ' ', cards.map(chip))
+    : null)));
 }
 
 /** The calls made up to step `p.i`, the last one marked. */
@@ -68,14 +105,16 @@ function stepBody(state, p, name) {
     case 'discard': return { where: t('deal.discard'), body: h('p', { id: 'step-discard' }, p.cards.map(chip)) };
     case 'trick': {
       const tr = r.tricks[p.k];
-      const held = handAt(state, p.k);
+      const held = p.hands ? null : handAt(state, p.k);
       return {
         where: t('step.trick', { k: p.k + 1, n: r.tricks.length }),
         body: [h('p', { id: 'step-cards' }, tr.cards.map((c) => h('span', { class: 'review-card' }, chip(c.card), ' ', h('small', {}, name(c.seat)))),
           ' → ', h('b', {}, name(tr.winner))),
-        held ? h('p', { id: 'step-hand' }, t('step.hand'), ' ', held.map(chip)) : null],
+        held ? h('p', { id: 'step-hand' }, t('step.hand'), ' ', held.map(chip)) : null,
+        p.hands ? [h('p', {}, t('step.hands')), handsPart(p.hands, name)] : null],
       };
     }
+    case 'left': return { where: t('step.left'), body: handsPart(p.hands, name) };
     default: throw new Error(`a step ${p.kind}`);
   }
 }
@@ -90,7 +129,8 @@ export function stepPanel(state) {
   const name = (s) => (state.table.seats[s] && state.table.seats[s].name) || t('seat.n', { n: s + 1 });
   const p = all[at];
   const { where, body } = stepBody(state, p, name);
-  return h('section', { class: 'step-through', id: 'step-through', 'data-step': p.kind, 'data-at': at, 'data-trick': p.kind === 'trick' ? p.k : undefined },
+  const given = dealHands(state) ? 'true' : undefined;
+  return h('section', { class: 'step-through', id: 'step-through', 'data-step': p.kind, 'data-at': at, 'data-trick': p.kind === 'trick' ? p.k : undefined, 'data-hands': given },
     h('p', { class: 'step-nav' },
       h('button', { type: 'button', id: 'step-back', disabled: at === 0, 'aria-label': t('step.back'), onclick: () => go(at - 1) }, '◀'),
       ' ', h('span', { id: 'step-where' }, where), ' ',

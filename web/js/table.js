@@ -77,7 +77,8 @@ function render(state) {
   if (tb.phase === 'lobby') {
     main.push(lobby(state));
   } else if (tb.phase === 'over') {
-    main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state));
+    // The last deal stays to step through: its cards are everybody's once the game is over.
+    main.push(h('p', { class: 'banner', id: 'game-over' }, t('table.over')), rematchPanel(state), sheetPanel(state), stepPanel(state));
   } else {
     main.push(clockPanel(state), felt(state), hintPanel(state, toast), reviewPanel(state), stepPanel(state));
   }

@@ -1,8 +1,10 @@
 //! After the deal, over HTTP (`docs/protocol.md`, `docs/analysis.md`): a deal's analysis is
 //! refused, naming no card, to a spectator and to a player while the deal runs and while a
 //! finished deal's hands stay hidden; once every card may be seen it is exactly
-//! `pref-analysis`'s document for the deal. An uploaded record is analysed one deal at a
-//! time, within a size and a rate limit, with errors in the API's one shape.
+//! `pref-analysis`'s document for the deal. A finished deal's hands position by position
+//! (`/deals/{n}/hands`) follow the same rule, with every hand before each trick exactly the
+//! cards its seat plays from there. An uploaded record is analysed one deal at a time,
+//! within a size and a rate limit, with errors in the API's one shape.
 
 mod common;
 
@@ -17,6 +19,61 @@ use serde_json::{Value, json};
 async fn analysis(addr: &str, id: &str, deal: usize, bearer: Option<&str>) -> (u16, String) {
     let path = format!("/api/tables/{id}/deals/{deal}/analysis");
     http_text(addr, "GET", &path, None, bearer).await
+}
+
+async fn hands(addr: &str, id: &str, deal: usize, bearer: Option<&str>) -> (u16, String) {
+    let path = format!("/api/tables/{id}/deals/{deal}/hands");
+    http_text(addr, "GET", &path, None, bearer).await
+}
+
+/// Checks a deal's hands against `record`: as dealt, and before each trick exactly the cards
+/// each seat plays from that trick on (the bots' deal is played out, or ended by a claim
+/// whose unplayed cards are in `left`).
+fn check_hands(record: &Record, deal: usize, got: &Value) {
+    let pref_core::RecordDeal::Played { hands, actions, .. } = &record.deals()[deal] else {
+        panic!("a played deal");
+    };
+    assert_eq!(got["deal"], json!(deal));
+    let dealt: Vec<Vec<String>> = hands
+        .iter()
+        .map(|h| {
+            let set: pref_core::CardSet = h.iter().copied().collect();
+            set.iter().map(|c| c.to_string()).collect()
+        })
+        .collect();
+    assert_eq!(got["dealt"], json!(dealt));
+    let plays: Vec<(usize, String)> = actions
+        .iter()
+        .filter_map(|&(s, a)| match a {
+            pref_core::Action::Play(c) => Some((s.index(), c.to_string())),
+            _ => None,
+        })
+        .collect();
+    let tricks = got["tricks"].as_array().unwrap();
+    assert_eq!(tricks.len(), plays.len().div_ceil(3), "{got}");
+    for (k, position) in tricks.iter().enumerate() {
+        for (s, held) in position.as_array().unwrap().iter().enumerate() {
+            let mut want: std::collections::BTreeSet<String> = got["left"][s]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_owned())
+                .collect();
+            want.extend(
+                plays[3 * k..]
+                    .iter()
+                    .filter(|p| p.0 == s)
+                    .map(|p| p.1.clone()),
+            );
+            let shown: std::collections::BTreeSet<String> = held
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_owned())
+                .collect();
+            assert_eq!(shown, want, "trick {k}, seat {s}");
+        }
+    }
 }
 
 /// A refusal in the API's error shape, with code `code`, naming no card.
@@ -96,6 +153,9 @@ async fn a_running_deal_is_refused_to_a_spectator_and_to_its_players() {
         assert_eq!(body.message, "deal 0 is not finished (0 deals are)");
         let (status, text) = analysis(&addr, &t.id, 5, bearer).await;
         refused(status, &text, 409, "conflict");
+        let (status, text) = hands(&addr, &t.id, 0, bearer).await;
+        let body = refused(status, &text, 409, "conflict");
+        assert_eq!(body.message, "deal 0 is not finished (0 deals are)");
     }
     let (status, text) = http_text(
         &addr,
@@ -124,6 +184,9 @@ async fn a_revealed_deal_is_served_as_pref_analysis_gives_it() {
         let got: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(got, want);
         assert_eq!(got["deals"][0]["deal"], json!(0));
+        let (status, text) = hands(&addr, &id, 0, bearer).await;
+        assert_eq!(status, 200, "{text}");
+        check_hands(&record, 0, &serde_json::from_str(&text).unwrap());
     }
 }
 
@@ -142,6 +205,11 @@ async fn a_hidden_deal_is_refused_until_the_game_is_over() {
             "{}",
             body.message
         );
+        let (status, text) = hands(&addr, &id, 0, None).await;
+        if status != 200 {
+            let body = refused(status, &text, 409, "conflict");
+            assert!(body.message.contains("reveal_after_deal = false"), "{text}");
+        }
     }
     until_item(&mut spectator, "game_over").await;
     let record = record_of(&addr, &id).await;
@@ -151,6 +219,9 @@ async fn a_hidden_deal_is_refused_until_the_game_is_over() {
         serde_json::from_str::<Value>(&text).unwrap(),
         expected(&record, 0)
     );
+    let (status, text) = hands(&addr, &id, 0, None).await;
+    assert_eq!(status, 200, "{text}");
+    check_hands(&record, 0, &serde_json::from_str(&text).unwrap());
 }
 
 fn records() -> std::path::PathBuf {

@@ -6,7 +6,10 @@
 //!   code, value before and after, cost, the mistake mark and the best cards in its place)
 //!   is the server's `pref-analysis/1` document's, with the par and each seat's best
 //!   contract; then steps forward and back through every card position, each showing the
-//!   document's value of every legal card there (the card played marked); every key of the page is translated in five languages. A phone-sized
+//!   document's value of every legal card there (the card played marked); at each trick the
+//!   hands drawn are every seat's as it stood when the trick was led: exactly the cards the
+//!   document has it play from that trick on, with any left unplayed at the end (the
+//!   server's `/deals/0/hands`); every key of the page is translated in five languages. A phone-sized
 //!   screenshot goes to `target/screenshots/analysis-phone.png`.
 //! - `a_record_file_opened_from_disk_is_analysed`: `/analysis` with the repository's misère
 //!   record chosen as a file shows Anna's ♥Q of trick 2 as the mistake of `docs/analysis.md`
@@ -79,9 +82,45 @@ fn expected_rows(deal: &Value, trick: u64) -> Value {
     Value::Array(rows)
 }
 
+/// Each seat's cards drawn in `#an-hands`, and whether they are the hands at a trick.
+const HANDS: &str = "const at = document.querySelector('#an-hands');
+  const seats = {};
+  for (const s of at.querySelectorAll('.an-seat[data-seat]')) seats[s.dataset.seat] = [...s.querySelectorAll('[data-card]')].map((e) => e.dataset.card).sort();
+  return { at: at.dataset.at, seats };";
+
+/// The hands drawn at trick `trick`: every seat's cards the document has it play from there
+/// on, with those `left` unplayed at the deal's end.
+fn expected_hands(deal: &Value, left: &Value, trick: u64) -> Value {
+    let mut seats = serde_json::Map::new();
+    for (s, cards) in left.as_array().unwrap().iter().enumerate() {
+        let mut held: Vec<String> = cards
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect();
+        for c in deal["cards"].as_array().unwrap() {
+            if c["trick"].as_u64().unwrap() >= trick && c["seat"] == json!(s) {
+                held.push(c["card"].as_str().unwrap().to_owned());
+            }
+        }
+        if !held.is_empty() {
+            held.sort();
+            seats.insert(s.to_string(), json!(held));
+        }
+    }
+    json!({ "at": "trick", "seats": seats })
+}
+
 /// Steps from the dealt cards to the last trick, checking each trick against `deal`; returns
 /// the mistakes seen.
 async fn step_through(c: &Client, deal: &Value) -> u64 {
+    let left = js(
+        c,
+        "const id = location.pathname.split('/')[2];
+      return fetch(`/api/tables/${id}/deals/0/hands`).then((r) => r.json()).then((h) => h.left);",
+    )
+    .await;
     let tricks = deal["cards"]
         .as_array()
         .unwrap()
@@ -99,6 +138,11 @@ async fn step_through(c: &Client, deal: &Value) -> u64 {
         .await;
         let rows = js(c, ROWS).await;
         assert_eq!(rows, expected_rows(deal, trick), "trick {step}");
+        assert_eq!(
+            js(c, HANDS).await,
+            expected_hands(deal, &left, trick),
+            "the hands at trick {step}"
+        );
         mistakes += rows
             .as_array()
             .unwrap()

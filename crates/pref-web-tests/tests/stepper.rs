@@ -3,8 +3,11 @@
 //! calls so far, exactly the auction the server sent the other page), the talon and the
 //! discard where the viewer may see them, and the tricks; during the deal no step shows a
 //! card its viewer was not shown elsewhere on the page, the spectator's no discard and no hand.
+//! Once a deal played out is over (the table shows its cards after the deal), both pages step
+//! through every hand at every trick: before trick `k` each seat holds exactly the cards the
+//! game record has it play from trick `k` on, and the discard is the record's.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
@@ -33,6 +36,44 @@ const SHOWN: &str = "const s = document.querySelector('#step-through');
     cards: [...s.querySelectorAll('[data-card]')].map((e) => e.dataset.card),
     hand: !!s.querySelector('#step-hand'), forward: !s.querySelector('#step-forward').disabled };";
 
+/// Asks for the next deal from the table page, its auction and whists not yet begun.
+async fn next_deal(c: &Client, bid_made: &mut bool, whists: &mut u32) {
+    *bid_made = false;
+    *whists = 0;
+    let _ = js(
+        c,
+        "document.querySelector('#next-deal')?.click(); return true",
+    )
+    .await;
+}
+
+/// Steps back to the first step.
+async fn rewind(c: &Client) {
+    while js(
+        c,
+        "return document.querySelector('#step-through').dataset.at",
+    )
+    .await
+        != json!("0")
+    {
+        click(c, "#step-back:not([disabled])").await;
+    }
+}
+
+/// One step forward from step `at` (shown as `s`) and waits for it; false at the last step.
+async fn forward(c: &Client, s: &Value, at: usize) -> bool {
+    if s["forward"] != json!(true) {
+        return false;
+    }
+    click(c, "#step-forward:not([disabled])").await;
+    let next = format!(
+        "return document.querySelector('#step-through').dataset.at === '{}'",
+        at + 1
+    );
+    until(c, "the next step", &next).await;
+    true
+}
+
 /// Steps back to the first call, then forward through every step, checking each.
 async fn walk(
     c: &Client,
@@ -42,13 +83,7 @@ async fn walk(
     spectator: bool,
 ) -> Vec<String> {
     let calls = auction.as_array().unwrap();
-    loop {
-        let s = js(c, SHOWN).await;
-        if s["at"] == json!(0) {
-            break;
-        }
-        click(c, "#step-back:not([disabled])").await;
-    }
+    rewind(c).await;
     let mut kinds = Vec::new();
     for at in 0.. {
         let s = js(c, SHOWN).await;
@@ -72,19 +107,9 @@ async fn walk(
             assert_eq!(s["hand"], json!(false), "{who}: a spectator holds no hand");
         }
         kinds.push(kind);
-        if s["forward"] != json!(true) {
+        if !forward(c, &s, at).await {
             break;
         }
-        click(c, "#step-forward:not([disabled])").await;
-        until(
-            c,
-            "the next step",
-            &format!(
-                "return document.querySelector('#step-through').dataset.at === '{}'",
-                at + 1
-            ),
-        )
-        .await;
     }
     let n_calls = kinds.iter().take_while(|k| *k == "call").count();
     assert_eq!(
@@ -108,6 +133,108 @@ async fn walk(
 /// Whether a page has an auction and a completed trick to step through.
 async fn ready(c: &Client) -> bool {
     js(c, "return document.querySelectorAll('#review-tricks li').length > 0 && document.querySelectorAll('#auction-log td[data-call]').length > 0").await == json!(true)
+}
+
+/// The step shown after the deal: its kind, and each seat's cards in `#step-hands`.
+const HANDS: &str = "const s = document.querySelector('#step-through');
+  const seats = {};
+  for (const p of s.querySelectorAll('#step-hands .step-seat')) seats[p.dataset.seat] = [...p.querySelectorAll('[data-card]')].map((e) => e.dataset.card);
+  return { kind: s.dataset.step, at: Number(s.dataset.at), trick: s.dataset.trick === undefined ? null : Number(s.dataset.trick),
+    seats, cards: [...s.querySelectorAll('[data-card]')].map((e) => e.dataset.card),
+    hand: !!s.querySelector('#step-hand'), forward: !s.querySelector('#step-forward').disabled };";
+
+/// The record's deal `n` read on the page: `(plays, discard)`, each play `(seat, card)`.
+async fn recorded(c: &Client, n: u64) -> (Vec<(u64, String)>, Vec<String>) {
+    let record = js(
+        c,
+        "const id = location.pathname.split('/').pop();
+      return fetch(`/api/tables/${id}/record`).then((r) => r.json());",
+    )
+    .await;
+    let deal = &record["deals"][n as usize];
+    let mut plays = Vec::new();
+    let mut discard = Vec::new();
+    for a in deal["actions"].as_array().expect("a played deal") {
+        if let Some(card) = a["play"].as_str() {
+            plays.push((a["seat"].as_u64().unwrap(), card.to_owned()));
+        }
+        if let Some(cards) = a["discard"].as_array() {
+            discard = cards
+                .iter()
+                .map(|c| c.as_str().unwrap().to_owned())
+                .collect();
+        }
+    }
+    (plays, discard)
+}
+
+/// After deal `n` (played out), steps from the first call to the end: every trick step shows
+/// every seat's hand exactly as the record has it then, the discard step the record's discard.
+async fn walk_after(c: &Client, who: &str, n: u64) {
+    until(
+        c,
+        "the deal's hands from the server",
+        "return document.querySelector('#step-through')?.dataset.hands === 'true'",
+    )
+    .await;
+    let (plays, discard) = recorded(c, n).await;
+    assert_eq!(plays.len(), 30, "{who}: a deal played out");
+    rewind(c).await;
+    let mut tricks = 0;
+    for at in 0.. {
+        let s = js(c, HANDS).await;
+        assert_eq!(s["at"], json!(at), "{who}: step {at}");
+        assert_eq!(
+            s["hand"],
+            json!(false),
+            "{who}: every hand is shown, not one"
+        );
+        match s["kind"].as_str().unwrap() {
+            "trick" => {
+                let k = s["trick"].as_u64().unwrap() as usize;
+                let mut want: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+                for (seat, card) in &plays[3 * k..] {
+                    want.entry(seat.to_string())
+                        .or_default()
+                        .insert(card.clone());
+                }
+                let shown: BTreeMap<String, BTreeSet<String>> = s["seats"]
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(seat, cards)| {
+                        let cards = cards.as_array().unwrap();
+                        let set: BTreeSet<String> = cards
+                            .iter()
+                            .map(|c| c.as_str().unwrap().to_owned())
+                            .collect();
+                        assert_eq!(set.len(), cards.len(), "{who}, trick {k}: a card twice");
+                        (seat.clone(), set)
+                    })
+                    .collect();
+                assert_eq!(
+                    shown, want,
+                    "{who}, trick {k}: every hand as the record has it"
+                );
+                tricks += 1;
+            }
+            "discard" => {
+                let shown: BTreeSet<&str> = s["cards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.as_str().unwrap())
+                    .collect();
+                let want: BTreeSet<&str> = discard.iter().map(String::as_str).collect();
+                assert_eq!(shown, want, "{who}: the record's discard");
+            }
+            _ => {}
+        }
+        if !forward(c, &s, at).await {
+            break;
+        }
+    }
+    assert_eq!(tricks, 10, "{who}: every trick stepped through");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -154,16 +281,12 @@ async fn the_auction_and_tricks_are_stepped_through_with_only_cards_each_viewer_
             let stage = v[1].as_str().unwrap_or_default().to_owned();
             step(&player, &stage, &mut bid_made, &mut whists).await;
         } else if v[2] == json!("between_deals") {
-            bid_made = false;
-            whists = 0;
-            let _ = js(
-                &player,
-                "document.querySelector('#next-deal')?.click(); return true",
-            )
-            .await;
+            next_deal(&player, &mut bid_made, &mut whists).await;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // What either page was shown since its last look (a bot's card may have come between).
+    told(&player, &mut mine).await;
     told(&watcher, &mut theirs).await;
     // Each page's auction, built from its own socket, is the other's.
     let auction = js(&player, LOG).await;
@@ -193,4 +316,27 @@ async fn the_auction_and_tricks_are_stepped_through_with_only_cards_each_viewer_
         "Anna: {anna:?} in {deal}"
     );
     shot(&watcher, &dir, "stepper-spectator").await;
+
+    // Play on to the end of a deal played out (no claim, no surrender): then both pages step
+    // through every hand as the record has it.
+    let finished = loop {
+        assert!(Instant::now() < deadline, "no deal played out");
+        let v = js(&player, "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.phase || '']").await;
+        if v[2] == json!("between_deals") {
+            let n = pref_web_tests::picture::kept_picture(&player).await["deal_no"]
+                .as_u64()
+                .unwrap();
+            if recorded(&player, n).await.0.len() == 30 {
+                break n;
+            }
+            next_deal(&player, &mut bid_made, &mut whists).await;
+        } else if v[0] == json!("true") {
+            let stage = v[1].as_str().unwrap_or_default().to_owned();
+            step(&player, &stage, &mut bid_made, &mut whists).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    walk_after(&player, "Anna after the deal", finished).await;
+    walk_after(&watcher, "the spectator after the deal", finished).await;
+    shot(&watcher, &dir, "stepper-spectator-after").await;
 }

@@ -7,11 +7,14 @@ use axum::response::{IntoResponse, Response};
 
 use std::sync::Arc;
 
+use pref_core::Record;
+
 use crate::analysis::Analyses;
 use crate::api::budgets::Budgets;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
 use crate::api::table_id;
+use crate::ids::Secret;
 use crate::table::command::Command;
 use crate::table::registry::Registry;
 
@@ -36,12 +39,7 @@ pub(crate) async fn deal_analysis(
     Path((id, deal)): Path<(String, String)>,
     client: Client,
 ) -> Result<Response, ApiError> {
-    let id = table_id(&id)?;
-    let deal = deal_number(Some(&deal))?;
-    let handle = s.tables.open(&id).await?;
-    let record = handle
-        .ask(|reply| Command::DealRecord { deal, reply })
-        .await??;
+    let (id, deal, record) = shown_deal(&s, &id, &deal).await?;
     // A deal analysed lately costs nothing; a new one is the client's to spend.
     let text = match s.analyses.cached(id, deal).await {
         Some(text) => text,
@@ -55,6 +53,25 @@ pub(crate) async fn deal_analysis(
         text.to_string(),
     )
         .into_response())
+}
+
+/// Table `id`'s record for finished deal `deal` (both as the path writes them), once every
+/// card of the deal may be seen by every viewer; with the id and the deal's number read.
+///
+/// # Errors
+/// A bad id or number, an unknown table, or the deal not finished or still hidden.
+pub(crate) async fn shown_deal(
+    s: &AnalysisState,
+    id: &str,
+    deal: &str,
+) -> Result<(Secret, usize, Box<Record>), ApiError> {
+    let id = table_id(id)?;
+    let deal = deal_number(Some(deal))?;
+    let handle = s.tables.open(&id).await?;
+    let record = handle
+        .ask(|reply| Command::DealRecord { deal, reply })
+        .await??;
+    Ok((id, deal, record))
 }
 
 /// A deal's number from the path or the query, from 0 (the first when absent).

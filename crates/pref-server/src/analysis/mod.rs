@@ -1,5 +1,6 @@
 //! After the deal, on the server: the `pref-analysis/1` analysis of a table's finished deal
-//! (`docs/analysis.md`) and of a deal of an uploaded record.
+//! (`docs/analysis.md`) and of a deal of an uploaded record; and a finished deal's hands
+//! before each trick, for stepping through it (`hands.rs`, no solver).
 //!
 //! The solver's work must not take the bots' turn: analyses run in a lane of their own
 //! ([`Lane`]), beside the bots' thinking permits ([`crate::thinking`]) and never holding
@@ -16,6 +17,7 @@
 //! body limit) and table deals not in the cache.
 
 pub(crate) mod accuracy;
+pub(crate) mod hands;
 pub(crate) mod http;
 
 use std::sync::Arc;

@@ -1,6 +1,7 @@
 //! The scan on a stored game built here: the deals of `tests/records/leningrad.json` stored as
 //! a finished table (its decks made to deal the record's hands), read once, and the études
-//! its positions hold stored, listed the easiest first and found again by id.
+//! its positions hold stored, listed the easiest first and found again by id; on SQLite and,
+//! where `PREF_TEST_POSTGRES_URL` names a server, on a fresh PostgreSQL database.
 
 use pref_core::{Action, Card, CardSet, Deal, Record, RecordDeal, Seat};
 
@@ -8,7 +9,7 @@ use crate::analysis::Analyses;
 use crate::config::Limits;
 use crate::etudes::{scan, store};
 use crate::ids::{Secret, TokenHash};
-use crate::store::{Store, Stored};
+use crate::store::{Database, Store, Stored};
 
 /// The deck that deals `hands` and `talon` with `dealer` dealing: the dealing pattern read off
 /// a deck in card order.
@@ -39,7 +40,61 @@ fn deck_for(record: &Record, dealer: Seat, hands: &[Vec<Card>], talon: [Card; 2]
 async fn the_scan_reads_a_stored_game_once_and_keeps_its_etudes() {
     let dir = std::env::temp_dir().join(format!("pref-etude-scan-{}", Secret::random().expose()));
     std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&dir).await.unwrap();
+    scan_once(&Store::open(&dir).await.unwrap()).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same scan on PostgreSQL (its SQL is the same text, run by another engine).
+#[tokio::test]
+async fn the_scan_reads_a_stored_game_once_and_keeps_its_etudes_on_postgres() {
+    let Some(url) = postgres_database().await else {
+        return;
+    };
+    // No heartbeat runs here: a lease longer than the test keeps the table this node's
+    // (with a short one the node's own clock gives it up while the deals are stored).
+    let lease = std::time::Duration::from_secs(3600);
+    let store = Store::connect(&Database::Postgres(url), lease)
+        .await
+        .unwrap();
+    scan_once(&store).await;
+}
+
+/// A fresh, empty database on the PostgreSQL server `PREF_TEST_POSTGRES_URL` names, as a URL;
+/// `None` (the test skipped, and saying so) when it is unset. Under `CI=true` an unset
+/// variable fails instead.
+async fn postgres_database() -> Option<String> {
+    const VAR: &str = "PREF_TEST_POSTGRES_URL";
+    let Some(url) = std::env::var(VAR).ok().filter(|u| !u.trim().is_empty()) else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "{VAR} is unset under CI=true"
+        );
+        eprintln!("skipped on PostgreSQL: {VAR} is not set");
+        return None;
+    };
+    let name = format!("pref_etude_scan_{}", Secret::random().expose());
+    let admin = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("{VAR}={url} does not connect: {e}"));
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (rest, query) = rest
+        .split_once('?')
+        .map_or((rest, String::new()), |(r, q)| (r, format!("?{q}")));
+    let host = rest.split('/').next().unwrap();
+    Some(format!("{scheme}://{host}/{name}{query}"))
+}
+
+/// Stores the record's game as a finished table in `store`, scans it and checks what is
+/// found, listed and found again, and that a second scan reads nothing.
+async fn scan_once(store: &Store) {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/records/leningrad.json"
@@ -70,6 +125,8 @@ async fn the_scan_reads_a_stored_game_once_and_keeps_its_etudes() {
             .await
             .unwrap();
     }
+    // Stored as a game is: playing, then each deal's deck and actions, then over.
+    store.set_state(no, Stored::Playing).await.unwrap();
     for (i, deal) in record.deals().iter().enumerate() {
         let RecordDeal::Played {
             hands,
@@ -101,21 +158,17 @@ async fn the_scan_reads_a_stored_game_once_and_keeps_its_etudes() {
     let limits = Limits::default();
     let analyses = Analyses::new(&limits);
     // The record's own analysis finds 15 études of 3 to 6 tricks (pref-analysis's test).
-    assert_eq!(
-        scan::scan(&store, &limits, &analyses, 20).await.unwrap(),
-        15
-    );
-    let listed = store::listed(&store).await.unwrap();
+    assert_eq!(scan::scan(store, &limits, &analyses, 20).await.unwrap(), 15);
+    let listed = store::listed(store).await.unwrap();
     assert_eq!(listed.len(), 15);
     assert!(listed.windows(2).all(|w| w[0].1 <= w[1].1));
     let (first, nodes) = &listed[0];
     assert_eq!(
-        store::one(&store, &first.id).await.unwrap(),
+        store::one(store, &first.id).await.unwrap(),
         Some((first.clone(), *nodes))
     );
-    assert_eq!(store::one(&store, "g0").await.unwrap(), None);
+    assert_eq!(store::one(store, "g0").await.unwrap(), None);
     // Read once: the next scan has nothing to read.
-    assert_eq!(scan::scan(&store, &limits, &analyses, 20).await.unwrap(), 0);
-    assert!(store::unscanned(&store, 20).await.unwrap().is_empty());
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(scan::scan(store, &limits, &analyses, 20).await.unwrap(), 0);
+    assert!(store::unscanned(store, 20).await.unwrap().is_empty());
 }

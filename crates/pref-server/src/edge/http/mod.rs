@@ -23,6 +23,7 @@ use pref_protocol::{Health, Presets};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::analysis::Analyses;
+use crate::analysis::hands::deal_hands;
 use crate::analysis::http::{AnalysisState, deal_analysis, record_analysis};
 use crate::api::budgets::Budgets;
 use crate::api::conns::Conns;
@@ -193,6 +194,7 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route_service("/@/{name}", ServeFile::new(web.join("player.html")))
         .route("/api/tables/{id}/deals/{deal}/analysis", get(deal_analysis))
+        .route("/api/tables/{id}/deals/{deal}/hands", get(deal_hands))
         .route(
             "/api/analysis",
             post(record_analysis).layer(DefaultBodyLimit::max(
