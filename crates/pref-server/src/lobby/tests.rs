@@ -65,6 +65,7 @@ fn row(id: &str, no: i64, state: &str, watchers: i64) -> PublicRow {
         watchers,
         state: state.to_owned(),
         rated: None,
+        preview: None,
     }
 }
 
