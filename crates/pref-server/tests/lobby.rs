@@ -554,6 +554,17 @@ async fn two_nodes_pair_their_seekers_at_one_table() {
     assert_eq!(table.seats[1].name.as_deref(), Some("B"));
     lobby_until(&two, |v| v.live.iter().any(|l| l.id == ta)).await;
     lobby_until(&one, |v| v.live.iter().any(|l| l.id == ta)).await;
+    // The game's preview, taken by the node that serves the table, shows on both nodes.
+    let previews = |v: &LobbyView| {
+        v.live
+            .iter()
+            .find(|l| l.id == ta)
+            .and_then(|l| l.preview.clone())
+    };
+    let on_one = previews(&lobby_until(&one, |v| previews(v).is_some()).await);
+    let on_two = previews(&lobby_until(&two, |v| previews(v).is_some()).await);
+    assert_eq!(on_one, on_two);
+    assert_eq!(on_one.map(|p| p.deal), Some(1));
 }
 
 #[tokio::test]
