@@ -290,8 +290,9 @@ impl Lobby {
     }
 
     /// Stores the spectators of the public games this node serves and their previews, for
-    /// the live list; a row is written only when one of them changed.
+    /// the live list: the rows where one of them changed, in one write.
     async fn count_spectators(&self, rows: &[PublicRow]) {
+        let mut changed = Vec::new();
         for row in rows.iter().filter(|r| r.state == "playing") {
             let Some(id) = crate::ids::Secret::parse(&row.id) else {
                 continue;
@@ -306,11 +307,11 @@ impl Lobby {
             };
             let preview = preview.and_then(|p| serde_json::to_string(&p).ok());
             if i64::from(spectators) != row.watchers || preview != row.preview {
-                let _ = self
-                    .rows
-                    .watchers(&row.id, spectators, preview.as_deref())
-                    .await;
+                changed.push((row.id.clone(), spectators, preview));
             }
+        }
+        if let Err(e) = self.rows.watchers(&changed).await {
+            tracing::warn!(error = %e, "the live games' spectators and previews were not stored");
         }
     }
 
