@@ -1,7 +1,8 @@
 // Why: the public lobby on the start page, above the fold: quick pairing by a grid of the
 // common choices (Sochi / Leningrad / Rostov × relaxed / normal / blitz) with how many are
 // seeking each, the public tables waiting for players (sit down without an invite link) and
-// the games in progress on public tables, busiest first, to watch. One WebSocket
+// the games in progress on public tables, busiest first, each with a preview of its deal and
+// sheet (what a spectator sees, as the server last looked), to watch. One WebSocket
 // (`/api/lobby/ws`) keeps it live: a snapshot, then numbered items; the seek lives as long as
 // the page, and the seat the server gives comes back over it.
 
@@ -10,6 +11,8 @@ import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { saved } from './store.js';
 import { ratingEl } from './ratings.js';
+import { bidLabel } from './cards.js';
+import { mixed } from './mixed.js';
 
 const PRESETS = ['sochi', 'leningrad', 'rostov'];
 const CLOCKS = ['relaxed', 'normal', 'blitz'];
@@ -100,11 +103,64 @@ function tables() {
     h('button', { type: 'button', class: 'room-sit', onclick: () => sit(tb.id) }, t('room.sit')))));
 }
 
+// The shown deal's contract as everybody knows it, in words: the standing bid while
+// bidding, the declarer and his contract, misère or raspasy (the server's preview).
+function contractLine(p, seats) {
+  const who = (s) => seats[s] || '—';
+  const c = p.contract;
+  switch (c.kind) {
+    case 'bidding': return c.bid ? [t('room.pv.bidding'), ': ', bidLabel(c.bid), ` (${who(c.by)})`] : [t('room.pv.bidding')];
+    case 'game': return [t('room.pv.plays', { name: who(c.declarer) }), ' ', c.contract ? bidLabel(c.contract) : '…'];
+    case 'misere': return [t('room.pv.misere', { name: who(c.declarer) })];
+    case 'raspasy': return [t('room.pv.raspasy')];
+    default: return [];
+  }
+}
+
+// A live game's sheet as its preview shows it: by seat, the name (and rating), tricks taken
+// in the deal shown, pool, mountain and the balance were the game settled now; the seat to
+// play marked.
+function previewSheet(g) {
+  const p = g.preview;
+  const col = (key) => h('th', { scope: 'col' }, t(key));
+  return h('table', { class: 'room-sheet' },
+    h('thead', {}, h('tr', {}, col('room.pv.player'), col('room.pv.tricks'), col('sheet.pool'), col('sheet.mountain'), col('room.pv.balance'))),
+    h('tbody', {}, g.seats.map((name, i) => {
+      const r = g.ratings && g.ratings[i];
+      const turn = p.turn === i;
+      return h('tr', { class: turn ? 'turn' : '' },
+        h('th', { scope: 'row' }, turn ? h('span', { class: 'room-turn', title: t('room.pv.turn') }, '▸ ') : '', name || '—', r ? [' ', ratingEl(r)] : ''),
+        h('td', {}, String(p.tricks[i] ?? 0)),
+        h('td', {}, String(p.pool[i] ?? 0)),
+        h('td', {}, String(p.mountain[i] ?? 0)),
+        h('td', { title: p.balance[i] }, mixed(p.balance[i] ?? '0')));
+    })));
+}
+
+// One game in progress: house rules, clock, marks and spectators, then its preview (the
+// deal, its contract and the sheet); a click anywhere on it opens the spectator's view.
+function liveGame(g) {
+  const watch = `/t/${g.id}?watch`;
+  const p = g.preview;
+  return h('li', { class: 'room-game', 'data-id': g.id, onclick: (e) => { if (!e.target.closest('a')) location.assign(watch); } },
+    h('div', { class: 'room-game-head' },
+      h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'),
+      ' · ', g.clock ? t(`clock.${g.clock}`) : t('clock.off'),
+      ratedBadge(g.rated),
+      p && p.practice ? [' · ', h('span', { class: 'badge practice' }, t('room.pv.practice'))] : '',
+      g.spectators ? ` · ${t('room.watchers', { n: g.spectators })}` : '', ' ',
+      h('a', { href: watch, class: 'room-watch' }, t('room.watch'))),
+    p ? [
+      h('div', { class: 'room-game-deal' },
+        p.deal ? [h('span', { class: 'room-deal-no' }, t('room.pv.deal', { n: p.deal })), ' · '] : '',
+        ...contractLine(p, g.seats),
+        p.stage === 'finished' ? ` · ${t('room.pv.over')}` : ''),
+      previewSheet(g),
+    ] : h('div', { class: 'room-game-seats' }, ...seatsText(g.seats, g.ratings)));
+}
+
 function live() {
-  return h('ul', { class: 'room-list', id: 'room-live' }, room.lobby.live.map((g) => h('li', {},
-    h('b', {}, g.preset ? t(`preset.${g.preset}`) : '?'), ratedBadge(g.rated), ' · ', ...seatsText(g.seats, g.ratings),
-    g.spectators ? ` · ${t('room.watchers', { n: g.spectators })}` : '', ' ',
-    h('a', { href: `/t/${g.id}?watch`, class: 'room-watch' }, t('room.watch')))));
+  return h('ul', { class: 'room-list room-games', id: 'room-live' }, room.lobby.live.map(liveGame));
 }
 
 function draw() {

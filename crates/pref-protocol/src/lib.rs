@@ -22,6 +22,7 @@
 //! - [`tournament`]: duplicate tournaments: the list, a tournament's page and standings,
 //!   an entrant's table and each deal's comparison.
 //! - [`lobby`]: the public lobby: its tables, games to watch, seekers, its socket's messages.
+//! - [`preview`]: the lobby's preview of a game in progress, as a spectator sees it.
 //! - [`strict`]: reading a request or message as an object only ([`read`]).
 //! - [`subprotocol`]: the WebSocket's seat token, offered as a subprotocol, not in the URL.
 //!
@@ -44,6 +45,7 @@ pub mod http;
 pub mod keeper;
 pub mod lobby;
 pub mod practice;
+pub mod preview;
 pub mod ratings;
 pub mod score;
 pub mod server;
@@ -80,6 +82,7 @@ pub use keeper::{
 };
 pub use lobby::{LiveTable, LobbyMessage, LobbyRequest, LobbyView, PublicTable, SeekCount};
 pub use practice::{HintCard, HintReason, HintView};
+pub use preview::{PreviewContract, TablePreview};
 pub use ratings::{
     FamilyRating, LeaderRow, Leaderboard, PlayerRatings, RatingPoint, RatingShown, SeatRating,
     TableRatings,

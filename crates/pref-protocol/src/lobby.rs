@@ -65,6 +65,10 @@ pub struct LiveTable {
     /// A rated game's players' ratings in its family, by seat; absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ratings: Vec<Option<crate::RatingShown>>,
+    /// The table and its sheet as a spectator sees them, as the table's node last looked
+    /// (with the spectators); absent until it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<crate::TablePreview>,
 }
 
 /// How many are seeking one choice of quick pairing.

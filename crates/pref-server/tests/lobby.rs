@@ -215,6 +215,98 @@ async fn seekers_are_seated_first_come_first_and_the_fourth_waits() {
     started(&addr, id).await;
 }
 
+#[tokio::test]
+async fn a_live_game_s_preview_shows_the_deal_as_a_spectator_sees_it_and_follows_it() {
+    let (addr, _) = server("lobby-preview", roomy).await;
+    let mut sockets = Vec::new();
+    for name in ["Anna", "Boris", "Vera"] {
+        let (mut ws, _) = lobby_socket(&addr).await;
+        seek_on(&mut ws, seek(name, "sochi", "normal", None)).await;
+        sockets.push(ws);
+    }
+    let mut tables = Vec::new();
+    for ws in &mut sockets {
+        tables.push(paired(ws).await);
+    }
+    let id = tables[0].0.clone();
+    let mut open = Vec::new();
+    for (_, _, token) in &tables {
+        open.push(open_seat(&addr, &id, token).await);
+    }
+    started(&addr, &id).await;
+    // A spectator's snapshot: whose turn, at which version.
+    let mut watch = common::connect(&addr, &id, None, "").await;
+    let seen = next_json(&mut watch).await.unwrap();
+    let first = seen["turn"]["to_act"].as_u64().unwrap();
+    let view = lobby_until(&addr, |v| {
+        v.live.iter().any(|l| l.id == id && l.preview.is_some())
+    })
+    .await;
+    let preview = view.live[0].preview.clone().unwrap();
+    let zero = vec![0i64; 3];
+    assert_eq!(
+        (
+            preview.deal,
+            preview.contract,
+            preview.stage,
+            preview.turn,
+            &preview.tricks,
+            &preview.pool,
+            &preview.mountain,
+            &preview.balance,
+            preview.practice
+        ),
+        (
+            1,
+            pref_protocol::PreviewContract::Bidding {
+                bid: None,
+                by: None
+            },
+            pref_core::Stage::Auction,
+            Some(Seat(u8::try_from(first).unwrap())),
+            &vec![0u8; 3],
+            &zero,
+            &zero,
+            &vec!["0".to_owned(); 3],
+            false
+        )
+    );
+    assert_eq!(view.live[0].seats, ["Anna", "Boris", "Vera"]);
+    // The first hand bids six spades: the live list follows, with the next seat to call.
+    let seat = usize::try_from(first).unwrap();
+    let msg =
+        json!({"type": "action", "id": "a1", "version": seen["version"], "action": {"bid": "6S"}});
+    send(&mut open[seat], msg).await;
+    let view = lobby_until(&addr, |v| {
+        v.live.iter().any(|l| {
+            l.preview
+                .as_ref()
+                .is_some_and(|p| p.contract != preview.contract)
+        })
+    })
+    .await;
+    let after = view.live[0].preview.clone().unwrap();
+    assert_eq!(
+        (after.contract, after.turn),
+        (
+            pref_protocol::PreviewContract::Bidding {
+                bid: Some("6S".parse().unwrap()),
+                by: Some(Seat(u8::try_from(first).unwrap()))
+            },
+            Some(Seat(u8::try_from((first + 1) % 3).unwrap()))
+        )
+    );
+    // The lobby's JSON of it, as a lobby page reads it: no card of any hand.
+    let (_, body) = http(&addr, "GET", "/api/lobby", None, None).await;
+    assert_eq!(
+        body["live"][0]["preview"],
+        json!({"deal": 1, "contract": {"kind": "bidding", "bid": "6S", "by": first},
+               "stage": "auction", "turn": (first + 1) % 3, "tricks": [0, 0, 0],
+               "pool": [0, 0, 0], "mountain": [0, 0, 0], "balance": ["0", "0", "0"]}),
+        "{body}"
+    );
+}
+
 /// Opens seat `token` of table `id` as the seeker's page does, past its snapshot.
 async fn open_seat(addr: &str, id: &str, token: &str) -> Ws {
     let mut ws = common::connect(addr, id, Some(token), "").await;
@@ -462,6 +554,17 @@ async fn two_nodes_pair_their_seekers_at_one_table() {
     assert_eq!(table.seats[1].name.as_deref(), Some("B"));
     lobby_until(&two, |v| v.live.iter().any(|l| l.id == ta)).await;
     lobby_until(&one, |v| v.live.iter().any(|l| l.id == ta)).await;
+    // The game's preview, taken by the node that serves the table, shows on both nodes.
+    let previews = |v: &LobbyView| {
+        v.live
+            .iter()
+            .find(|l| l.id == ta)
+            .and_then(|l| l.preview.clone())
+    };
+    let on_one = previews(&lobby_until(&one, |v| previews(v).is_some()).await);
+    let on_two = previews(&lobby_until(&two, |v| previews(v).is_some()).await);
+    assert_eq!(on_one, on_two);
+    assert_eq!(on_one.map(|p| p.deal), Some(1));
 }
 
 #[tokio::test]

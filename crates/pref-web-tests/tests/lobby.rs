@@ -1,12 +1,14 @@
 //! The public lobby on the start page in a real browser (Chromium over WebDriver): its
 //! quick-pairing grid is above the fold on a phone and a desktop; three pages that seek the
 //! same choice end at one table, each in its own seat; one seeker who allows bots after
-//! 0 s is given a table with bots in the other seats.
+//! 0 s is given a table with bots in the other seats; the game of the three is in the live
+//! list with its preview (deal, contract, the sheet, the seat to play), which follows a bid
+//! and fits a phone and a desktop, and a click on it opens the spectator's view.
 //!
 //! Without Chromium the test prints why and passes, except under `CI=true`.
 
 use pref_web_tests::{
-    Driver, browser_missing, js, open_start_page, out_dir, server_with, shot, until,
+    Driver, browser_missing, click, js, open_start_page, out_dir, server_with, shot, until,
 };
 use serde_json::{Value, json};
 
@@ -125,6 +127,81 @@ async fn three_seekers_meet_at_one_table_and_a_lone_one_gets_bots() {
         .await;
         assert_eq!(kept, json!(seat));
     }
+    // Two watchers, a desktop and a phone, see the game in the live list with its preview:
+    // the first deal, bidding, the three names and a zero sheet, the seat to call marked.
+    let card = format!("#room-live .room-game[data-id={:?}]", ids[0]);
+    let watchers = [driver.browser(false).await, driver.browser(true).await];
+    for w in &watchers {
+        open_start_page(w, &base).await;
+        until(
+            w,
+            "the game's preview",
+            &format!("return !!document.querySelector('{card} .room-sheet tr.turn')"),
+        )
+        .await;
+        let shown = js(
+            w,
+            &format!(
+                "const c = document.querySelector('{card}'); return [c.querySelector('.room-game-deal').textContent, [...c.querySelectorAll('.room-sheet tbody tr')].map((r) => [...r.children].map((x) => x.textContent.replace('▸ ', '')))]"
+            ),
+        )
+        .await;
+        assert_eq!(
+            shown,
+            json!([
+                "Deal 1 · Bidding",
+                [
+                    ["Anna", "0", "0", "0", "0"],
+                    ["Boris", "0", "0", "0", "0"],
+                    ["Vera", "0", "0", "0", "0"]
+                ]
+            ]),
+            "{shown}"
+        );
+        // The card fits the page's width (a phone's 390 px too).
+        let fits = js(
+            w,
+            &format!("const c = document.querySelector('{card}'); return c.getBoundingClientRect().right <= document.documentElement.clientWidth && c.scrollWidth <= c.clientWidth"),
+        )
+        .await;
+        assert_eq!(fits, json!(true), "the live game's card overflows");
+    }
+    shot(&watchers[0], &dir, "lobby-live-desktop").await;
+    shot(&watchers[1], &dir, "lobby-live-phone").await;
+    // The seat to call bids: the preview follows, the turn passes to the next seat.
+    let turn = js(
+        &watchers[0],
+        &format!("return [...document.querySelectorAll('{card} .room-sheet tbody tr')].findIndex((r) => r.classList.contains('turn'))"),
+    )
+    .await;
+    let turn = usize::try_from(turn.as_u64().unwrap()).unwrap();
+    let players = [&desk, &phone, &third];
+    click(
+        players[turn],
+        "#bidbox .grid button[data-action=bid]:not([disabled])",
+    )
+    .await;
+    for w in &watchers {
+        until(
+            w,
+            "the bid in the preview",
+            &format!(
+                "const c = document.querySelector('{card}'); return !!c && !!c.querySelector('.room-game-deal .bid') && c.querySelectorAll('.room-sheet tbody tr')[{}].classList.contains('turn')",
+                (turn + 1) % 3
+            ),
+        )
+        .await;
+    }
+    shot(&watchers[1], &dir, "lobby-live-phone-bid").await;
+    // A click on the card opens the spectator's view.
+    click(&watchers[1], &format!("{card} .room-game-deal")).await;
+    let at = until(
+        &watchers[1],
+        "the spectator's view",
+        "return location.pathname.startsWith('/t/') && location.pathname + location.search",
+    )
+    .await;
+    assert_eq!(at, json!(format!("/t/{}?watch", ids[0])));
     // A lone seeker who allows bots at once.
     let lone = driver.browser(false).await;
     open_start_page(&lone, &base).await;

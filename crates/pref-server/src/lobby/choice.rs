@@ -164,5 +164,6 @@ pub(super) fn public_row(
         watchers: 0,
         state: "lobby".to_owned(),
         rated: None,
+        preview: None,
     }
 }

@@ -7,7 +7,8 @@
 //! node changed the lobby or another node notified it (`LISTEN pref_lobby` on PostgreSQL):
 //! marks its seeks alive and drops those of dead nodes, pairs the seekers of each choice
 //! (`pairing.rs`), hands the seats of its own seekers over their sockets, counts the
-//! spectators of the public games it serves, and reads the lobby again: what changed goes
+//! spectators of the public games it serves and stores their previews (the table and its
+//! sheet as a spectator sees them, `pref_protocol::preview`), and reads the lobby again: what changed goes
 //! out to its lobby sockets as numbered items (`view.rs`).
 //!
 //! - `choice.rs`: what a seek asks for, checked, and the key seekers pair by.
@@ -44,8 +45,9 @@ use store::{LobbyStore, NewPublic, PublicRow};
 /// Items a slow lobby socket may fall behind before it is sent a new snapshot.
 const NEWS: usize = 256;
 
-/// The spectators of the public games a node serves are counted (a summary asked of each
-/// table) on every this many reads of the lobby, not on every one.
+/// The spectators of the public games a node serves are counted, and their previews taken
+/// (asked of each table), on every this many reads of the lobby, not on every one: a
+/// preview changes the live list at most that often, never at every trick.
 const COUNT_EVERY: u64 = 10;
 
 /// One numbered item as its sockets send it: serialised once when it is published, not
@@ -287,8 +289,10 @@ impl Lobby {
         Ok(())
     }
 
-    /// Stores the spectators of the public games this node serves, for the live list.
+    /// Stores the spectators of the public games this node serves and their previews, for
+    /// the live list: the rows where one of them changed, in one write.
     async fn count_spectators(&self, rows: &[PublicRow]) {
+        let mut changed = Vec::new();
         for row in rows.iter().filter(|r| r.state == "playing") {
             let Some(id) = crate::ids::Secret::parse(&row.id) else {
                 continue;
@@ -296,12 +300,18 @@ impl Lobby {
             let Ok(handle) = self.tables.get(&id) else {
                 continue;
             };
-            let Ok(summary) = handle.ask(crate::table::command::Command::Summary).await else {
+            let Ok((spectators, preview)) =
+                handle.ask(crate::table::command::Command::Preview).await
+            else {
                 continue;
             };
-            if i64::from(summary.spectators) != row.watchers {
-                let _ = self.rows.watchers(&row.id, summary.spectators).await;
+            let preview = preview.and_then(|p| serde_json::to_string(&p).ok());
+            if i64::from(spectators) != row.watchers || preview != row.preview {
+                changed.push((row.id.clone(), spectators, preview));
             }
+        }
+        if let Err(e) = self.rows.watchers(&changed).await {
+            tracing::warn!(error = %e, "the live games' spectators and previews were not stored");
         }
     }
 

@@ -43,6 +43,9 @@ pub(crate) struct PublicRow {
     pub state: String,
     /// A rated table's family (`rated_tables`; read, never written with the row).
     pub rated: Option<String>,
+    /// A game's preview as its node last wrote it (`pref_protocol::TablePreview` as JSON;
+    /// read, never written with the row).
+    pub preview: Option<String>,
 }
 
 /// A new public table.
@@ -220,7 +223,7 @@ impl LobbyStore {
         with_pool!(self.pool(), pool => {
             let rows = sqlx::query(
                 "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs, l.clock,
-                     l.players, l.created_ms, l.watchers, t.state, r.family
+                     l.players, l.created_ms, l.watchers, t.state, r.family, l.preview
                  FROM lobby_tables l JOIN tables t ON t.no = l.table_no
                  LEFT JOIN rated_tables r ON r.table_no = l.table_no
                  WHERE t.state IN ('lobby', 'playing')
@@ -259,6 +262,7 @@ impl LobbyStore {
                         watchers: r.get(8),
                         state: r.get(9),
                         rated: r.get(10),
+                        preview: r.get(11),
                     })
                     .collect(),
                 seats
@@ -275,14 +279,27 @@ impl LobbyStore {
         })
     }
 
-    /// Sets the spectators a public table's node counted.
-    pub(crate) async fn watchers(&self, id: &str, watchers: u32) -> Result<(), StoreError> {
+    /// Sets the spectators public tables' node counted and the games' previews (JSON),
+    /// `(table id, spectators, preview)`, in one transaction: a node serving a thousand
+    /// public games writes their rows once per count, not once per row.
+    pub(crate) async fn watchers(
+        &self,
+        rows: &[(String, u32, Option<String>)],
+    ) -> Result<(), StoreError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
         with_pool!(self.pool(), pool => {
-            sqlx::query("UPDATE lobby_tables SET watchers = $1 WHERE table_id = $2")
-                .bind(i64::from(watchers))
-                .bind(id)
-                .execute(pool)
-                .await?;
+            let mut tx = pool.begin().await?;
+            for (id, watchers, preview) in rows {
+                sqlx::query("UPDATE lobby_tables SET watchers = $1, preview = $2 WHERE table_id = $3")
+                    .bind(i64::from(*watchers))
+                    .bind(preview)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
         });
         Ok(())
     }

@@ -65,6 +65,7 @@ fn row(id: &str, no: i64, state: &str, watchers: i64) -> PublicRow {
         watchers,
         state: state.to_owned(),
         rated: None,
+        preview: None,
     }
 }
 
@@ -126,4 +127,57 @@ fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
     assert!(matches!(&items[0], LobbyMessage::Unlisted { n: 3, id } if id == "a"));
     assert!(matches!(&items[1], LobbyMessage::Live { n: 4, live } if live.is_empty()));
     assert_eq!(known.view(7_000).n, 4);
+}
+
+#[test]
+fn a_game_s_preview_rides_in_its_live_entry_and_a_new_one_is_one_item() {
+    let preview = |deal: u32| {
+        format!(
+            r#"{{"deal": {deal}, "contract": {{"kind": "raspasy"}}, "stage": "play", "turn": 1,
+               "tricks": [1, 0, 2], "pool": [0, 0, 0], "mountain": [2, 0, 4],
+               "balance": ["0", "20", "-20"]}}"#
+        )
+    };
+    let with = |deal: Option<u32>| {
+        let mut r = row("g", 1, "playing", 2);
+        r.preview = deal.map(preview);
+        [r]
+    };
+    let seats = [(1, 0, "Anna".to_owned())];
+    let mut known = Known::default();
+    let items = known.update(Known::read(&with(None), &seats, &[], &[], (10, 10)), 0);
+    assert!(
+        matches!(&items[..], [LobbyMessage::Live { live, .. }] if live[0].preview.is_none()),
+        "{items:?}"
+    );
+    let items = known.update(Known::read(&with(Some(3)), &seats, &[], &[], (10, 10)), 0);
+    let [LobbyMessage::Live { n: 2, live }] = &items[..] else {
+        panic!("{items:?}");
+    };
+    let shown = live[0].preview.as_ref().unwrap();
+    assert_eq!(
+        (
+            shown.deal,
+            shown.contract,
+            &shown.tricks,
+            shown.balance[2].as_str()
+        ),
+        (
+            3,
+            pref_protocol::PreviewContract::Raspasy,
+            &vec![1, 0, 2],
+            "-20"
+        )
+    );
+    // The same preview read again tells nothing; the next deal's is one more item.
+    assert!(
+        known
+            .update(Known::read(&with(Some(3)), &seats, &[], &[], (10, 10)), 0)
+            .is_empty()
+    );
+    let items = known.update(Known::read(&with(Some(4)), &seats, &[], &[], (10, 10)), 0);
+    assert!(
+        matches!(&items[..], [LobbyMessage::Live { n: 3, .. }]),
+        "{items:?}"
+    );
 }

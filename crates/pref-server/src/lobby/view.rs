@@ -1,6 +1,7 @@
 //! The lobby as a node last read it, and what changed since: the numbered items its
 //! sockets are sent. A public table is listed while it is in the lobby with a free seat;
-//! a public game in progress is in the live list, busiest first.
+//! a public game in progress is in the live list, busiest first, with its preview as its
+//! node last stored it.
 
 use std::collections::BTreeMap;
 
@@ -105,21 +106,33 @@ impl Known {
                     };
                     tables.insert(r.id.clone(), (table, r.created_ms));
                 }
-                "playing" => live.push(LiveTable {
-                    id: r.id.clone(),
-                    preset: r.preset.clone(),
-                    clock: r.clock.clone(),
-                    seats: seats.into_iter().map(Option::unwrap_or_default).collect(),
-                    spectators: u32::try_from(r.watchers).unwrap_or(0),
-                    rated: r.rated.clone(),
-                    ratings: ratings(r),
-                }),
+                "playing" => live.push((
+                    LiveTable {
+                        id: r.id.clone(),
+                        preset: r.preset.clone(),
+                        clock: r.clock.clone(),
+                        seats: seats.into_iter().map(Option::unwrap_or_default).collect(),
+                        spectators: u32::try_from(r.watchers).unwrap_or(0),
+                        rated: r.rated.clone(),
+                        ratings: ratings(r),
+                        preview: None,
+                    },
+                    r.preview.as_deref(),
+                )),
                 _ => {}
             }
         }
         // Busiest first; the older game first among equals (the rows come oldest first).
-        live.sort_by_key(|l| std::cmp::Reverse(l.spectators));
+        live.sort_by_key(|(l, _)| std::cmp::Reverse(l.spectators));
         live.truncate(usize::try_from(max_live).unwrap_or(usize::MAX));
+        // The previews of the games listed only: the others' are not read.
+        let live = live
+            .into_iter()
+            .map(|(l, preview)| LiveTable {
+                preview: preview.and_then(|p| serde_json::from_str(p).ok()),
+                ..l
+            })
+            .collect();
         let seeking = counts
             .iter()
             .map(|(preset, clock, n)| SeekCount {

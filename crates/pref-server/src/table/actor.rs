@@ -425,6 +425,9 @@ impl Table {
             Command::Summary(reply) => {
                 let _ = reply.send(self.summary());
             }
+            Command::Preview(reply) => {
+                let _ = reply.send((self.machine.summary_spectators(), self.machine.preview()));
+            }
             Command::Record(reply) => {
                 let _ = reply.send(self.machine.record(&self.times));
             }

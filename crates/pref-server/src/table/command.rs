@@ -125,6 +125,9 @@ pub enum HostRequest {
 pub enum Command {
     /// The public summary.
     Summary(oneshot::Sender<Summary>),
+    /// What the lobby's live list shows of the table (`lobby/mod.rs`): the spectators as
+    /// last told, and the preview (`None` before the game starts).
+    Preview(oneshot::Sender<(u32, Option<pref_protocol::TablePreview>)>),
     /// The game record (`pref-record/1`) as far as everybody may see it.
     Record(oneshot::Sender<Result<String, RecordError>>),
     /// Every seat's figures in a game that is over, as its end counts them (a seat away on

@@ -41,9 +41,10 @@ impl Table {
     /// does not keep a table open), a finished game is kept by its readers.
     pub(super) fn uses(&self, cmd: &Command) -> bool {
         match cmd {
-            Command::Summary(_) | Command::Record(_) | Command::DealRecord { .. } => {
-                self.phase() == Phase::Over
-            }
+            Command::Summary(_)
+            | Command::Preview(_)
+            | Command::Record(_)
+            | Command::DealRecord { .. } => self.phase() == Phase::Over,
             _ => true,
         }
     }

@@ -24,6 +24,8 @@ mod fair_ops;
 mod fair_tests;
 mod op;
 mod practice;
+#[cfg(test)]
+mod preview_tests;
 mod rated;
 #[cfg(test)]
 mod seat_view_tests;

@@ -1,9 +1,11 @@
 //! What everybody may see of the table, read off the machine: phase, summary, the deal
-//! shown, and whose turn it is.
+//! shown, whose turn it is, and the lobby's preview.
 
 use pref_core::view::{SeatCard, TrickView, ViewEvent};
 use pref_core::{Card, Deal, DealEntry, DealView, Seat, Viewer};
-use pref_protocol::{AuctionCall, DealSoFar, DealStatus, Phase, SeatInfo, SheetView, Summary};
+use pref_protocol::{
+    AuctionCall, DealSoFar, DealStatus, Phase, SeatInfo, SheetView, Summary, TablePreview,
+};
 
 use super::{Machine, Stage};
 use crate::table::wire::Turn;
@@ -213,6 +215,25 @@ impl Machine {
             clock: None,
             stop: self.stop_view(),
         }
+    }
+
+    /// The lobby's preview of the game (`pref_protocol::preview`): the shown deal as a
+    /// spectator sees it and the sheet; `None` in the lobby, before the game starts.
+    #[must_use]
+    pub(crate) fn preview(&self) -> Option<TablePreview> {
+        let game = self.game()?;
+        Some(TablePreview::of(
+            self.shown_deal(),
+            game.sheet(),
+            game.profile(),
+            self.practice(),
+        ))
+    }
+
+    /// The spectators as the viewers were last told them (the summary's count).
+    #[must_use]
+    pub(crate) fn summary_spectators(&self) -> u32 {
+        self.spectators_told
     }
 
     /// Whose turn it is, that player's legal actions, and the shown deal's public state.
