@@ -295,16 +295,16 @@ mod tests {
         // The other table never notices.
         let other = registry.get(&handles[1].0).unwrap();
         assert!(other.ask(Command::Summary).await.is_ok());
-        // The panicked one comes back from the database, seat and all.
+        // The panicked one comes back from the database, seat and all. It is rebuilt on real
+        // threads from the store: until then the registry may have no handle for it
+        // (`NoTable`), or the old handle's task is gone. A loaded machine may take seconds.
         let mut summary = None;
-        for _ in 0..50 {
+        for _ in 0..500 {
             tokio::time::sleep(Duration::from_millis(20)).await;
-            if let Ok(s) = registry
-                .get(&handles[0].0)
-                .unwrap()
-                .ask(Command::Summary)
-                .await
-            {
+            let Ok(handle) = registry.get(&handles[0].0) else {
+                continue;
+            };
+            if let Ok(s) = handle.ask(Command::Summary).await {
                 summary = Some(s);
                 break;
             }
