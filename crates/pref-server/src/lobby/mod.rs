@@ -36,6 +36,7 @@ use crate::api::budgets::ClientBudget;
 use crate::api::client::ClientKey;
 use crate::api::error::ApiError;
 use crate::config::Config;
+use crate::metrics::{LobbyPart, METRICS};
 use crate::store::Store;
 use crate::table::registry::Registry;
 pub(crate) use socket::Seeker;
@@ -184,13 +185,21 @@ impl Lobby {
         let tick = i64::try_from(self.config.lobby.lobby_tick_ms.0).unwrap_or(0);
         let last = self.touched.load(std::sync::atomic::Ordering::Relaxed);
         if now - last >= tick || now < last {
+            let t = std::time::Instant::now();
             self.touched
                 .store(now, std::sync::atomic::Ordering::Relaxed);
             self.rows.touch(&self.node, now, stale).await?;
+            METRICS.lobby_part(LobbyPart::Touch, t.elapsed());
         }
+        let t = std::time::Instant::now();
         pairing::pair(self, now).await?;
+        METRICS.lobby_part(LobbyPart::Pair, t.elapsed());
+        let t = std::time::Instant::now();
         self.hand_over().await?;
-        self.read().await
+        METRICS.lobby_part(LobbyPart::HandOver, t.elapsed());
+        self.read().await?;
+        METRICS.lobby_step(true);
+        Ok(())
     }
 
     /// Wakes the follower of this node and those of the others.
@@ -237,8 +246,13 @@ impl Lobby {
 
     /// Reads the lobby from the database and publishes what changed.
     async fn read(self: &Arc<Lobby>) -> Result<(), ApiError> {
+        let t = std::time::Instant::now();
         let (rows, seats, rated) = self.rows.public().await?;
+        METRICS.lobby_part(LobbyPart::Public, t.elapsed());
+        let t = std::time::Instant::now();
         let counts = self.rows.counts().await?;
+        METRICS.lobby_part(LobbyPart::Seeks, t.elapsed());
+        let t = std::time::Instant::now();
         if self
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
@@ -261,6 +275,8 @@ impl Lobby {
             }
             self.rows.prune().await?;
         }
+        METRICS.lobby_part(LobbyPart::Public, t.elapsed());
+        let t = std::time::Instant::now();
         let limits = &self.config.lobby;
         let fresh = view::Known::read(
             &rows,
@@ -284,6 +300,8 @@ impl Lobby {
                 Err(e) => tracing::error!(error = %e, "a lobby item does not serialise"),
             }
         }
+        drop(known);
+        METRICS.lobby_part(LobbyPart::Publish, t.elapsed());
         Ok(())
     }
 
