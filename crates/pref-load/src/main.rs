@@ -527,6 +527,13 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         ready_sum as f64 / 1024.0,
         cli.duration
     );
+    let counters = || -> Vec<_> {
+        nodes
+            .iter()
+            .map(|(a, _)| pref_load::server::lobby_counters(*a).unwrap_or_default())
+            .collect()
+    };
+    let at_go = counters();
     for (_, stdin) in &mut children {
         let _ = stdin.write_all(b"go\n");
         let _ = stdin.flush();
@@ -563,6 +570,11 @@ fn parent(cli: &Cli) -> Result<Report, String> {
     }
     if reports < workers {
         return Err(format!("only {reports} of {workers} workers reported"));
+    }
+    for (before, after) in at_go.iter().zip(counters()) {
+        // Counted from the go to the last report: the play and its drain.
+        let follower = pref_load::report::Follower::between(before, &after);
+        merged.lobby.follower.add(&follower);
     }
     if known {
         let hwm = rss("VmHWM");

@@ -161,6 +161,61 @@ pub struct LobbyReport {
     pub seated: u64,
     /// From a seek to its seat.
     pub paired: Histogram,
+    /// The server's lobby follower during the play (summed over the nodes).
+    #[serde(default)]
+    pub follower: Follower,
+}
+
+/// What the servers' lobby followers did during the play: their `/metrics` counters
+/// (`pref_lobby_*`) at the end less those at the go, summed over the nodes.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Follower {
+    /// Steps.
+    pub steps: u64,
+    /// Steps that read the public tables.
+    pub full_reads: u64,
+    /// Microseconds spent in each part of a step (`touch`, `seeks`, `pair`, `hand_over`,
+    /// `public`, `publish`).
+    pub micros: Vec<(String, u64)>,
+}
+
+impl Follower {
+    /// The counters `after` less `before` (each by name, as `server::lobby_counters` reads
+    /// them).
+    #[must_use]
+    pub fn between(
+        before: &std::collections::BTreeMap<String, u64>,
+        after: &std::collections::BTreeMap<String, u64>,
+    ) -> Follower {
+        let delta = |name: &str| {
+            after
+                .get(name)
+                .copied()
+                .unwrap_or(0)
+                .saturating_sub(before.get(name).copied().unwrap_or(0))
+        };
+        Follower {
+            steps: delta("steps"),
+            full_reads: delta("full_reads"),
+            micros: after
+                .keys()
+                .filter_map(|k| k.strip_suffix("_micros"))
+                .map(|part| (part.to_owned(), delta(&format!("{part}_micros"))))
+                .collect(),
+        }
+    }
+
+    /// Adds another node's (or worker's) figures.
+    pub fn add(&mut self, o: &Follower) {
+        self.steps += o.steps;
+        self.full_reads += o.full_reads;
+        for (part, us) in &o.micros {
+            match self.micros.iter_mut().find(|(p, _)| p == part) {
+                Some((_, mine)) => *mine += us,
+                None => self.micros.push((part.clone(), *us)),
+            }
+        }
+    }
 }
 
 impl LobbyReport {
@@ -176,6 +231,7 @@ impl LobbyReport {
         self.seeks += o.seeks;
         self.seated += o.seated;
         self.paired.merge(&o.paired);
+        self.follower.add(&o.follower);
     }
 }
 
@@ -374,6 +430,36 @@ impl fmt::Display for Report {
                 ms(p.quantile(0.99)),
                 ms(p.max())
             )?;
+        }
+        let fo = &lo.follower;
+        if fo.steps > 0 {
+            let per_sec = |n: u64| n as f64 / self.play_secs.max(f64::MIN_POSITIVE);
+            writeln!(
+                f,
+                "lobby follower    {} steps ({:.1}/s), {} reading the public tables ({:.1}/s)",
+                fo.steps,
+                per_sec(fo.steps),
+                fo.full_reads,
+                per_sec(fo.full_reads)
+            )?;
+            let parts: Vec<String> = fo
+                .micros
+                .iter()
+                .map(|(part, us)| {
+                    // The public tables' read is timed only in the steps that make it.
+                    let of = if part == "public" {
+                        fo.full_reads
+                    } else {
+                        fo.steps
+                    };
+                    format!(
+                        "{part} {:.2} ms ({:.0}% busy)",
+                        *us as f64 / 1000.0 / of.max(1) as f64,
+                        per_sec(*us) / 10_000.0
+                    )
+                })
+                .collect();
+            writeln!(f, "  per step        {}", parts.join(", "))?;
         }
         for n in &self.nodes {
             let m = n.memory;

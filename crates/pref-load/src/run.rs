@@ -405,6 +405,8 @@ where
                 .lock()
                 .map(|h| h.clone())
                 .unwrap_or_default(),
+            // Read by the parent from the server, not by a worker.
+            follower: crate::report::Follower::default(),
         },
     })
 }

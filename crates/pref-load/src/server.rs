@@ -1,8 +1,9 @@
 //! The server under test as a child process: started from its binary with a fresh data
 //! directory and port 0, its address read from the line it prints, its resident memory read
-//! from `/proc/PID/status`.
+//! from `/proc/PID/status`, and the lobby follower's counters read from its `/metrics`.
 
-use std::io::{BufRead, BufReader};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -88,4 +89,27 @@ pub fn status_kib(pid: u32, field: &str) -> Option<u64> {
     text.lines()
         .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// The lobby follower's counters of the server at `addr` (`pref_lobby_<name>_total` in its
+/// `/metrics`, by `<name>`); `None` when it does not answer.
+#[must_use]
+pub fn lobby_counters(addr: SocketAddr) -> Option<BTreeMap<String, u64>> {
+    let mut stream = std::net::TcpStream::connect(addr).ok()?;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .ok()?;
+    stream
+        .write_all(format!("GET /metrics HTTP/1.0\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .ok()?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text).ok()?;
+    Some(
+        text.lines()
+            .filter_map(|l| {
+                let (name, value) = l.strip_prefix("pref_lobby_")?.split_once(' ')?;
+                Some((name.strip_suffix("_total")?.to_owned(), value.parse().ok()?))
+            })
+            .collect(),
+    )
 }

@@ -25,8 +25,56 @@ pub(crate) struct Metrics {
     errors: Counter,
     /// Table tasks that panicked.
     panics: Counter,
+    /// Steps of the lobby's follower (`lobby/mod.rs`).
+    lobby_steps: Counter,
+    /// Of them, the steps that read the public tables again.
+    lobby_full_reads: Counter,
+    /// Microseconds the follower's steps spent in each part, by [`LobbyPart`].
+    lobby_micros: [Counter; LobbyPart::ALL.len()],
     /// Every metric above under its name; counters get their `_total` from the encoder.
     registry: Registry,
+}
+
+/// A part of a step of the lobby's follower, timed on its own (`docs/performance.md`, "The
+/// lobby at full scale").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LobbyPart {
+    /// Marking this node's seeks alive and dropping stale ones (once a tick).
+    Touch,
+    /// Reading the waiting seeks.
+    Seeks,
+    /// Taking the seekers of the choices whose line fills a table.
+    Pair,
+    /// Reading the seats given to this node's seekers and handing them over.
+    HandOver,
+    /// Reading the public tables and their seats.
+    Public,
+    /// Comparing with the lobby as last read, serialising and broadcasting the items.
+    Publish,
+}
+
+impl LobbyPart {
+    /// Every part, in the order of a step.
+    pub(crate) const ALL: [LobbyPart; 6] = [
+        LobbyPart::Touch,
+        LobbyPart::Seeks,
+        LobbyPart::Pair,
+        LobbyPart::HandOver,
+        LobbyPart::Public,
+        LobbyPart::Publish,
+    ];
+
+    /// The part's name in `pref_lobby_<name>_micros`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            LobbyPart::Touch => "touch",
+            LobbyPart::Seeks => "seeks",
+            LobbyPart::Pair => "pair",
+            LobbyPart::HandOver => "hand_over",
+            LobbyPart::Public => "public",
+            LobbyPart::Publish => "publish",
+        }
+    }
 }
 
 /// The process-wide metrics.
@@ -61,8 +109,42 @@ impl Metrics {
                 "pref_table_panics",
                 "Table tasks that panicked",
             ),
+            lobby_steps: counter(
+                &mut registry,
+                "pref_lobby_steps",
+                "Steps of the lobby's follower",
+            ),
+            lobby_full_reads: counter(
+                &mut registry,
+                "pref_lobby_full_reads",
+                "Steps of the lobby's follower that read the public tables",
+            ),
+            lobby_micros: LobbyPart::ALL.map(|part| {
+                counter(
+                    &mut registry,
+                    &format!("pref_lobby_{}_micros", part.name()),
+                    &format!(
+                        "Microseconds the lobby's follower spent in its part {}",
+                        part.name()
+                    ),
+                )
+            }),
             registry,
         }
+    }
+
+    /// The lobby's follower made a step; `full` when it read the public tables.
+    pub(crate) fn lobby_step(&self, full: bool) {
+        self.lobby_steps.inc();
+        if full {
+            self.lobby_full_reads.inc();
+        }
+    }
+    /// The lobby's follower spent `spent` in `part`.
+    pub(crate) fn lobby_part(&self, part: LobbyPart, spent: std::time::Duration) {
+        let micros = u64::try_from(spent.as_micros()).unwrap_or(u64::MAX);
+        self.lobby_micros[LobbyPart::ALL.iter().position(|p| *p == part).unwrap_or(0)]
+            .inc_by(micros);
     }
 
     /// A table task started (`+1`) or ended (`-1`).
@@ -123,6 +205,10 @@ mod tests {
         m.rejection();
         m.error();
         m.panic();
+        m.lobby_step(true);
+        m.lobby_step(false);
+        m.lobby_part(LobbyPart::Public, std::time::Duration::from_micros(1500));
+        m.lobby_part(LobbyPart::HandOver, std::time::Duration::from_micros(7));
         let text = m.render();
         for line in [
             "# TYPE pref_tables gauge",
@@ -134,6 +220,11 @@ mod tests {
             "pref_rejections_total 1",
             "pref_errors_total 1",
             "pref_table_panics_total 1",
+            "pref_lobby_steps_total 2",
+            "pref_lobby_full_reads_total 1",
+            "pref_lobby_public_micros_total 1500",
+            "pref_lobby_hand_over_micros_total 7",
+            "pref_lobby_pair_micros_total 0",
             "# HELP pref_connections Open WebSocket connections.",
             "# EOF",
         ] {

@@ -3,13 +3,16 @@
 //! several nodes").
 //!
 //! The lobby lives in the database (`store.rs`), so every node shows the same one. Each node
-//! runs one task ([`Lobby::follow`]) that, every `lobby.lobby_tick_ms` and at once when this
-//! node changed the lobby or another node notified it (`LISTEN pref_lobby` on PostgreSQL):
-//! marks its seeks alive and drops those of dead nodes, pairs the seekers of each choice
-//! (`pairing.rs`), hands the seats of its own seekers over their sockets, counts the
-//! spectators of the public games it serves and stores their previews (the table and its
-//! sheet as a spectator sees them, `pref_protocol::preview`), and reads the lobby again: what changed goes
-//! out to its lobby sockets as numbered items (`view.rs`).
+//! runs one task ([`Lobby::follow`]) that, every `lobby.lobby_tick_ms` and soon after this
+//! node changed the lobby or another node notified it (`LISTEN pref_lobby` on PostgreSQL;
+//! the wake-ups of [`GATHER`] are taken as one step): marks its seeks alive and drops those
+//! of dead nodes (once a tick), reads the seeks (one query), pairs the seekers of each choice
+//! whose line fills a table (`pairing.rs`), hands the seats of its own seekers over their
+//! sockets, and, once a tick or when a public table may have changed (not when only a seek
+//! did), reads the public tables again and now and then counts the spectators of the public
+//! games it serves and stores their previews (the table and its sheet as a spectator sees
+//! them, `pref_protocol::preview`): what changed goes out to its lobby sockets as numbered
+//! items (`view.rs`). Each part's time is counted in `/metrics` (`pref_lobby_*_micros`).
 //!
 //! - `choice.rs`: what a seek asks for, checked, and the key seekers pair by.
 //! - `socket.rs`: one lobby socket: the snapshot, the items, the seek it holds.
@@ -24,8 +27,8 @@ mod store;
 mod tests;
 mod view;
 
-use std::collections::HashMap;
-use std::sync::atomic::AtomicU64;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pref_core::Profile;
@@ -37,10 +40,11 @@ use crate::api::budgets::ClientBudget;
 use crate::api::client::ClientKey;
 use crate::api::error::ApiError;
 use crate::config::Config;
+use crate::metrics::{LobbyPart, METRICS};
 use crate::store::Store;
 use crate::table::registry::Registry;
 pub(crate) use socket::Seeker;
-use store::{LobbyStore, NewPublic, PublicRow};
+use store::{LobbyStore, NewPublic, PublicRow, SEEKS_ONLY, Seated, Waiting};
 
 /// Items a slow lobby socket may fall behind before it is sent a new snapshot.
 const NEWS: usize = 256;
@@ -49,6 +53,10 @@ const NEWS: usize = 256;
 /// (asked of each table), on every this many reads of the lobby, not on every one: a
 /// preview changes the live list at most that often, never at every trick.
 const COUNT_EVERY: u64 = 10;
+
+/// After a wake-up the follower waits this long before its step, so that the changes of
+/// those few milliseconds (fifty seeks a second at full load, each a wake-up) are read once.
+const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// One numbered item as its sockets send it: serialised once when it is published, not
 /// once per socket (with thousands of lobby sockets the per-socket JSON was most of the
@@ -78,6 +86,9 @@ pub(crate) struct Lobby {
     news: broadcast::Sender<Arc<News>>,
     /// Wakes the follower at once.
     poke: Arc<Notify>,
+    /// A public table may have changed since the last read of them: the next step reads
+    /// them again (a step woken only by a seek does not).
+    tables_changed: Arc<AtomicBool>,
     /// The sockets holding a seek, by their number: where a seat is handed over.
     seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
     next_socket: AtomicU64,
@@ -90,6 +101,21 @@ pub(crate) struct Lobby {
     touched: std::sync::atomic::AtomicI64,
     /// Seeks made per client (`lobby.seeks_per_ip_per_minute`).
     seeks: ClientBudget,
+}
+
+/// The seekers waiting per (preset, clock) in `waiting` but for those `taken` now; other
+/// house rules count as `custom`; bot accounts' seeks (`choice::bots_line`) are not counted
+/// for people.
+fn counts(waiting: &[Waiting], taken: &HashSet<i64>) -> Vec<(String, String, i64)> {
+    let mut by: BTreeMap<(String, String), i64> = BTreeMap::new();
+    for w in waiting {
+        if taken.contains(&w.row.no) || choice::is_bots_line(&w.choice) {
+            continue;
+        }
+        let label = w.label.clone().unwrap_or_else(|| "custom".to_owned());
+        *by.entry((label, w.row.clock.clone())).or_default() += 1;
+    }
+    by.into_iter().map(|((l, c), n)| (l, c, n)).collect()
 }
 
 /// Milliseconds since 1970.
@@ -126,6 +152,7 @@ impl Lobby {
             view: Mutex::new(view::Known::default()),
             news: broadcast::channel(NEWS).0,
             poke: Arc::new(Notify::new()),
+            tables_changed: Arc::new(AtomicBool::new(true)),
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
             reads: AtomicU64::new(0),
@@ -150,8 +177,11 @@ impl Lobby {
                 if listener.listen("pref_lobby").await.is_err() {
                     return;
                 }
-                while listener.recv().await.is_ok() {
+                while let Ok(heard) = listener.recv().await {
                     let Some(lobby) = lobby.upgrade() else { return };
+                    if heard.payload() != SEEKS_ONLY {
+                        lobby.tables_changed.store(true, Ordering::Release);
+                    }
                     lobby.poke.notify_one();
                 }
             });
@@ -174,6 +204,7 @@ impl Lobby {
                     () = tokio::time::sleep(tick) => {}
                     () = poke.notified() => {}
                 }
+                tokio::time::sleep(GATHER).await;
             }
         });
     }
@@ -184,28 +215,52 @@ impl Lobby {
         let stale = i64::try_from(self.config.lobby.seek_stale_ms.0).unwrap_or(i64::MAX);
         // Once a tick, not at every poke: a seek goes stale only after many ticks.
         let tick = i64::try_from(self.config.lobby.lobby_tick_ms.0).unwrap_or(0);
-        let last = self.touched.load(std::sync::atomic::Ordering::Relaxed);
-        if now - last >= tick || now < last {
-            self.touched
-                .store(now, std::sync::atomic::Ordering::Relaxed);
+        let last = self.touched.load(Ordering::Relaxed);
+        let ticked = now - last >= tick || now < last;
+        // Taken before the reads: a change meanwhile is read at the next step.
+        let tables = self.tables_changed.swap(false, Ordering::AcqRel) || ticked;
+        if ticked {
+            let t = std::time::Instant::now();
+            self.touched.store(now, Ordering::Relaxed);
             self.rows.touch(&self.node, now, stale).await?;
+            METRICS.lobby_part(LobbyPart::Touch, t.elapsed());
         }
-        pairing::pair(self, now).await?;
-        self.hand_over().await?;
-        self.read().await
+        let t = std::time::Instant::now();
+        let (waiting, seated) = self.rows.seeks(&self.node).await?;
+        METRICS.lobby_part(LobbyPart::Seeks, t.elapsed());
+        let t = std::time::Instant::now();
+        let taken = pairing::pair(self, &waiting, now).await?;
+        METRICS.lobby_part(LobbyPart::Pair, t.elapsed());
+        let t = std::time::Instant::now();
+        self.hand_over(seated).await?;
+        METRICS.lobby_part(LobbyPart::HandOver, t.elapsed());
+        self.read(tables, &counts(&waiting, &taken)).await?;
+        METRICS.lobby_step(tables);
+        Ok(())
     }
 
-    /// Wakes the follower of this node and those of the others.
+    /// Wakes the follower of this node and those of the others: a public table may have
+    /// changed (and a seek with it).
     pub(crate) async fn changed(&self) {
+        self.tables_changed.store(true, Ordering::Release);
         self.poke.notify_one();
-        if let Err(e) = self.rows.notify().await {
+        if let Err(e) = self.rows.notify("").await {
             tracing::warn!(error = %e, "the other nodes were not told of a lobby change");
         }
     }
 
-    /// Hands the seats given to this node's seekers over their sockets.
-    async fn hand_over(&self) -> Result<(), ApiError> {
-        for s in self.rows.seated(&self.node).await? {
+    /// Wakes the follower of this node and those of the others: only a seek changed.
+    pub(crate) async fn changed_seeks(&self) {
+        self.poke.notify_one();
+        if let Err(e) = self.rows.notify(SEEKS_ONLY).await {
+            tracing::warn!(error = %e, "the other nodes were not told of a seek");
+        }
+    }
+
+    /// Hands the seats given to this node's seekers (`seated`) over their sockets.
+    async fn hand_over(&self, seated: Vec<Seated>) -> Result<(), ApiError> {
+        let mut done = Vec::with_capacity(seated.len());
+        for s in seated {
             let socket = self
                 .seekers
                 .lock()
@@ -218,9 +273,9 @@ impl Lobby {
                     token: s.token,
                 });
             }
-            self.rows.drop_seek(s.no).await?;
+            done.push(s.no);
         }
-        Ok(())
+        Ok(self.rows.drop_seeks(&done).await?)
     }
 
     /// The lobby as this node last read it.
@@ -237,42 +292,58 @@ impl Lobby {
         (known.view(now_ms()), self.news.subscribe())
     }
 
-    /// Reads the lobby from the database and publishes what changed.
-    async fn read(self: &Arc<Lobby>) -> Result<(), ApiError> {
+    /// Publishes what changed: the grid's `counts`, and when `tables`, the public tables
+    /// read again from the database.
+    async fn read(
+        self: &Arc<Lobby>,
+        tables: bool,
+        counts: &[(String, String, i64)],
+    ) -> Result<(), ApiError> {
+        if !tables {
+            let t = std::time::Instant::now();
+            let mut known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
+            let item = known.update_seeking(counts);
+            self.send(item.into_iter().collect());
+            drop(known);
+            METRICS.lobby_part(LobbyPart::Publish, t.elapsed());
+            return Ok(());
+        }
+        let t = std::time::Instant::now();
         let (rows, seats, rated) = self.rows.public().await?;
-        let counts = self.rows.counts().await?;
-        if self
-            .reads
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            % COUNT_EVERY
-            == 0
-        {
+        if self.reads.fetch_add(1, Ordering::Relaxed) % COUNT_EVERY == 0 {
             // Beside the follower, one count at a time: a thousand public games are a
             // thousand questions to busy tables, which would hold up the lobby's items.
-            if !self
-                .counting
-                .swap(true, std::sync::atomic::Ordering::AcqRel)
-            {
+            if !self.counting.swap(true, Ordering::AcqRel) {
                 let (lobby, playing) = (Arc::clone(self), rows.clone());
                 tokio::spawn(async move {
                     lobby.count_spectators(&playing).await;
-                    lobby
-                        .counting
-                        .store(false, std::sync::atomic::Ordering::Release);
+                    lobby.counting.store(false, Ordering::Release);
                 });
             }
             self.rows.prune().await?;
         }
+        METRICS.lobby_part(LobbyPart::Public, t.elapsed());
+        let t = std::time::Instant::now();
         let limits = &self.config.lobby;
         let fresh = view::Known::read(
             &rows,
             &seats,
             &rated,
-            &counts,
+            counts,
             (limits.lobby_max_listed, limits.lobby_max_live),
         );
         let mut known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
-        for item in known.update(fresh, now_ms()) {
+        let items = known.update(fresh, now_ms());
+        self.send(items);
+        drop(known);
+        METRICS.lobby_part(LobbyPart::Publish, t.elapsed());
+        Ok(())
+    }
+
+    /// Serialises each item once and hands it to every socket; called with the view
+    /// locked, so that a snapshot and the items after it join without a gap.
+    fn send(&self, items: Vec<LobbyMessage>) {
+        for item in items {
             let Some(n) = view::number(&item) else {
                 continue;
             };
@@ -286,7 +357,6 @@ impl Lobby {
                 Err(e) => tracing::error!(error = %e, "a lobby item does not serialise"),
             }
         }
-        Ok(())
     }
 
     /// Stores the spectators of the public games this node serves and their previews, for

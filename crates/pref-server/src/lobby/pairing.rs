@@ -14,6 +14,7 @@
 //! refused there, his seek goes and the others wait again; and the seats of a paired rated
 //! table that does not start are freed, so that they hold no rated seat.
 
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use pref_core::Profile;
@@ -21,7 +22,7 @@ use pref_protocol::BotLevel;
 
 use super::Lobby;
 use super::choice;
-use super::store::SeekRow;
+use super::store::{SeekRow, Waiting, pick};
 use crate::api::error::ApiError;
 use crate::api::table_id;
 use crate::ids::Secret;
@@ -29,39 +30,52 @@ use crate::table::command::{Command, HostRequest};
 use crate::table::machine::TableError;
 use crate::table::open::Opener;
 
-/// Pairs every choice somebody waits for, as often as its line fills a table.
+/// Pairs every line of `waiting` (the seeks as this step read them, first come first) as
+/// often as it fills a table; returns the seeks taken. A line is taken from the database
+/// (one transaction, which reads it again under its lock) only when what was read fills a
+/// table: a step that pairs nobody writes nothing.
 ///
 /// # Errors
 /// [`ApiError::Internal`] if the database refuses.
-pub(super) async fn pair(lobby: &Arc<Lobby>, now_ms: i64) -> Result<(), ApiError> {
-    for choice in lobby.rows.choices().await? {
-        loop {
-            let taken = lobby.rows.take(&choice, now_ms).await?;
+pub(super) async fn pair(
+    lobby: &Arc<Lobby>,
+    waiting: &[Waiting],
+    now_ms: i64,
+) -> Result<HashSet<i64>, ApiError> {
+    let mut lines: BTreeMap<&str, Vec<SeekRow>> = BTreeMap::new();
+    for w in waiting {
+        lines.entry(&w.choice).or_default().push(w.row.clone());
+    }
+    let mut gone = HashSet::new();
+    for (choice, mut line) in lines {
+        while !pick(&line, now_ms).is_empty() {
+            let taken = lobby.rows.take(choice, now_ms).await?;
             if taken.is_empty() {
+                // Another node took them meanwhile.
                 break;
             }
+            gone.extend(taken.iter().map(|s| s.no));
+            line.retain(|s| !gone.contains(&s.no));
             // Opened and seated beside the follower, which goes on reading the lobby:
             // a table's opening does not hold up the lobby's items.
             let lobby = Arc::clone(lobby);
-            let rated = choice::rated_family(&choice);
-            let bots = choice::is_bots_line(&choice);
+            let rated = choice::rated_family(choice);
+            let bots = choice::is_bots_line(choice);
             tokio::spawn(async move {
-                match seat(&lobby, &taken, rated, bots).await {
-                    Ok(true) => lobby.changed().await,
-                    Ok(false) => {}
-                    Err(e) => {
-                        // Back in their places; tried again at the next step.
-                        tracing::warn!(error = %e, "a paired table could not be opened");
-                        let seeks: Vec<i64> = taken.iter().map(|s| s.no).collect();
-                        if let Err(e) = lobby.rows.release(&seeks).await {
-                            tracing::warn!(error = %e, "paired seeks were not put back");
-                        }
+                // A table seated is published, which tells every node.
+                if let Err(e) = seat(&lobby, &taken, rated, bots).await {
+                    // Back in their places; tried again at the next step.
+                    tracing::warn!(error = %e, "a paired table could not be opened");
+                    let seeks: Vec<i64> = taken.iter().map(|s| s.no).collect();
+                    if let Err(e) = lobby.rows.release(&seeks).await {
+                        tracing::warn!(error = %e, "paired seeks were not put back");
                     }
+                    lobby.changed_seeks().await;
                 }
             });
         }
     }
-    Ok(())
+    Ok(gone)
 }
 
 /// Opens the table of `taken` (rated in `rated`'s family, if given) and seats them (as bot

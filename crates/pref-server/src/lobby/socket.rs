@@ -168,7 +168,7 @@ pub(crate) async fn run<P, F>(
         if let Err(e) = lobby.rows.drop_seek(h.no).await {
             tracing::warn!(error = %e, "a closed socket's seek was not dropped; it goes stale");
         }
-        lobby.changed().await;
+        lobby.changed_seeks().await;
     }
     if let Some((code, reason)) = close {
         let frame = CloseFrame {
@@ -190,7 +190,7 @@ async fn handle(
     // A new seek replaces the socket's seek, so the old one is dropped first.
     if let Some(h) = held.take() {
         lobby.rows.drop_seek(h.no).await?;
-        lobby.changed().await;
+        lobby.changed_seeks().await;
     }
     let LobbyRequest::Seek {
         name,
@@ -273,7 +273,7 @@ async fn handle(
         )
         .await?;
     *held = Some(Held { no });
-    lobby.changed().await;
+    lobby.changed_seeks().await;
     Ok(Some(LobbyMessage::Waiting {
         preset: choice.label.unwrap_or_else(|| "custom".to_owned()),
         clock: choice.clock,

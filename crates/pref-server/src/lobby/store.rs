@@ -112,6 +112,21 @@ pub(crate) struct Seated {
     pub token: String,
 }
 
+/// The payload of a `NOTIFY pref_lobby` that says only the seeks changed: the other nodes
+/// pair and count the seekers again but need not read the public tables.
+pub(crate) const SEEKS_ONLY: &str = "seeks";
+
+/// A seek waiting in its line, as the follower reads it at each step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Waiting {
+    /// The line it waits in (`choice.rs`'s key).
+    pub choice: String,
+    /// The preset it counts under in the grid, `None` for other house rules.
+    pub label: Option<String>,
+    /// The stored seek.
+    pub row: SeekRow,
+}
+
 /// The mark of a seek taken for a table that is being opened.
 const PENDING: &str = "pending";
 
@@ -139,11 +154,13 @@ impl LobbyStore {
         self.store.pool()
     }
 
-    /// Tells the other nodes the lobby changed (PostgreSQL's `NOTIFY pref_lobby`); nothing
-    /// on SQLite, where the node is alone.
-    pub(crate) async fn notify(&self) -> Result<(), StoreError> {
+    /// Tells the other nodes the lobby changed (PostgreSQL's `NOTIFY pref_lobby`, with
+    /// `what` as the payload: [`SEEKS_ONLY`] when only the seeks did); nothing on SQLite,
+    /// where the node is alone.
+    pub(crate) async fn notify(&self, what: &str) -> Result<(), StoreError> {
         if let Pool::Postgres(pool) = self.pool() {
-            sqlx::query("SELECT pg_notify('pref_lobby', '')")
+            sqlx::query("SELECT pg_notify('pref_lobby', $1)")
+                .bind(what)
                 .execute(pool)
                 .await?;
         }
@@ -239,15 +256,17 @@ impl LobbyStore {
             .await?;
             // A rated seat's account is its claim (`store/rated.rs`), written with the seat
             // itself: read after the seats, every seat read has its rating (the account's
-            // link, written after the seat, could be missing yet).
-            let rated: Vec<RatedSeat> = sqlx::query_as(
+            // link, written after the seat, could be missing yet). The ratings only when some
+            // public table is rated: most steps have none.
+            let any_rated = rows.iter().any(|r| r.get::<Option<String>, _>(10).is_some());
+            let rated: Vec<RatedSeat> = if !any_rated { Vec::new() } else { sqlx::query_as(
                 "SELECT s.table_no, s.seat, r.mu, r.sigma, r.games FROM lobby_tables l
                  JOIN rated_tables rt ON rt.table_no = l.table_no
                  JOIN rated_seats s ON s.table_no = l.table_no
                  LEFT JOIN ratings r ON r.account_no = s.account_no AND r.family = rt.family",
             )
             .fetch_all(pool)
-            .await?;
+            .await? };
             Ok((
                 rows.iter()
                     .map(|r| PublicRow {
@@ -390,53 +409,92 @@ impl LobbyStore {
         Ok(())
     }
 
-    /// Seeks waiting from `address`, and from `account` if given.
+    /// Seeks waiting from `address`, and from `account` if given (one query: a seek is made
+    /// fifty times a second at full load).
     pub(crate) async fn seeks_by(
         &self,
         address: Option<&str>,
         account: Option<i64>,
     ) -> Result<(i64, i64), StoreError> {
         with_pool!(self.pool(), pool => {
-            let by_address: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM lobby_seeks WHERE address = $1 AND table_id IS NULL",
+            let row = sqlx::query(
+                "SELECT COALESCE(SUM(CASE WHEN address = $1 THEN 1 ELSE 0 END), 0),
+                     COALESCE(SUM(CASE WHEN account_no = $2 THEN 1 ELSE 0 END), 0)
+                 FROM lobby_seeks WHERE table_id IS NULL",
             )
             .bind(address)
-            .fetch_one(pool)
-            .await?;
-            let by_account: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM lobby_seeks WHERE account_no = $1 AND table_id IS NULL",
-            )
             .bind(account)
             .fetch_one(pool)
             .await?;
-            Ok((by_address, by_account))
+            Ok((row.try_get(0)?, row.try_get(1)?))
         })
     }
 
-    /// The seekers waiting per (preset, clock); other house rules count as `custom`; bot
-    /// accounts' seeks (`choice::bots_line`) are not counted for people.
-    pub(crate) async fn counts(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
+    /// What a step of the follower needs of the seeks, in one query: every seek waiting
+    /// in a line, first come first, and the seats given to `node`'s seeks, to be handed
+    /// over.
+    pub(crate) async fn seeks(
+        &self,
+        node: &str,
+    ) -> Result<(Vec<Waiting>, Vec<Seated>), StoreError> {
         with_pool!(self.pool(), pool => {
             let rows = sqlx::query(
-                "SELECT COALESCE(label, 'custom'), clock, COUNT(*) FROM lobby_seeks
-                 WHERE table_id IS NULL AND choice NOT LIKE 'bots:%' GROUP BY COALESCE(label, 'custom'), clock
-                 ORDER BY 1, 2",
+                "SELECT no, name, players, profile, clock, bots_after_ms, created_ms, choice,
+                     label, socket, table_id, seat, token
+                 FROM lobby_seeks WHERE table_id IS NULL OR (node = $1 AND token IS NOT NULL)
+                 ORDER BY no",
             )
+            .bind(node)
             .fetch_all(pool)
             .await?;
-            Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+            let mut waiting = Vec::new();
+            let mut seated = Vec::new();
+            for r in &rows {
+                let table: Option<String> = r.get(10);
+                let token: Option<String> = r.get(12);
+                match (table, token) {
+                    (Some(table), Some(token)) => seated.push(Seated {
+                        no: r.get(0),
+                        socket: socket_no(r.get(9)),
+                        table,
+                        seat: small(r.get::<Option<i64>, _>(11).unwrap_or(0)),
+                        token,
+                    }),
+                    (None, _) => waiting.push(Waiting {
+                        choice: r.get(7),
+                        label: r.get(8),
+                        row: SeekRow {
+                            no: r.get(0),
+                            name: r.get(1),
+                            players: small(r.get(2)),
+                            profile: r.get(3),
+                            clock: r.get(4),
+                            bots_after_ms: r.get(5),
+                            created_ms: r.get(6),
+                        },
+                    }),
+                    (Some(_), None) => {}
+                }
+            }
+            Ok((waiting, seated))
         })
     }
 
-    /// The choices somebody is waiting for.
-    pub(crate) async fn choices(&self) -> Result<Vec<String>, StoreError> {
-        Ok(with_pool!(self.pool(), pool => {
-            sqlx::query_scalar(
-                "SELECT DISTINCT choice FROM lobby_seeks WHERE table_id IS NULL",
-            )
-            .fetch_all(pool)
-            .await?
-        }))
+    /// Drops the seeks `nos` (their seats were handed over), in one statement.
+    pub(crate) async fn drop_seeks(&self, nos: &[i64]) -> Result<(), StoreError> {
+        if nos.is_empty() {
+            return Ok(());
+        }
+        let marks: Vec<String> = (1..=nos.len()).map(|i| format!("${i}")).collect();
+        let sql = format!("DELETE FROM lobby_seeks WHERE no IN ({})", marks.join(", "));
+        with_pool!(self.pool(), pool => {
+            let mut q = sqlx::query(&sql);
+            for no in nos {
+                q = q.bind(no);
+            }
+            q.execute(pool).await?;
+        });
+        Ok(())
     }
 
     /// Takes the seekers of `choice` who get a table now, first come first: the first
@@ -536,29 +594,6 @@ impl LobbyStore {
             }
         });
         Ok(())
-    }
-
-    /// The seats given to `node`'s seeks, to be handed over.
-    pub(crate) async fn seated(&self, node: &str) -> Result<Vec<Seated>, StoreError> {
-        with_pool!(self.pool(), pool => {
-            let rows = sqlx::query(
-                "SELECT no, socket, table_id, seat, token FROM lobby_seeks
-                 WHERE node = $1 AND token IS NOT NULL",
-            )
-            .bind(node)
-            .fetch_all(pool)
-            .await?;
-            Ok(rows
-                .iter()
-                .map(|r| Seated {
-                    no: r.get(0),
-                    socket: socket_no(r.get(1)),
-                    table: r.get(2),
-                    seat: small(r.get(3)),
-                    token: r.get(4),
-                })
-                .collect())
-        })
     }
 }
 

@@ -1,8 +1,12 @@
-//! The lobby's pure parts: who of a line gets a table, and the items a change makes.
+//! The lobby's pure parts: who of a line gets a table, the grid's counts, and the items a
+//! change makes.
+
+use std::collections::HashSet;
 
 use pref_protocol::LobbyMessage;
 
-use super::store::{PublicRow, SeekRow, pick};
+use super::counts;
+use super::store::{PublicRow, SeekRow, Waiting, pick};
 use super::view::Known;
 
 fn seek(no: i64, players: u8, bots_after_ms: Option<i64>, created_ms: i64) -> SeekRow {
@@ -180,4 +184,75 @@ fn a_game_s_preview_rides_in_its_live_entry_and_a_new_one_is_one_item() {
         matches!(&items[..], [LobbyMessage::Live { n: 3, .. }]),
         "{items:?}"
     );
+}
+
+fn waiting(no: i64, choice: &str, label: Option<&str>, clock: &str) -> Waiting {
+    Waiting {
+        choice: choice.to_owned(),
+        label: label.map(str::to_owned),
+        row: SeekRow {
+            clock: clock.to_owned(),
+            ..seek(no, 3, None, 0)
+        },
+    }
+}
+
+#[test]
+fn the_grid_counts_the_seekers_left_waiting_and_leaves_bot_accounts_out() {
+    let line = [
+        waiting(1, "sochi/normal", Some("sochi"), "normal"),
+        waiting(2, "sochi/normal", Some("sochi"), "normal"),
+        waiting(3, "own rules", None, "blitz"),
+        waiting(4, "bots:sochi/normal", Some("sochi"), "normal"),
+        waiting(5, "leningrad/normal", Some("leningrad"), "normal"),
+        waiting(6, "sochi/normal", Some("sochi"), "normal"),
+    ];
+    // Seek 2 was just taken for a table; seek 4 is a bot account's.
+    let counted = counts(&line, &HashSet::from([2]));
+    let want = [
+        ("custom", "blitz", 1),
+        ("leningrad", "normal", 1),
+        ("sochi", "normal", 2),
+    ];
+    assert_eq!(
+        counted,
+        want.map(|(p, c, n)| (p.to_owned(), c.to_owned(), n))
+    );
+}
+
+#[test]
+fn a_step_that_read_only_the_seeks_tells_the_grid_once_and_keeps_the_tables() {
+    let mut known = Known::default();
+    let rows = [row("a", 1, "lobby", 0)];
+    let items = known.update(Known::read(&rows, &[], &[], &[], (10, 10)), 5_000);
+    assert_eq!(items.len(), 1, "{items:?}");
+    let grid = vec![("sochi".to_owned(), "normal".to_owned(), 2)];
+    match known.update_seeking(&grid) {
+        Some(LobbyMessage::Seeking { n: 2, seeking }) => {
+            assert_eq!(seeking.len(), 1);
+            assert_eq!(
+                (seeking[0].preset.as_str(), seeking[0].clock.as_str()),
+                ("sochi", "normal")
+            );
+            assert_eq!(seeking[0].seeking, 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same counts again: nothing to tell.
+    assert_eq!(known.update_seeking(&grid), None);
+    let view = known.view(6_000);
+    assert_eq!(view.n, 2);
+    assert_eq!(view.tables.len(), 1);
+    assert_eq!(view.seeking.len(), 1);
+    // The next full read with the same counts and tables tells nothing either.
+    assert!(
+        known
+            .update(Known::read(&rows, &[], &[], &grid, (10, 10)), 7_000)
+            .is_empty()
+    );
+    // The seekers were paired: the grid empties, told once.
+    assert!(matches!(
+        known.update_seeking(&[]),
+        Some(LobbyMessage::Seeking { n: 3, seeking }) if seeking.is_empty()
+    ));
 }

@@ -40,6 +40,18 @@ pub(super) fn number(item: &LobbyMessage) -> Option<u64> {
     }
 }
 
+/// The grid's counts of `counts` (seekers per preset and clock).
+fn seeking(counts: &[(String, String, i64)]) -> Vec<SeekCount> {
+    counts
+        .iter()
+        .map(|(preset, clock, n)| SeekCount {
+            preset: preset.clone(),
+            clock: clock.clone(),
+            seeking: u32::try_from(*n).unwrap_or(u32::MAX),
+        })
+        .collect()
+}
+
 fn waited(created_ms: i64, now_ms: i64) -> u64 {
     u64::try_from((now_ms - created_ms) / 1000).unwrap_or(0)
 }
@@ -133,14 +145,7 @@ impl Known {
                 ..l
             })
             .collect();
-        let seeking = counts
-            .iter()
-            .map(|(preset, clock, n)| SeekCount {
-                preset: preset.clone(),
-                clock: clock.clone(),
-                seeking: u32::try_from(*n).unwrap_or(u32::MAX),
-            })
-            .collect();
+        let seeking = seeking(counts);
         Read {
             tables,
             live,
@@ -190,6 +195,24 @@ impl Known {
             });
         }
         items
+    }
+
+    /// Takes `counts` as the grid's counts, the tables as last read; returns the item that
+    /// tells the change, numbered, if they changed (a step that read only the seeks).
+    pub(super) fn update_seeking(
+        &mut self,
+        counts: &[(String, String, i64)],
+    ) -> Option<LobbyMessage> {
+        let fresh = seeking(counts);
+        if fresh == self.lobby.seeking {
+            return None;
+        }
+        self.lobby.seeking = fresh;
+        self.n += 1;
+        Some(LobbyMessage::Seeking {
+            n: self.n,
+            seeking: self.lobby.seeking.clone(),
+        })
     }
 
     /// The whole lobby at `now_ms`, longest waiting table first.
