@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use pref_core::{Action, Bid, Call, Card, Contract, Defence, Profile, Seat, Stage, WhistCall};
+use pref_core::{Action, Bid, Call, Card, Contract, Defence, Seat, Stage, WhistCall};
 use pref_protocol::{Phase, PreviewContract, TablePreview};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -17,13 +17,7 @@ use crate::ids::Secret;
 /// with `tokens`.
 fn table_with(deck: [Card; 32], tokens: &[Secret]) -> Machine {
     let host = Secret::random();
-    let mut m = Machine::new(NewTable {
-        host: host.into(),
-        invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
-        profile: Profile::sochi(),
-        spectator_chat: false,
-        first_dealer: Seat(0),
-    });
+    let mut m = super::tests::lobby(host);
     for (name, token) in ["Anna", "Boris", "Vera"].iter().zip(tokens) {
         m.apply(Op::Claim {
             name: (*name).into(),

@@ -19,7 +19,8 @@ fn deck(seed: u64) -> [Card; 32] {
     deck.try_into().unwrap()
 }
 
-fn lobby(host: Secret) -> Machine {
+/// A Sochi table in its lobby, seat 0 dealing first, `host` its host.
+pub(super) fn lobby(host: Secret) -> Machine {
     Machine::new(NewTable {
         host: host.into(),
         invite: crate::ids::TokenHash::of(&crate::ids::TEST_INVITE),
