@@ -639,12 +639,17 @@ async fn lobby_row<T>(addr: &str, pick: impl Fn(&pref_protocol::LobbyView) -> Op
     }
 }
 
-/// Public table `id`'s row in the lobby once `seated` seats are taken.
-async fn listed_with(addr: &str, id: &str, seated: usize) -> pref_protocol::PublicTable {
+/// Public table `id`'s row in the lobby once exactly the players `seated` sit at it (a row
+/// read before the last seat change, with as many seats taken by others, does not count).
+async fn listed_with(addr: &str, id: &str, seated: &[&str]) -> pref_protocol::PublicTable {
     lobby_row(addr, |v| {
         v.tables
             .iter()
-            .find(|t| t.id == id && t.seats.iter().flatten().count() == seated)
+            .find(|t| {
+                let mut names: Vec<&str> = t.seats.iter().flatten().map(String::as_str).collect();
+                names.sort_unstable();
+                t.id == id && names == seated
+            })
             .cloned()
     })
     .await
@@ -677,7 +682,7 @@ async fn the_lobby_shows_each_seated_players_rating_at_a_rated_table_only() {
     seated(&people[0], &id, &key).await;
     let newcomer = Browser::sign_up(&addr, "Gleb").await;
     seated(&newcomer, &id, &key).await;
-    let row = listed_with(&addr, &id, 2).await;
+    let row = listed_with(&addr, &id, &["Anna", "Gleb"]).await;
     assert_eq!(row.rated.as_deref(), Some("sochi"));
     let at = |name: &str| {
         row.seats
@@ -701,7 +706,7 @@ async fn the_lobby_shows_each_seated_players_rating_at_a_rated_table_only() {
     let plain_id = plain["id"].as_str().unwrap().to_owned();
     let key = invite(plain["host_token"].as_str().unwrap());
     seated(&people[1], &plain_id, &key).await;
-    let row = listed_with(&addr, &plain_id, 1).await;
+    let row = listed_with(&addr, &plain_id, &["Boris"]).await;
     assert!(row.ratings.is_empty(), "{row:?}");
 }
 
@@ -1061,7 +1066,7 @@ async fn issue33_the_lobby_reads_a_rated_seats_rating_from_the_seats_own_write()
     .unwrap();
     pool.close().await;
     leave(&addr, &id, &token).await;
-    let row = listed_with(&addr, &id, 1).await;
+    let row = listed_with(&addr, &id, &["Gleb"]).await;
     let at = row
         .seats
         .iter()
