@@ -115,7 +115,18 @@ export function tablePage(root, id) {
     status: 'connecting', busy: false, selected: new Set(), showLast: false, focusCard: null,
     scoreLog: [], scoreTotal: 0, scoreAsked: null,
   };
-  state.redraw = () => { if (state.snap) render(state); };
+  // The event stream can bring hundreds of items a second (three bots playing fast): the
+  // page is drawn at most once a frame for them, not once an item. A hidden page gets no
+  // frames, so a timer draws it too (the "your turn" title must still change there).
+  let queued = false;
+  state.redraw = () => { queued = false; if (state.snap) render(state); };
+  state.redrawSoon = () => {
+    if (queued) return;
+    queued = true;
+    const go = () => { if (queued) state.redraw(); };
+    requestAnimationFrame(go);
+    setTimeout(go, 100);
+  };
   // The kept picture, for tests that compare it with a fresh snapshot.
   window.prefPicture = () => state.snap && JSON.stringify({
     version: state.snap.version, table: state.table, deal_no: state.snap.deal_no, deal: state.snap.deal, turn: state.snap.turn,
@@ -189,7 +200,7 @@ export function tablePage(root, id) {
         if (state.waitFor !== undefined && state.snap.version >= state.waitFor) caughtUp(state);
         fairEvent(state, msg);
         if (state.snap.deal && state.snap.deal.stage !== 'discard') state.selected.clear();
-        state.redraw();
+        state.redrawSoon();
       },
       scorePage: (msg) => { scorePage(state, msg); state.redraw(); },
       error: (e) => { if (e.code !== 'lagged') toast(e.message); },
