@@ -38,6 +38,10 @@ async function load() {
         .then((res) => (res.ok ? res.json() : null)).catch(() => null);
     } else if (view.text) {
       view.doc = await fetch(`/api/analysis?deal=${view.deal}`, { method: 'POST', body: view.text }).then(json);
+      // The file's cards are the reader's already: its hands at each trick, replayed by the
+      // server; a deal without them (scored from its outcome) draws the hands as dealt.
+      view.hands = await fetch(`/api/analysis/hands?deal=${view.deal}`, { method: 'POST', body: view.text })
+        .then((res) => (res.ok ? res.json() : null)).catch(() => null);
     }
   } catch (e) {
     view.error = e.message;

@@ -230,10 +230,20 @@ fn records() -> std::path::PathBuf {
 
 /// `POST /api/analysis` with a raw body.
 async fn upload(addr: &str, query: &str, body: &str) -> (u16, String) {
+    post_raw(addr, "/api/analysis", query, body).await
+}
+
+/// `POST /api/analysis/hands` with a raw body.
+async fn upload_hands(addr: &str, query: &str, body: &str) -> (u16, String) {
+    post_raw(addr, "/api/analysis/hands", query, body).await
+}
+
+/// A POST of `body` as it is to `path` and `query`.
+async fn post_raw(addr: &str, path: &str, query: &str, body: &str) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let req = format!(
-        "POST /api/analysis{query} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST {path}{query} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await.unwrap();
@@ -280,6 +290,90 @@ async fn an_uploaded_record_is_analysed_as_pref_analyze_prints_it() {
     let big = " ".repeat(600 * 1024);
     let (status, body) = upload(&addr, "", &big).await;
     refused(status, &body, 413, "too_large");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploaded_records_hands_are_every_hand_before_each_trick() {
+    let (addr, _) = server("analysis-upload-hands", |c| {
+        c.limits.analysis_burst = 10_000
+    })
+    .await;
+    // Trick contracts, raspasy, misère, a claim, four players: every deal of each file, hand
+    // by hand against the record's own plays.
+    let mut deals = 0;
+    for name in [
+        "leningrad",
+        "raspasy",
+        "misere",
+        "claims",
+        "four-players",
+        "open-defence",
+    ] {
+        let text = std::fs::read_to_string(records().join(format!("{name}.json"))).unwrap();
+        let record = Record::from_json_str(&text).unwrap();
+        for deal in 0..record.deals().len() {
+            let (status, body) = upload_hands(&addr, &format!("?deal={deal}"), &text).await;
+            assert_eq!(status, 200, "{name} deal {deal}: {body}");
+            check_hands(&record, deal, &serde_json::from_str(&body).unwrap());
+            deals += 1;
+        }
+    }
+    assert!(deals >= 10, "{deals} deals");
+    // The first deal when no deal is named; one past the end, a bad query, a record that
+    // does not read and an oversized body are refused as the analysis's upload is.
+    let text = std::fs::read_to_string(records().join("misere.json")).unwrap();
+    let (status, body) = upload_hands(&addr, "", &text).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["deal"],
+        json!(0)
+    );
+    let (status, body) = upload_hands(&addr, "?deal=1", &text).await;
+    let e = refused(status, &body, 400, "bad_request");
+    assert_eq!(
+        e.message,
+        "the record has 1 deals; deal 1 is not one of them"
+    );
+    let (status, body) = upload_hands(&addr, "?hand=0", &text).await;
+    refused(status, &body, 400, "bad_request");
+    let (status, body) = upload_hands(&addr, "", "{\"format\": \"pref-record/1\"}").await;
+    let e = refused(status, &body, 400, "bad_request");
+    assert!(
+        e.message.starts_with("the record does not read: "),
+        "{}",
+        e.message
+    );
+    let (status, body) = upload_hands(&addr, "", &" ".repeat(600 * 1024)).await;
+    refused(status, &body, 413, "too_large");
+    // A deal written from its outcome alone has no cards to step through.
+    let text = std::fs::read_to_string(records().join("house-rules.json")).unwrap();
+    let (status, body) = upload_hands(&addr, "?deal=0", &text).await;
+    let e = refused(status, &body, 409, "conflict");
+    assert!(
+        e.message.contains("scored from its outcome"),
+        "{}",
+        e.message
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hands_of_uploads_spend_the_uploads_budget() {
+    let (addr, _) = server("analysis-upload-hands-rate", |c| {
+        c.limits.analysis_burst = 2;
+        c.limits.analysis_every_ms = pref_server::config::Millis(600_000);
+    })
+    .await;
+    let text = std::fs::read_to_string(records().join("misere.json")).unwrap();
+    let (status, body) = upload(&addr, "", &text).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = upload_hands(&addr, "", &text).await;
+    assert_eq!(status, 200, "{body}");
+    // The burst of two is spent by one of each: the third, of either kind, waits.
+    let (status, body) = upload_hands(&addr, "", &text).await;
+    let e = refused(status, &body, 429, "rate_limited");
+    assert!(e.message.contains("try again in 600 s"), "{}", e.message);
+    let (status, body) = upload(&addr, "", &text).await;
+    refused(status, &body, 429, "rate_limited");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

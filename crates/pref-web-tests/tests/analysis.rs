@@ -13,7 +13,7 @@
 //!   screenshot goes to `target/screenshots/analysis-phone.png`.
 //! - `a_record_file_opened_from_disk_is_analysed`: `/analysis` with the repository's misère
 //!   record chosen as a file shows Anna's ♥Q of trick 2 as the mistake of `docs/analysis.md`
-//!   (4 → 5, cost 1, best ♦9 ♦A).
+//!   (4 → 5, cost 1, best ♦9 ♦A), and at that trick each hand as it stood then.
 //!
 //! Without the browser the test prints why and passes, except under `CI=true`.
 
@@ -392,6 +392,23 @@ async fn a_record_file_opened_from_disk_is_analysed() {
         anna,
         json!({"card": "QH", "before": 4, "after": 5, "cost": 1, "mistake": true, "best": ["9D", "AD"], "face": "QH",
             "shown": "4 5", "values": ["JS", "KS", "7C", "QC", "9D", "AD", "7H", "QH", "AH"], "codes": false})
+    );
+    // The file's hands at trick 2 (`/api/analysis/hands`): each seat's cards the record plays
+    // from there on, not the hands as dealt. The deal is played out: nothing is left.
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(records().join("misere.analysis.out.json")).unwrap(),
+    )
+    .unwrap();
+    until(
+        &c,
+        "the hands at trick 2",
+        "return document.querySelector('#an-hands').dataset.at === 'trick'",
+    )
+    .await;
+    assert_eq!(
+        js(&c, HANDS).await,
+        expected_hands(&doc["deals"][0], &json!([[], [], []]), 1),
+        "the file's hands at trick 2"
     );
     let _ = c.close().await;
 }

@@ -1,5 +1,7 @@
 //! A finished deal's hands position by position, for stepping through it once its cards may
-//! be seen by everybody (`GET /api/tables/{id}/deals/{n}/hands`): every hand as it stood
+//! be seen by everybody (`GET /api/tables/{id}/deals/{n}/hands`), or of a record the viewer
+//! opened from a file (`POST /api/analysis/hands?deal=N`, whose cards are the viewer's own
+//! already): every hand as it stood
 //! before each trick was led, the talon, the discard and what was left unplayed at the end
 //! (after a claim or a surrender). The deal's actions are replayed through the rules here,
 //! so a client steps through positions without knowing who takes the talon or what a
@@ -9,11 +11,13 @@
 //! more than a spectator.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, RawQuery, State};
 use pref_core::{Action, Card, CardSet, Deal, DealEntry, Record, Seat};
 use serde::Serialize;
 
-use crate::analysis::http::{AnalysisState, shown_deal};
+use crate::analysis::http::{AnalysisState, shown_deal, uploaded};
+use crate::api::client::Client;
 use crate::api::error::ApiError;
 
 /// A finished deal's cards at each position of its play.
@@ -125,6 +129,33 @@ pub(crate) async fn deal_hands(
     Path((id, deal)): Path<(String, String)>,
 ) -> Result<Json<DealHands>, ApiError> {
     let (_, deal, record) = shown_deal(&s, &id, &deal).await?;
+    Ok(Json(DealHands::of(&record, deal)?))
+}
+
+/// The hands of a deal of an uploaded `pref-record/1` (the analysis page's file): the same
+/// answer as a table's, for a record whose every card its sender holds already. A replay
+/// costs no solver time, but reading the record is an upload like the analysis's, spent from
+/// the same budget.
+///
+/// # Errors
+/// A body or query [`uploaded`] refuses, a spent budget, a record that does not read, a
+/// deal it does not have (400) or one scored from its outcome (409).
+pub(crate) async fn record_hands(
+    State(s): State<AnalysisState>,
+    RawQuery(query): RawQuery,
+    client: Client,
+    bytes: Result<axum::body::Bytes, BytesRejection>,
+) -> Result<Json<DealHands>, ApiError> {
+    let (text, deal) = uploaded(&s, query.as_deref(), bytes)?;
+    s.budgets.uploads.spend(client)?;
+    let record = Record::from_json_str(&text)
+        .map_err(|e| ApiError::BadRequest(format!("the record does not read: {e}")))?;
+    let deals = record.deals().len();
+    if deal >= deals {
+        return Err(ApiError::BadRequest(format!(
+            "the record has {deals} deals; deal {deal} is not one of them"
+        )));
+    }
     Ok(Json(DealHands::of(&record, deal)?))
 }
 

@@ -89,6 +89,22 @@ pub(crate) async fn record_analysis(
     client: Client,
     bytes: Result<axum::body::Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let (text, deal) = uploaded(&s, query.as_deref(), bytes)?;
+    s.budgets.uploads.spend(client)?;
+    let doc = s.analyses.upload(text, deal).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], doc).into_response())
+}
+
+/// An uploaded record's text and the deal its query names (`deal=N`, the first without it).
+///
+/// # Errors
+/// A body over `limits.analysis_max_record_bytes` or not UTF-8, or a query with another
+/// parameter or a deal that is not a number.
+pub(crate) fn uploaded(
+    s: &AnalysisState,
+    query: Option<&str>,
+    bytes: Result<axum::body::Bytes, BytesRejection>,
+) -> Result<(String, usize), ApiError> {
     let bytes = bytes.map_err(|e| match e.status() {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(format!(
             "a record is read up to {} KiB",
@@ -97,7 +113,7 @@ pub(crate) async fn record_analysis(
         _ => ApiError::BadRequest(e.body_text()),
     })?;
     let mut deal = None;
-    for pair in query.as_deref().unwrap_or_default().split('&') {
+    for pair in query.unwrap_or_default().split('&') {
         match pair.split_once('=') {
             Some(("deal", n)) => deal = Some(n),
             _ if pair.is_empty() => {}
@@ -111,7 +127,5 @@ pub(crate) async fn record_analysis(
     let deal = deal_number(deal)?;
     let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| ApiError::BadRequest("the record is not UTF-8 text".into()))?;
-    s.budgets.uploads.spend(client)?;
-    let doc = s.analyses.upload(text, deal).await?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], doc).into_response())
+    Ok((text, deal))
 }

@@ -23,7 +23,7 @@ use pref_protocol::{Health, Presets};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::analysis::Analyses;
-use crate::analysis::hands::deal_hands;
+use crate::analysis::hands::{deal_hands, record_hands};
 use crate::analysis::http::{AnalysisState, deal_analysis, record_analysis};
 use crate::api::budgets::Budgets;
 use crate::api::conns::Conns;
@@ -198,6 +198,12 @@ pub(crate) fn router(state: AppState) -> Router {
         .route(
             "/api/analysis",
             post(record_analysis).layer(DefaultBodyLimit::max(
+                state.config.limits.analysis_max_record_bytes,
+            )),
+        )
+        .route(
+            "/api/analysis/hands",
+            post(record_hands).layer(DefaultBodyLimit::max(
                 state.config.limits.analysis_max_record_bytes,
             )),
         )
