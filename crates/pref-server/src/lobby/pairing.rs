@@ -3,7 +3,8 @@
 //! choice, so no seeker is taken twice on any node), a table is opened on this node with
 //! the lobby as its host, each taken seeker is seated in his place in the line, bots take
 //! the seats left when the seekers allowed it, and the seats are written back to the seeks
-//! all at once: the seekers' nodes hand them over. The game starts once every seat is
+//! all at once, with the table's listing in the same transaction: the seekers' nodes hand
+//! them over. The game starts once every seat is
 //! taken and open ([`start_when_open`]); a seat its seeker has not opened within
 //! `lobby.open_grace_secs` is freed, and the others wait at the table, listed in the lobby,
 //! for somebody to take it. The opening runs as its own task, so the
@@ -22,7 +23,8 @@ use pref_protocol::BotLevel;
 
 use super::Lobby;
 use super::choice;
-use super::store::{SeekRow, Waiting, pick};
+use super::now_ms;
+use super::store::{NewPublic, SeekRow, Waiting, pick};
 use crate::api::error::ApiError;
 use crate::api::table_id;
 use crate::ids::Secret;
@@ -172,7 +174,15 @@ async fn seat(
             })
             .await??;
     }
-    if !lobby.rows.seat(&created.id, &seats).await? {
+    // The seekers' seats and the table's listing in one write: the writer is the tables'.
+    let key = created.invite_key().unwrap_or_default().to_owned();
+    let row = choice::public_row((&created.id, no), &profile, clock.as_ref(), None, now_ms());
+    let listed = NewPublic {
+        row: &row,
+        invite_key: &key,
+        address: None,
+    };
+    if !lobby.rows.seat(&created.id, &seats, &listed).await? {
         if rated.is_some() {
             // The table never starts: its seats hold no rated seat meanwhile.
             unseat(&handle, host, &seats).await;
@@ -181,16 +191,7 @@ async fn seat(
     }
     let people: Vec<u8> = seats.iter().map(|(_, seat, _)| *seat).collect();
     tokio::spawn(start_when_open(Arc::clone(lobby), handle, host, people));
-    let key = created.invite_key().unwrap_or_default().to_owned();
-    lobby
-        .publish(
-            (&created.id, no),
-            &key,
-            (&profile, clock.as_ref()),
-            None,
-            None,
-        )
-        .await?;
+    lobby.changed().await;
     tracing::info!(table = no, seekers = taken.len(), "seekers paired");
     Ok(true)
 }

@@ -1,6 +1,12 @@
 //! The lobby's rows (`migrations/*/0090_lobby.sql`): the public tables and the seeks of
 //! quick pairing. Every node reads and writes the same rows, so every node shows the same
 //! lobby and a seek made on one node is paired with one made on another.
+//!
+//! The reads that write nothing (the follower's seeks and public tables, a seek's bounds, a
+//! seat's invite key, the seekers' accounts) go to the store's reader
+//! ([`Store::reader`]: on SQLite read-only connections beside the one writer), so that the
+//! follower does not wait behind the tables' writes; each of them reads what was committed
+//! before it started, and none of them reads inside a transaction of its own writes.
 
 use sqlx::Row;
 
@@ -150,8 +156,14 @@ impl LobbyStore {
         LobbyStore { store }
     }
 
+    /// The writer's pool: every write, and the reads inside a write's transaction.
     fn pool(&self) -> &Pool {
         self.store.pool()
+    }
+
+    /// The readers' pool, for the reads that write nothing.
+    fn reader(&self) -> &Pool {
+        self.store.reader()
     }
 
     /// Tells the other nodes the lobby changed (PostgreSQL's `NOTIFY pref_lobby`, with
@@ -169,32 +181,15 @@ impl LobbyStore {
 
     /// Lists a public table.
     pub(crate) async fn publish(&self, new: &NewPublic<'_>) -> Result<(), StoreError> {
-        let r = new.row;
         with_pool!(self.pool(), pool => {
-            sqlx::query(
-                "INSERT INTO lobby_tables (table_id, table_no, invite_key, host_name, preset,
-                     differs, clock, players, address, created_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-            )
-            .bind(&r.id)
-            .bind(r.no)
-            .bind(new.invite_key)
-            .bind(&r.host)
-            .bind(&r.preset)
-            .bind(&r.differs)
-            .bind(&r.clock)
-            .bind(i64::from(r.players))
-            .bind(&new.address)
-            .bind(r.created_ms)
-            .execute(pool)
-            .await?;
+            listing(new).execute(pool).await?;
         });
         Ok(())
     }
 
     /// The invite key of public table `id` while it is in the lobby.
     pub(crate) async fn public_key(&self, id: &str) -> Result<Option<String>, StoreError> {
-        Ok(with_pool!(self.pool(), pool => {
+        Ok(with_pool!(self.reader(), pool => {
             sqlx::query_scalar(
                 "SELECT l.invite_key FROM lobby_tables l JOIN tables t ON t.no = l.table_no
                  WHERE l.table_id = $1 AND t.state = 'lobby'",
@@ -207,7 +202,7 @@ impl LobbyStore {
 
     /// Public tables in the lobby that `address` opened.
     pub(crate) async fn public_by(&self, address: &str) -> Result<i64, StoreError> {
-        Ok(with_pool!(self.pool(), pool => {
+        Ok(with_pool!(self.reader(), pool => {
             sqlx::query_scalar(
                 "SELECT COUNT(*) FROM lobby_tables l JOIN tables t ON t.no = l.table_no
                  WHERE l.address = $1 AND t.state = 'lobby'",
@@ -237,7 +232,7 @@ impl LobbyStore {
     /// (`(table_no, seat, name)`), and at rated tables the seated accounts' ratings in the
     /// table's family (`(table_no, seat, rating)`; a new player's before his first game).
     pub(crate) async fn public(&self) -> Result<PublicRead, StoreError> {
-        with_pool!(self.pool(), pool => {
+        with_pool!(self.reader(), pool => {
             let rows = sqlx::query(
                 "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs, l.clock,
                      l.players, l.created_ms, l.watchers, t.state, r.family, l.preview
@@ -361,19 +356,28 @@ impl LobbyStore {
     }
 
     /// The signed-in accounts of seeks `seeks`, in their order (`None` for a guest's or a
-    /// seek gone).
+    /// seek gone), in one query.
     pub(crate) async fn accounts_of(&self, seeks: &[i64]) -> Result<Vec<Option<i64>>, StoreError> {
-        let mut accounts = Vec::with_capacity(seeks.len());
-        for no in seeks {
-            let account: Option<Option<i64>> = with_pool!(self.pool(), pool => {
-                sqlx::query_scalar("SELECT account_no FROM lobby_seeks WHERE no = $1")
-                    .bind(no)
-                    .fetch_optional(pool)
-                    .await?
-            });
-            accounts.push(account.flatten());
+        if seeks.is_empty() {
+            return Ok(Vec::new());
         }
-        Ok(accounts)
+        let marks: Vec<String> = (1..=seeks.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT no, account_no FROM lobby_seeks WHERE no IN ({})",
+            marks.join(", ")
+        );
+        let found: Vec<(i64, Option<i64>)> = with_pool!(self.reader(), pool => {
+            let mut q = sqlx::query_as(&sql);
+            for no in seeks {
+                q = q.bind(no);
+            }
+            q.fetch_all(pool).await?
+        });
+        let by: std::collections::HashMap<i64, Option<i64>> = found.into_iter().collect();
+        Ok(seeks
+            .iter()
+            .map(|no| by.get(no).copied().flatten())
+            .collect())
     }
 
     /// Drops every seek of `node` (it starts: its sockets of before are gone).
@@ -388,23 +392,26 @@ impl LobbyStore {
     }
 
     /// Marks `node`'s seeks alive at `now_ms` and drops every seek not marked since
-    /// `stale_ms` (its node died).
+    /// `stale_ms` (its node died), in one transaction.
     pub(crate) async fn touch(
         &self,
         node: &str,
         now_ms: i64,
         stale_ms: i64,
     ) -> Result<(), StoreError> {
+        // One transaction, one commit: the writer is the tables' too.
         with_pool!(self.pool(), pool => {
+            let mut tx = pool.begin().await?;
             sqlx::query("UPDATE lobby_seeks SET seen_ms = $1 WHERE node = $2")
                 .bind(now_ms)
                 .bind(node)
-                .execute(pool)
+                .execute(&mut *tx)
                 .await?;
             sqlx::query("DELETE FROM lobby_seeks WHERE seen_ms < $1")
                 .bind(now_ms - stale_ms)
-                .execute(pool)
+                .execute(&mut *tx)
                 .await?;
+            tx.commit().await?;
         });
         Ok(())
     }
@@ -416,7 +423,7 @@ impl LobbyStore {
         address: Option<&str>,
         account: Option<i64>,
     ) -> Result<(i64, i64), StoreError> {
-        with_pool!(self.pool(), pool => {
+        with_pool!(self.reader(), pool => {
             let row = sqlx::query(
                 "SELECT COALESCE(SUM(CASE WHEN address = $1 THEN 1 ELSE 0 END), 0),
                      COALESCE(SUM(CASE WHEN account_no = $2 THEN 1 ELSE 0 END), 0)
@@ -437,7 +444,7 @@ impl LobbyStore {
         &self,
         node: &str,
     ) -> Result<(Vec<Waiting>, Vec<Seated>), StoreError> {
-        with_pool!(self.pool(), pool => {
+        with_pool!(self.reader(), pool => {
             let rows = sqlx::query(
                 "SELECT no, name, players, profile, clock, bots_after_ms, created_ms, choice,
                      label, socket, table_id, seat, token
@@ -544,13 +551,15 @@ impl LobbyStore {
         })
     }
 
-    /// Gives the taken seeks their seats at `table` (`(seek, seat, token)`), all or none:
-    /// `false` (and nothing written) when one of them is gone meanwhile; the others then
-    /// wait again in their places.
+    /// Gives the taken seeks their seats at `table` (`(seek, seat, token)`) and lists the
+    /// table public (`listed`), all in one transaction or nothing: `false` (and nothing
+    /// written) when one of them is gone meanwhile; the others then wait again in their
+    /// places.
     pub(crate) async fn seat(
         &self,
         table: &str,
         seats: &[(i64, u8, String)],
+        listed: &NewPublic<'_>,
     ) -> Result<bool, StoreError> {
         let all: bool = with_pool!(self.pool(), pool => {
             let mut tx = pool.begin().await?;
@@ -570,6 +579,7 @@ impl LobbyStore {
                 all &= done.rows_affected() == 1;
             }
             if all {
+                listing(listed).execute(&mut *tx).await?;
                 tx.commit().await?;
             } else {
                 tx.rollback().await?;
@@ -583,18 +593,53 @@ impl LobbyStore {
         Ok(all)
     }
 
-    /// Puts the taken seeks of `seats` back in the line, in their places.
+    /// Puts the taken seeks `seeks` back in the line, in their places, in one statement.
     pub(crate) async fn release(&self, seeks: &[i64]) -> Result<(), StoreError> {
+        if seeks.is_empty() {
+            return Ok(());
+        }
+        let marks: Vec<String> = (1..=seeks.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "UPDATE lobby_seeks SET table_id = NULL WHERE no IN ({})",
+            marks.join(", ")
+        );
         with_pool!(self.pool(), pool => {
+            let mut q = sqlx::query(&sql);
             for no in seeks {
-                sqlx::query("UPDATE lobby_seeks SET table_id = NULL WHERE no = $1")
-                    .bind(no)
-                    .execute(pool)
-                    .await?;
+                q = q.bind(no);
             }
+            q.execute(pool).await?;
         });
         Ok(())
     }
+}
+
+/// The insert that lists `new` public, for either backend.
+fn listing<'q, DB: sqlx::Database>(
+    new: &'q NewPublic<'q>,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+where
+    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    let r = new.row;
+    sqlx::query(
+        "INSERT INTO lobby_tables (table_id, table_no, invite_key, host_name, preset,
+             differs, clock, players, address, created_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(&r.id)
+    .bind(r.no)
+    .bind(new.invite_key)
+    .bind(&r.host)
+    .bind(&r.preset)
+    .bind(&r.differs)
+    .bind(&r.clock)
+    .bind(i64::from(r.players))
+    .bind(&new.address)
+    .bind(r.created_ms)
 }
 
 /// Who of `waiting` (first come first) gets a table now; empty when nobody does.

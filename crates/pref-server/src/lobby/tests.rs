@@ -256,3 +256,89 @@ fn a_step_that_read_only_the_seeks_tells_the_grid_once_and_keeps_the_tables() {
         Some(LobbyMessage::Seeking { n: 3, seeking }) if seeking.is_empty()
     ));
 }
+
+/// A new table in the lobby of `store`, listed public; returns its id and row number.
+async fn listed(store: &crate::store::Store, rows: &super::store::LobbyStore) -> (String, i64) {
+    use crate::ids::{Secret, TokenHash};
+    let id = Secret::table_id();
+    let token = TokenHash::of(&Secret::random());
+    let no = store
+        .create_table(&id, (&token, &token), &serde_json::json!({}), false, 0)
+        .await
+        .unwrap();
+    let public = row(&id.expose(), no, "lobby", 0);
+    rows.publish(&super::store::NewPublic {
+        row: &public,
+        invite_key: "key",
+        address: None,
+    })
+    .await
+    .unwrap();
+    (id.expose(), no)
+}
+
+/// The follower's reads go to the read-only connections beside SQLite's one writer: with a
+/// write transaction held open on the writer (the tables' group commit, a seek, a paired
+/// table's opening), the lobby's public tables and seeks are still read at once, as they
+/// were committed before it; once it commits, the next read sees its write.
+#[tokio::test]
+async fn the_lobby_reads_beside_a_write_held_open() {
+    use std::time::Duration;
+
+    use crate::store::{Pool, Store};
+    let dir = std::env::temp_dir().join(format!(
+        "pref-lobby-read-{}",
+        crate::ids::Secret::random().expose()
+    ));
+    let store = Store::open(&dir).await.unwrap();
+    let rows = super::store::LobbyStore::new(store.clone());
+    let (first, first_no) = listed(&store, &rows).await;
+    let (second, _) = listed(&store, &rows).await;
+    let seek = super::store::NewSeek {
+        node: "node",
+        socket: 7,
+        choice: "sochi/normal",
+        label: Some("sochi"),
+        row: seek(0, 3, None, 1_000),
+        address: None,
+        account: None,
+    };
+    let sought = rows.seek(&seek, 1_000).await.unwrap();
+    let Pool::Sqlite(writer) = store.pool() else {
+        unreachable!("a store in a directory is SQLite")
+    };
+    let mut tx = writer.begin().await.unwrap();
+    sqlx::query("UPDATE tables SET state = 'over' WHERE no = $1")
+        .bind(first_no)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    // A bound, not a pause: the old store, with the writer's connection its only one,
+    // waited here until the transaction ended (never, in this test).
+    let bound = Duration::from_secs(10);
+    let (public, seats, rated) = tokio::time::timeout(bound, rows.public())
+        .await
+        .expect("the public tables are read while a write is held open")
+        .unwrap();
+    let ids: Vec<(&str, &str)> = public
+        .iter()
+        .map(|r| (r.id.as_str(), r.state.as_str()))
+        .collect();
+    assert_eq!(ids, [(first.as_str(), "lobby"), (second.as_str(), "lobby")]);
+    assert_eq!((seats.len(), rated.len()), (0, 0));
+    let (waiting, seated) = tokio::time::timeout(bound, rows.seeks("node"))
+        .await
+        .expect("the seeks are read while a write is held open")
+        .unwrap();
+    let waiting: Vec<(i64, &str)> = waiting
+        .iter()
+        .map(|w| (w.row.no, w.choice.as_str()))
+        .collect();
+    assert_eq!(waiting, [(sought, "sochi/normal")]);
+    assert!(seated.is_empty());
+    tx.commit().await.unwrap();
+    let (public, _, _) = rows.public().await.unwrap();
+    let ids: Vec<&str> = public.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, [second.as_str()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

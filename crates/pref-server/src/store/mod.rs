@@ -13,6 +13,13 @@
 //! are sqlx migrations under `migrations/{sqlite,postgres}`, embedded in the binary.
 //! The group-commit writer lives in `group.rs`, the reads that restore a table in `load.rs`.
 //!
+//! On an SQLite file the store also opens a few read-only connections ([`Store::reader`]):
+//! WAL lets them read beside the one writer, each read seeing every transaction committed
+//! when it starts, so the lobby's reads (`lobby/store.rs`) do not queue behind the tables'
+//! group commit, the seeks' writes and the paired tables' openings for the one writing
+//! connection. Every write, and every read inside a write's transaction, stays on the
+//! writer. On PostgreSQL the reader is the same pool.
+//!
 //! Decks and actions, the writes every deal makes, go through one writer task that commits
 //! whatever is queued at once in a single transaction (group commit): every table still
 //! waits until its own row is on disk, but a thousand tables share one `fsync` instead of
@@ -146,7 +153,7 @@ pub struct Stamp {
 /// The open connection pool, one per backend.
 #[derive(Clone, Debug)]
 pub(crate) enum Pool {
-    /// SQLite with its one connection.
+    /// SQLite: the writer's one connection, or the readers' few read-only ones.
     Sqlite(SqlitePool),
     /// PostgreSQL.
     Postgres(PgPool),
@@ -168,6 +175,9 @@ pub(crate) use with_pool;
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: Pool,
+    /// Where pure reads go: on an SQLite file [`READERS`] read-only connections beside the
+    /// writer; otherwise the same pool as `pool`.
+    read: Pool,
     /// The group-commit writer's queue.
     hot: mpsc::Sender<Queued>,
     /// This node's leases, on PostgreSQL (every write is fenced by them); `None` on SQLite,
@@ -204,6 +214,40 @@ pub use load::{DealRow, SeatRow, TableRow};
 pub use practice::HintCounts;
 pub use served::{LOCAL, MARK_EVERY, Outage, keep_marking};
 
+/// The read-only connections an SQLite file is opened with beside its one writer: the
+/// lobby's follower and its sockets' checks read at once, a few at a time at most.
+pub(crate) const READERS: u32 = 3;
+
+/// Whether `file` names SQLite's in-memory database, which a second pool would open as
+/// another, empty database: such a store keeps its one pool for reads too.
+fn in_memory(file: &Path) -> bool {
+    let name = file.to_string_lossy();
+    name.is_empty()
+        || name == ":memory:"
+        || name.starts_with("file::memory:")
+        || name.contains("mode=memory")
+}
+
+/// Opens the read-only pool beside the writer of SQLite `file` (already in WAL mode and
+/// migrated), or `None` for an in-memory database.
+///
+/// # Errors
+/// [`StoreError::Db`] if the file cannot be opened.
+async fn sqlite_readers(file: &Path) -> Result<Option<SqlitePool>, StoreError> {
+    if in_memory(file) {
+        return Ok(None);
+    }
+    let options = SqliteConnectOptions::new()
+        .filename(file)
+        .read_only(true)
+        .foreign_keys(true);
+    let pool = SqlitePoolOptions::new()
+        .max_connections(READERS)
+        .connect_with(options)
+        .await?;
+    Ok(Some(pool))
+}
+
 /// Brings an SQLite database made before migrations existed up to date: the first
 /// migration's `IF NOT EXISTS` takes its tables as they are, and a database made before
 /// bots could hold seats lacks their column.
@@ -235,7 +279,7 @@ impl Store {
     /// # Errors
     /// [`StoreError`] if the database cannot be reached, created or migrated.
     pub async fn connect(db: &Database, lease: Duration) -> Result<Store, StoreError> {
-        let (pool, pg) = match db {
+        let (pool, read, pg) = match db {
             Database::Sqlite(file) => {
                 if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)?;
@@ -259,7 +303,9 @@ impl Store {
                 if hashed > 0 {
                     tracing::info!(tokens = hashed, "plain tokens stored before were hashed");
                 }
-                (Pool::Sqlite(pool), None)
+                // Opened after the migrations: the readers see the schema as it now is.
+                let read = sqlite_readers(file).await?.map(Pool::Sqlite);
+                (Pool::Sqlite(pool), read, None)
             }
             Database::Postgres(url) => {
                 // Table tasks wait on the group commit, not on the pool: a few connections
@@ -285,7 +331,7 @@ impl Store {
                     .acquire_timeout(Duration::from_secs(10))
                     .connect(url)
                     .await?;
-                (Pool::Postgres(pool), Some((leases, beat, writer)))
+                (Pool::Postgres(pool), None, Some((leases, beat, writer)))
             }
         };
         let (leases, beat, writer) = match pg {
@@ -295,6 +341,7 @@ impl Store {
         let (hot, rx) = mpsc::channel(QUEUE);
         tokio::spawn(group_commit(writer, leases.clone(), rx));
         Ok(Store {
+            read: read.unwrap_or_else(|| pool.clone()),
             pool,
             hot,
             leases,
@@ -311,6 +358,14 @@ impl Store {
     /// The connection pool, for the stores of other rows (`saved.rs`, `keeper/store.rs`).
     pub(crate) fn pool(&self) -> &Pool {
         &self.pool
+    }
+
+    /// The pool for pure reads that need no write of their own transaction: on an SQLite
+    /// file its read-only connections, which do not wait for the writer (a read sees every
+    /// transaction committed before it starts, so a write awaited before it is seen);
+    /// otherwise [`Store::pool`]'s pool.
+    pub(crate) fn reader(&self) -> &Pool {
+        &self.read
     }
 
     /// This node's leases (PostgreSQL only).
