@@ -133,9 +133,9 @@ impl Bot {
     /// normal, as before) when `on`, or the level's ordinary 40 when off (the default).
     /// The node and time budget still bound the decision. The wider sample plays closer to
     /// the open-hand raspasy model: it cuts the raspasy double-dummy loss by about a
-    /// quarter (`docs/bots.md`). It stays off because the duplicate matches against the
-    /// bot without it lose on every preset, most of it in raspasy itself: the model's
-    /// conspiring opponents are not how the bots play raspasy.
+    /// quarter (`docs/bots.md`). It stays off because that gains nothing at the table:
+    /// the duplicate matches against the bot without it are level on every preset, in
+    /// raspasy too (the model's conspiring opponents are not how the bots play raspasy).
     pub fn wide_raspasy(mut self, on: bool) -> Bot {
         self.wide_raspasy = on;
         self
