@@ -7,11 +7,12 @@
 //! declarer's side maximises his tricks, the defence minimises them; on misère the other
 //! way; on raspasy a player minimises his own, the raspasy model). Printed: tricks lost per
 //! deal and seat, by kind of deal, with the standard error over deals, and in trick
-//! contracts the declarer's loss and the defence's per deal; and the whists those tricks
+//! contracts the declarer's loss and the defence's per deal, on raspasy the tricks lost at
+//! each trick of the deal (all seats together); and the whists those tricks
 //! cost each seat by the preset's prices (the others' tricks shared evenly, as the bots
 //! price them; raspasy by the player's own tricks).
 //!
-//! `cargo run --release -p pref-bot --features old-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|base|likely|old> [nodes]`
+//! `cargo run --release -p pref-bot --features old-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|base|wide|likely|old> [nodes]`
 #![allow(missing_docs)]
 
 #[path = "old_bot/mod.rs"]
@@ -48,6 +49,8 @@ fn main() {
     // open-hand value moves by each loss against the side that made it, so the declarer's
     // tricks less the open-hand count at the first card is the defence's loss less his.
     let mut contract_sides = [0u32; 2];
+    // Raspasy only: tricks lost by the trick the card is played to (0 = the first).
+    let mut raspasy_by_trick = [0u32; 10];
     for i in 0..deals {
         deck.shuffle(&mut rng);
         let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
@@ -70,6 +73,10 @@ fn main() {
                     DealKind::Game | DealKind::Auction => 0,
                 };
                 by_kind[k].0 += loss;
+                if k == 2 {
+                    let done: u8 = view.tricks_taken.iter().sum();
+                    raspasy_by_trick[usize::from(done.min(9))] += loss;
+                }
                 if view.kind == DealKind::Game {
                     let declarer = view.turn.is_some() && view.turn == view.declarer;
                     contract_sides[usize::from(!declarer)] += loss;
@@ -107,6 +114,7 @@ fn main() {
         f64::from(contract_sides[0]) / games,
         f64::from(contract_sides[1]) / games
     );
+    println!("  raspasy, tricks lost by trick (all seats, all deals): {raspasy_by_trick:?}");
     let (mean, se) = mean_se(&per_deal_whists);
     println!(
         "  whists lost per deal and seat, by the preset's prices: {mean:.2} (std error {se:.2})"

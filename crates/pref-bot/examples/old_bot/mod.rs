@@ -23,7 +23,9 @@ pub enum Player {
 }
 
 impl Player {
-    /// `kind` is `easy`, `normal`, `strong` (today's levels) or `old` (the old strong bot).
+    /// `kind` is `easy`, `normal`, `strong` (today's levels), `old` (the old strong bot),
+    /// `base` (strong before issue 39), `wide` (strong with the wider raspasy sample) or
+    /// `likely` (`base` pricing by likely whists).
     pub fn make(kind: &str, seat: Seat, profile: &Profile, seed: u64) -> Player {
         let level = match kind {
             "easy" => Level::Easy,
@@ -34,9 +36,18 @@ impl Player {
             Player::Old(Box::new(bot::Bot::new(seat, bot::Level::Strong, seed)))
         } else if kind == "base" {
             // The strong bot as it was before issue 39: its bids at the open-hand count,
-            // without the declarer's edge (`Bot::declarer_edge`), the matches' baseline.
+            // without the declarer's edge (`Bot::declarer_edge`), and its raspasy cards on
+            // the ordinary sample (`Bot::wide_raspasy`), the matches' baseline.
             Player::New(Box::new(
-                Bot::new(seat, Level::Strong, profile, seed).declarer_edge(false),
+                Bot::new(seat, Level::Strong, profile, seed)
+                    .declarer_edge(false)
+                    .wide_raspasy(false),
+            ))
+        } else if kind == "wide" {
+            // The strong bot sampling up to 100 layouts for a raspasy card
+            // (`Bot::wide_raspasy`), to be measured against `strong`.
+            Player::New(Box::new(
+                Bot::new(seat, Level::Strong, profile, seed).wide_raspasy(true),
             ))
         } else if kind == "likely" {
             // The baseline pricing its contracts by its defenders' likely whists
@@ -44,6 +55,7 @@ impl Player {
             Player::New(Box::new(
                 Bot::new(seat, Level::Strong, profile, seed)
                     .declarer_edge(false)
+                    .wide_raspasy(false)
                     .likely_whists(true),
             ))
         } else {

@@ -21,6 +21,17 @@ impl Level {
         }
     }
 
+    /// Most layouts sampled for one raspasy card with the wider raspasy sample
+    /// (`Bot::wide_raspasy`): the raspasy model's cards are the ones sampling gets most
+    /// wrong, and its positions are cheap to solve once the talon's tricks are played.
+    pub(crate) fn raspasy_samples(self) -> usize {
+        match self {
+            Level::Easy => 0,
+            Level::Normal => 10,
+            Level::Strong => 100,
+        }
+    }
+
     /// Most layouts sampled for a bidding, discard, contract or whist decision.
     pub(crate) fn contract_samples(self) -> usize {
         match self {

@@ -240,7 +240,12 @@ impl Bot {
         let mut sums = [Whists::default(); 32];
         let mut tricks = [0u32; 32];
         let mut samples = 0;
-        for _ in 0..self.level.play_samples() {
+        let layouts = if view.kind == DealKind::Raspasy && self.wide_raspasy {
+            self.level.raspasy_samples()
+        } else {
+            self.level.play_samples()
+        };
+        for _ in 0..layouts {
             if ctx.clock.out(&self.solver, &ctx.budget) {
                 break;
             }
@@ -306,5 +311,63 @@ impl CardValues {
     /// The card to play.
     pub(super) fn best(&self, legal: CardSet) -> Option<Card> {
         self.ranked(legal).first().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pref_core::{Action, Call, Card, Deal, Profile, Seat, Stage, Viewer};
+
+    use crate::bot::{Bot, Budget, Level};
+
+    /// R7: a deal every seat passes is played as raspasy. From its third trick on a strong
+    /// bot prices each card over 100 sampled layouts with the wider raspasy sample and over
+    /// the ordinary 40 without it (the default); a normal bot over 10 either way.
+    #[test]
+    fn r7_raspasy_cards_sample_the_wider_count() {
+        let profile = Profile::sochi();
+        let deck: Vec<Card> = (0..32)
+            .map(|i| Card::from_index((i * 7 + 3) % 32))
+            .collect();
+        let mut deal =
+            Deal::new(&profile, Seat(0), &deck.try_into().expect("32"), 0).expect("a deal");
+        let mut log = vec![deal.deal_event()];
+        let mut checked = 0;
+        while let Some(p) = deal.to_act() {
+            let legal = deal.legal_actions_for(p);
+            let view = deal.view(Viewer::Seat(p));
+            let done: u8 = view.tricks_taken.iter().sum();
+            if view.stage == Stage::Play && done >= 2 && legal.len() > 1 {
+                let fresh = |level: Level, wide: Option<bool>| {
+                    let mut b = Bot::new(p, level, &profile, 5);
+                    if let Some(on) = wide {
+                        b = b.wide_raspasy(on);
+                    }
+                    for e in &log {
+                        b.observe(&e.project(Viewer::Seat(p), 3));
+                    }
+                    b
+                };
+                let budget = Budget::nodes(u64::MAX);
+                for (level, wide, want) in [
+                    (Level::Strong, Some(true), 100),
+                    (Level::Strong, Some(false), 40),
+                    (Level::Strong, None, 40),
+                    (Level::Normal, Some(true), 10),
+                ] {
+                    let hint = fresh(level, wide).explain(&view, &legal, budget);
+                    assert_eq!(hint.map(|h| h.samples), Some(want), "{level:?} {wide:?}");
+                }
+                checked += 1;
+            }
+            let action = if view.stage == Stage::Play {
+                legal.iter().next().expect("a card")
+            } else {
+                assert!(legal.contains(&Action::Bid(Call::Pass)), "{legal:?}");
+                Action::Bid(Call::Pass)
+            };
+            log.extend(deal.act(p, action).expect("a legal action"));
+        }
+        assert!(checked >= 3, "{checked} raspasy cards checked");
     }
 }
