@@ -50,8 +50,10 @@ use store::{LobbyStore, NewPublic, PublicRow, SEEKS_ONLY, Seated, Waiting};
 const NEWS: usize = 256;
 
 /// The spectators of the public games a node serves are counted, and their previews taken
-/// (asked of each table), on every this many reads of the lobby, not on every one: a
-/// preview changes the live list at most that often, never at every trick.
+/// (asked of each table), on every this many reads of the lobby and no sooner than this many
+/// ticks after the last count, not on every read: a preview changes the live list (sent
+/// whole to every lobby socket, 14 KB for fifty games) at most that often, never at every
+/// trick, and a follower woken many times a tick by seeks does not count more often.
 const COUNT_EVERY: u64 = 10;
 
 /// After a wake-up the follower waits this long before its step, so that the changes of
@@ -93,8 +95,10 @@ pub(crate) struct Lobby {
     seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
     next_socket: AtomicU64,
     /// Reads of the lobby so far: the spectators are counted on every
-    /// [`COUNT_EVERY`]th.
+    /// [`COUNT_EVERY`]th at most, and [`COUNT_EVERY`] ticks apart ([`Lobby::count_due`]).
     reads: AtomicU64,
+    /// When the spectators were last counted, and at which read.
+    counted: Mutex<Option<(tokio::time::Instant, u64)>>,
     /// Whether the spectators are being counted now.
     counting: std::sync::atomic::AtomicBool,
     /// When this node last marked its seeks alive (ms since 1970).
@@ -116,6 +120,22 @@ fn counts(waiting: &[Waiting], taken: &HashSet<i64>) -> Vec<(String, String, i64
         *by.entry((label, w.row.clock.clone())).or_default() += 1;
     }
     by.into_iter().map(|((l, c), n)| (l, c, n)).collect()
+}
+
+/// Whether read number `read` (from 0), at `now`, counts the spectators and takes the
+/// previews, the last count having been at `last` (its instant and read), with the follower
+/// ticking every `tick`: the first read, then one at least [`COUNT_EVERY`] reads and
+/// [`COUNT_EVERY`] ticks after the last count (less half a tick, for the timer's jitter).
+/// With only the tick waking the follower that is every [`COUNT_EVERY`]th read; under seeks,
+/// when it reads many times a tick, still once every [`COUNT_EVERY`] ticks.
+fn count_due(
+    last: Option<(tokio::time::Instant, u64)>,
+    read: u64,
+    now: tokio::time::Instant,
+    tick: std::time::Duration,
+) -> bool {
+    let gap = (tick * COUNT_EVERY as u32).saturating_sub(tick / 2);
+    last.is_none_or(|(at, then)| read >= then + COUNT_EVERY && now.duration_since(at) >= gap)
 }
 
 /// Milliseconds since 1970.
@@ -156,6 +176,7 @@ impl Lobby {
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
             reads: AtomicU64::new(0),
+            counted: Mutex::new(None),
             touched: std::sync::atomic::AtomicI64::new(0),
             counting: std::sync::atomic::AtomicBool::new(false),
             seeks,
@@ -310,7 +331,7 @@ impl Lobby {
         }
         let t = std::time::Instant::now();
         let (rows, seats, rated) = self.rows.public().await?;
-        if self.reads.fetch_add(1, Ordering::Relaxed) % COUNT_EVERY == 0 {
+        if self.count_due() {
             // Beside the follower, one count at a time: a thousand public games are a
             // thousand questions to busy tables, which would hold up the lobby's items.
             if !self.counting.swap(true, Ordering::AcqRel) {
@@ -338,6 +359,24 @@ impl Lobby {
         drop(known);
         METRICS.lobby_part(LobbyPart::Publish, t.elapsed());
         Ok(())
+    }
+
+    /// Whether this read counts the spectators and takes the previews ([`count_due`]), and
+    /// if so notes it as the last count.
+    fn count_due(&self) -> bool {
+        let read = self.reads.fetch_add(1, Ordering::Relaxed);
+        let now = tokio::time::Instant::now();
+        let mut counted = self.counted.lock().unwrap_or_else(PoisonError::into_inner);
+        let due = count_due(
+            *counted,
+            read,
+            now,
+            self.config.lobby.lobby_tick_ms.duration(),
+        );
+        if due {
+            *counted = Some((now, read));
+        }
+        due
     }
 
     /// Serialises each item once and hands it to every socket; called with the view

@@ -5,9 +5,9 @@ use std::collections::HashSet;
 
 use pref_protocol::LobbyMessage;
 
-use super::counts;
 use super::store::{PublicRow, SeekRow, Waiting, pick};
 use super::view::Known;
+use super::{COUNT_EVERY, count_due, counts};
 
 fn seek(no: i64, players: u8, bots_after_ms: Option<i64>, created_ms: i64) -> SeekRow {
     SeekRow {
@@ -341,4 +341,28 @@ async fn the_lobby_reads_beside_a_write_held_open() {
     let ids: Vec<&str> = public.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, [second.as_str()]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn previews_are_taken_every_tenth_read_and_no_sooner_than_ten_ticks_apart() {
+    let tick = std::time::Duration::from_millis(500);
+    let t0 = tokio::time::Instant::now();
+    let at = |ms: u64| t0 + std::time::Duration::from_millis(ms);
+    assert!(count_due(None, 0, t0, tick), "the first read counts");
+    let last = Some((t0, 0));
+    // Read only at the tick: the tenth read after the count, 5 s later, counts again; the
+    // ninth does not, nor the tenth a little early (the timer's jitter is allowed).
+    assert!(!count_due(last, COUNT_EVERY - 1, at(4_500), tick));
+    assert!(count_due(last, COUNT_EVERY, at(5_000), tick));
+    assert!(count_due(last, COUNT_EVERY, at(4_800), tick));
+    // Woken by seeks many times a tick: ten reads and more come before ten ticks have
+    // passed, and do not count until they have.
+    assert!(!count_due(last, 10 * COUNT_EVERY, at(1_000), tick));
+    assert!(!count_due(last, 100 * COUNT_EVERY, at(4_700), tick));
+    assert!(count_due(last, 100 * COUNT_EVERY, at(4_750), tick));
+    // From a later count on, counted from it.
+    let later = Some((at(60_000), 500));
+    assert!(!count_due(later, 509, at(70_000), tick));
+    assert!(!count_due(later, 600, at(64_000), tick));
+    assert!(count_due(later, 510, at(65_000), tick));
 }
