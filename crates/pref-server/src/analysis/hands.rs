@@ -17,6 +17,7 @@ use pref_core::{Action, Card, CardSet, Deal, DealEntry, Record, Seat};
 use serde::Serialize;
 
 use crate::analysis::http::{AnalysisState, shown_deal, uploaded};
+use crate::analysis::read_upload;
 use crate::api::client::Client;
 use crate::api::error::ApiError;
 
@@ -148,14 +149,7 @@ pub(crate) async fn record_hands(
 ) -> Result<Json<DealHands>, ApiError> {
     let (text, deal) = uploaded(&s, query.as_deref(), bytes)?;
     s.budgets.uploads.spend(client)?;
-    let record = Record::from_json_str(&text)
-        .map_err(|e| ApiError::BadRequest(format!("the record does not read: {e}")))?;
-    let deals = record.deals().len();
-    if deal >= deals {
-        return Err(ApiError::BadRequest(format!(
-            "the record has {deals} deals; deal {deal} is not one of them"
-        )));
-    }
+    let record = read_upload(&text, deal)?;
     Ok(Json(DealHands::of(&record, deal)?))
 }
 

@@ -143,18 +143,27 @@ impl Analyses {
     pub(crate) async fn upload(&self, text: String, deal: usize) -> Result<String, ApiError> {
         self.lane
             .run(move || {
-                let record = Record::from_json_str(&text)
-                    .map_err(|e| ApiError::BadRequest(format!("the record does not read: {e}")))?;
-                let deals = record.deals().len();
-                if deal >= deals {
-                    return Err(ApiError::BadRequest(format!(
-                        "the record has {deals} deals; deal {deal} is not one of them"
-                    )));
-                }
+                let record = read_upload(&text, deal)?;
                 document(&record, deal).map(|text| text.to_string())
             })
             .await?
     }
+}
+
+/// An uploaded record's text read as a record that has deal `deal`.
+///
+/// # Errors
+/// [`ApiError::BadRequest`] for a record that does not read or a deal it does not have.
+pub(crate) fn read_upload(text: &str, deal: usize) -> Result<Record, ApiError> {
+    let record = Record::from_json_str(text)
+        .map_err(|e| ApiError::BadRequest(format!("the record does not read: {e}")))?;
+    let deals = record.deals().len();
+    if deal >= deals {
+        return Err(ApiError::BadRequest(format!(
+            "the record has {deals} deals; deal {deal} is not one of them"
+        )));
+    }
+    Ok(record)
 }
 
 /// The error of a computation several requests shared, for one of them.
