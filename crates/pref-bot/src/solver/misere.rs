@@ -119,6 +119,110 @@ impl Solver {
         })
     }
 
+    /// Misère, and raspasy once its first three tricks are played, at a trick start: the
+    /// target is sure to lose the trick now starting when
+    ///
+    /// - he is on lead and holds a suit in which one of the others holds cards only above
+    ///   his lowest: he leads that card and that player must beat it; or
+    /// - another player is on lead and in every suit that player holds, the target is void
+    ///   or holds a card below the leader's lowest: whatever is led, he can play under it
+    ///   (or discard).
+    ///
+    /// So he takes at most all the tricks left but one.
+    pub(super) fn target_ducks_now(&self) -> bool {
+        let Some((mine, _)) = self.target_and_others() else {
+            return false;
+        };
+        let n = &self.node;
+        let t = self.rules.target;
+        // `trailing_zeros` of an empty suit is 8: above every rank.
+        let lowest = |hand: u32, s: u8| ((hand >> (s * 8)) as u8).trailing_zeros();
+        if n.leader == t {
+            let (e1, e2) = (
+                n.hands[next_player(t, 1) as usize],
+                n.hands[next_player(t, 2) as usize],
+            );
+            return (0..4u8).any(|s| {
+                let low = lowest(mine, s);
+                low < 8 && {
+                    let (l1, l2) = (lowest(e1, s), lowest(e2, s));
+                    (l1 < 8 && l1 > low) || (l2 < 8 && l2 > low)
+                }
+            });
+        }
+        let leader = n.hands[n.leader as usize];
+        (0..4u8).all(|s| {
+            let low = lowest(mine, s);
+            low == 8 || low < lowest(leader, s)
+        })
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, inside a trick: the
+    /// target is sure to lose the trick in progress when
+    ///
+    /// - he has not played and is void in the suit led, or holds a card of it below the
+    ///   trick's top card (he plays under it, or discards; later cards only raise the top);
+    /// - he has played and his card is not the top (nothing played later makes it so), or
+    ///   a player still to play holds cards of the suit led only above the top, so must
+    ///   beat it.
+    ///
+    /// So he takes at most the tricks left, this one included, but one.
+    pub(super) fn target_loses_trick(&self) -> bool {
+        if self.target_and_others().is_none() {
+            return false;
+        }
+        let n = &self.node;
+        let t = self.rules.target;
+        let led = suit_bits(n.led);
+        let top = n.trick[n.win as usize];
+        let under = led & !above(top);
+        let place = (t + 3 - n.leader) % 3;
+        if place >= n.len as u8 {
+            let mine = n.hands[t as usize] & led;
+            return mine == 0 || mine & under != 0;
+        }
+        if n.win != place {
+            return true;
+        }
+        (n.len as u8..3).any(|i| {
+            let h = n.hands[next_player(n.leader, i) as usize] & led;
+            h != 0 && h & under == 0
+        })
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, inside a trick: the
+    /// target is sure to win the trick in progress when his card is (or, not played yet,
+    /// each of his cards of the suit led would be) above the trick's top card, and each
+    /// other player still to play, before or after him, is void in the suit led or holds a
+    /// card of it below that card (the lowest of his, not played yet): each plays under
+    /// it, or discards.
+    pub(super) fn target_wins_trick(&self) -> bool {
+        if self.target_and_others().is_none() {
+            return false;
+        }
+        let n = &self.node;
+        let t = self.rules.target;
+        let led = suit_bits(n.led);
+        let top = n.trick[n.win as usize];
+        let place = (t + 3 - n.leader) % 3;
+        let card = if place >= n.len as u8 {
+            let mine = n.hands[t as usize] & led;
+            if mine == 0 || mine & !above(top) != 0 {
+                return false;
+            }
+            mine.trailing_zeros() as u8
+        } else if n.win == place {
+            top
+        } else {
+            return false;
+        };
+        let under = led & !above(card);
+        (n.len as u8..3).filter(|&i| i != place).all(|i| {
+            let h = n.hands[next_player(n.leader, i) as usize] & led;
+            h == 0 || h & under != 0
+        })
+    }
+
     /// Misère play, at a trick start: the cards whose leads are searched after all
     /// others, whatever their history. A defender's lead in a suit the target has none of cannot make him win
     /// this trick (he discards under it), and the target's lead in a suit neither other
