@@ -124,9 +124,10 @@ impl Solver {
     ///
     /// - he is on lead and holds a suit in which one of the others holds cards only above
     ///   his lowest: he leads that card and that player must beat it; or
-    /// - another player is on lead and in every suit that player holds, the target is void
-    ///   or holds a card below the leader's lowest: whatever is led, he can play under it
-    ///   (or discard).
+    /// - another player is on lead and in every suit that player holds, the target is void,
+    ///   or holds a card below the leader's lowest, or plays third after a partner who
+    ///   holds only cards of the suit above the target's lowest: whatever is led, he can
+    ///   play under the trick's top card (or discard).
     ///
     /// So he takes at most all the tricks left but one.
     pub(super) fn target_ducks_now(&self) -> bool {
@@ -151,9 +152,17 @@ impl Solver {
             });
         }
         let leader = n.hands[n.leader as usize];
+        // Playing third, he is also under the partner's card when the partner holds only
+        // cards above his lowest.
+        let partner = if next_player(n.leader, 2) == t {
+            n.hands[next_player(n.leader, 1) as usize]
+        } else {
+            0
+        };
         (0..4u8).all(|s| {
             let low = lowest(mine, s);
-            low == 8 || low < lowest(leader, s)
+            let p = lowest(partner, s);
+            low == 8 || low < lowest(leader, s) || (p < 8 && low < p)
         })
     }
 
@@ -161,7 +170,8 @@ impl Solver {
     /// target is sure to lose the trick in progress when
     ///
     /// - he has not played and is void in the suit led, or holds a card of it below the
-    ///   trick's top card (he plays under it, or discards; later cards only raise the top);
+    ///   trick's top card (he plays under it, or discards; later cards only raise the top),
+    ///   or plays third after a partner who holds only cards of the suit above his lowest;
     /// - he has played and his card is not the top (nothing played later makes it so), or
     ///   a player still to play holds cards of the suit led only above the top, so must
     ///   beat it.
@@ -179,7 +189,15 @@ impl Solver {
         let place = (t + 3 - n.leader) % 3;
         if place >= n.len as u8 {
             let mine = n.hands[t as usize] & led;
-            return mine == 0 || mine & under != 0;
+            if mine == 0 || mine & under != 0 {
+                return true;
+            }
+            // Third, after a partner who holds only cards of the suit above his lowest.
+            let partner = n.hands[next_player(n.leader, 1) as usize] & led;
+            return place == 2
+                && n.len == 1
+                && partner != 0
+                && partner & !above(mine.trailing_zeros() as u8) == 0;
         }
         if n.win != place {
             return true;
