@@ -10,23 +10,41 @@ impl Solver {
     /// The target's cards and the two others' together, when misère's rules apply: always
     /// in misère, from trick 4 on in raspasy.
     fn target_and_others(&self) -> Option<(u32, u32)> {
-        let n = &self.node;
-        if self.rules.raspasy.is_some() && n.trick_no < 3 {
+        if !self.misere_rules() {
             return None;
         }
+        let n = &self.node;
         let t = self.rules.target;
         let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
         Some((n.hands[t as usize], others))
+    }
+
+    /// Whether misère's rules apply: always in misère, from trick 4 on in raspasy (callers
+    /// check that the target minimises).
+    fn misere_rules(&self) -> bool {
+        self.rules.raspasy.is_none() || self.node.trick_no >= 3
+    }
+
+    /// Misère's bounds at a trick start, for a window whose lower end is `alpha`: the
+    /// target's count when he takes every trick left ([`Solver::target_takes_all`]) or
+    /// none ([`Solver::target_takes_none`]), or at most all but one when that is at most
+    /// `alpha` and he loses the trick now starting ([`Solver::target_ducks_now`]).
+    pub(super) fn misere_start(&self, left: i32, alpha: i32) -> Option<i32> {
+        let (mine, others) = self.target_and_others()?;
+        if self.target_takes_all(mine, others) {
+            return Some(left);
+        }
+        if self.target_takes_none(mine, others) {
+            return Some(0);
+        }
+        (left - 1 <= alpha && self.target_ducks_now(mine)).then_some(left - 1)
     }
 
     /// Misère, and raspasy once its first three tricks are played: every card the target
     /// holds is above all the others' cards of its suit, and he is on lead or the player on
     /// lead holds a card of one of his suits. Whatever the target leads wins (no trumps),
     /// and a lead of his suit makes him win, so he takes every trick left.
-    pub(super) fn target_takes_all(&self) -> bool {
-        let Some((mine, others)) = self.target_and_others() else {
-            return false;
-        };
+    fn target_takes_all(&self, mine: u32, others: u32) -> bool {
         let n = &self.node;
         let t = self.rules.target;
         let mut suits = 0;
@@ -56,10 +74,7 @@ impl Solver {
     /// only raise their i-th lowest. On lead, he leads his lowest card of that suit: a
     /// player still holding the suit must beat it, and the suit is clean after the trick
     /// whichever of their cards went. So he never wins a trick and takes none.
-    pub(super) fn target_takes_none(&self) -> bool {
-        let Some((mine, others)) = self.target_and_others() else {
-            return false;
-        };
+    fn target_takes_none(&self, mine: u32, others: u32) -> bool {
         let n = &self.node;
         let t = self.rules.target;
         let mut lead = n.leader != t;
@@ -130,10 +145,7 @@ impl Solver {
     ///   play under the trick's top card (or discard).
     ///
     /// So he takes at most all the tricks left but one.
-    pub(super) fn target_ducks_now(&self) -> bool {
-        let Some((mine, _)) = self.target_and_others() else {
-            return false;
-        };
+    fn target_ducks_now(&self, mine: u32) -> bool {
         let n = &self.node;
         let t = self.rules.target;
         // `trailing_zeros` of an empty suit is 8: above every rank.
@@ -178,7 +190,7 @@ impl Solver {
     ///
     /// So he takes at most the tricks left, this one included, but one.
     pub(super) fn target_loses_trick(&self) -> bool {
-        if self.target_and_others().is_none() {
+        if !self.misere_rules() {
             return false;
         }
         let n = &self.node;
@@ -215,7 +227,7 @@ impl Solver {
     /// card of it below that card (the lowest of his, not played yet): each plays under
     /// it, or discards.
     pub(super) fn target_wins_trick(&self) -> bool {
-        if self.target_and_others().is_none() {
+        if !self.misere_rules() {
             return false;
         }
         let n = &self.node;

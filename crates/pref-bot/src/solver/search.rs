@@ -253,15 +253,8 @@ impl Solver {
                 return self.last_trick();
             }
             if self.rules.minimise {
-                if self.target_takes_all() {
-                    return left;
-                }
-                if self.target_takes_none() {
-                    return 0;
-                }
-                // He loses the trick now starting: he takes at most the others.
-                if left - 1 <= alpha && self.target_ducks_now() {
-                    return left - 1;
+                if let Some(v) = self.misere_start(left, alpha) {
+                    return v;
                 }
                 // Trick contracts settle their two-trick endings faster with their bounds
                 // and the search (measured: 5-15% slower with this).
