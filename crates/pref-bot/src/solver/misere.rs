@@ -140,9 +140,10 @@ impl Solver {
     /// - he is on lead and holds a suit in which one of the others holds cards only above
     ///   his lowest: he leads that card and that player must beat it; or
     /// - another player is on lead and in every suit that player holds, the target is void,
-    ///   or holds a card below the leader's lowest, or plays third after a partner who
-    ///   holds only cards of the suit above the target's lowest: whatever is led, he can
-    ///   play under the trick's top card (or discard).
+    ///   or holds a card below the leader's lowest, or the leader's partner holds only
+    ///   cards of the suit above the target's lowest: whatever is led, he plays under the
+    ///   trick's top card (or discards), or, playing before the partner, his lowest, which
+    ///   the partner must beat.
     ///
     /// So he takes at most all the tricks left but one.
     fn target_ducks_now(&self, mine: u32) -> bool {
@@ -164,13 +165,9 @@ impl Solver {
             });
         }
         let leader = n.hands[n.leader as usize];
-        // Playing third, he is also under the partner's card when the partner holds only
-        // cards above his lowest.
-        let partner = if next_player(n.leader, 2) == t {
-            n.hands[next_player(n.leader, 1) as usize]
-        } else {
-            0
-        };
+        // When the leader's partner holds only cards above his lowest, he loses too: he
+        // plays under the partner's card, or his lowest before it.
+        let partner = n.hands[(3 - n.leader - t) as usize];
         (0..4u8).all(|s| {
             let low = lowest(mine, s);
             let p = lowest(partner, s);
@@ -183,7 +180,8 @@ impl Solver {
     ///
     /// - he has not played and is void in the suit led, or holds a card of it below the
     ///   trick's top card (he plays under it, or discards; later cards only raise the top),
-    ///   or plays third after a partner who holds only cards of the suit above his lowest;
+    ///   or another player still to play holds only cards of the suit above his lowest (he
+    ///   plays under that player's card, or his lowest, which that player must beat);
     /// - he has played and his card is not the top (nothing played later makes it so), or
     ///   a player still to play holds cards of the suit led only above the top, so must
     ///   beat it.
@@ -204,12 +202,13 @@ impl Solver {
             if mine == 0 || mine & under != 0 {
                 return true;
             }
-            // Third, after a partner who holds only cards of the suit above his lowest.
-            let partner = n.hands[next_player(n.leader, 1) as usize] & led;
-            return place == 2
-                && n.len == 1
-                && partner != 0
-                && partner & !above(mine.trailing_zeros() as u8) == 0;
+            // Another player still to play holds only cards of the suit above his lowest:
+            // he plays under that player's card, or his lowest before it.
+            let low = !above(mine.trailing_zeros() as u8);
+            return (n.len as u8..3).filter(|&i| i != place).any(|i| {
+                let h = n.hands[next_player(n.leader, i) as usize] & led;
+                h != 0 && h & low == 0
+            });
         }
         if n.win != place {
             return true;
