@@ -1,7 +1,7 @@
 //! Misère's cutoffs (and raspasy's from trick 4 on, played by the same rules): positions
 //! where the target, who minimises his tricks, is sure to take every trick left or none,
-//! or the trick now starting, recognised from the hands alone so the search stops there;
-//! and the leads misère play searches last.
+//! or to win or lose the trick now starting or in progress, recognised from the hands and
+//! the trick alone so the search stops there; and the leads misère play searches last.
 
 use super::Solver;
 use super::rules::{above, next_player, suit_bits};
@@ -26,9 +26,9 @@ impl Solver {
     }
 
     /// Misère's bounds at a trick start, for a window whose lower end is `alpha`: the
-    /// target's count when he takes every trick left ([`Solver::target_takes_all`]) or
-    /// none ([`Solver::target_takes_none`]), or at most all but one when that is at most
-    /// `alpha` and he loses the trick now starting ([`Solver::target_ducks_now`]).
+    /// target's count when he takes every trick left (`target_takes_all`) or
+    /// none (`target_takes_none`), or at most all but one when that is at most
+    /// `alpha` and he loses the trick now starting (`target_ducks_now`).
     pub(super) fn misere_start(&self, left: i32, alpha: i32) -> Option<i32> {
         let (mine, others) = self.target_and_others()?;
         if self.target_takes_all(mine, others) {

@@ -1,6 +1,6 @@
 //! The search: fail-soft alpha-beta over the node state, with the transposition table
-//! probed at trick starts, the quick-trick and sure-trump bounds, and the last two tricks
-//! settled by plain minimax.
+//! probed at trick starts, the quick-trick and sure-trump bounds, misère's cutoffs
+//! (`misere.rs`), and the last two tricks settled by plain minimax.
 
 use super::Solver;
 use super::rules::{DEALER, above, highest, next_player, suit_bits, suit_of};
