@@ -17,7 +17,8 @@
 //! guess, else a binary search on the value), with a bounded transposition table probed at
 //! trick starts, equivalent-rank reduction, a move order with a history heuristic for
 //! leads, quick-trick and sure-trump bounds, and misère's cutoffs when the target takes
-//! every trick left or none (see `docs/bots.md` for the measurements behind each). A
+//! every trick left or none, or is sure to lose or win the trick starting or in progress
+//! (see `docs/bots.md` for the measurements behind each). A
 //! caller that needs no exact count asks a [`Bound`] ("at least k", "at most k": one
 //! null-window search) instead.
 //!

@@ -292,3 +292,162 @@ fn r6_r7_two_trick_endings_match_brute_force() {
     check(10, 3000, 2, Goals::All);
     check(11, 1000, 2, Goals::FourRaspasy);
 }
+
+/// The lowest rank of suit `s` in a hand, if it holds the suit.
+fn lowest_in(h: CardSet, s: Suit) -> Option<pref_core::Rank> {
+    h.iter().filter(|c| c.suit() == s).map(Card::rank).min()
+}
+
+/// Draws random misère endings of 2–5 tricks until it has 150 of each of four kinds:
+/// `classify` gives (whether the bound claims the position, and a side: e.g. who leads, or
+/// whether the declarer has played to the trick); `None` skips the position. A claimed
+/// position's brute-force value must pass `claim` (with the tricks left); on every drawn
+/// position the exact count and every `at_least` answer, from 0 to one past the tricks
+/// left, must agree with the brute force.
+fn misere_bound_cases(
+    seed: u64,
+    in_trick: bool,
+    classify: impl Fn(&Position) -> Option<(bool, bool)>,
+    claim: impl Fn(u8, u8) -> bool,
+) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut solver = Solver::with_tt_bits(16);
+    let mut counts = [[0; 2]; 2];
+    while counts.iter().flatten().any(|&n| n < 150) {
+        let tricks = rng.gen_range(2..=5);
+        let pos = random_position(&mut rng, tricks, Goals::Misere);
+        if pos.trick.is_empty() == in_trick {
+            continue;
+        }
+        let Some((claimed, side)) = classify(&pos) else {
+            continue;
+        };
+        let count = &mut counts[usize::from(claimed)][usize::from(side)];
+        if *count >= 150 {
+            continue;
+        }
+        *count += 1;
+        let expected = brute(&pos);
+        let left = pos.tricks_left();
+        if claimed {
+            assert!(claim(expected, left), "{expected} of {left}: {pos:?}");
+        }
+        assert_eq!(solver.solve(&pos), Some(expected), "{pos:?}");
+        for k in 0..=left + 1 {
+            assert_eq!(
+                solver.at_least(&pos, k),
+                Some(expected >= k),
+                "at least {k}: {pos:?}"
+            );
+        }
+    }
+}
+
+/// Misère (R6.4), the trick now starting lost by the declarer: he is on lead and holds a
+/// suit in which a defender holds only cards above his lowest (that defender must beat
+/// it), or a defender is on lead and in every suit the leader holds the declarer is void,
+/// or has a card below the leader's lowest, or the leader's partner holds only cards above
+/// the declarer's lowest (he gets under whatever is led, or plays his lowest before the
+/// partner, who must beat it). Then he takes at
+/// most the tricks left but one, by brute force; the solver stops its search there and
+/// must agree, as on the near misses (on lead with no such suit; a defender on lead with
+/// exactly one suit that fails).
+#[test]
+fn r6_4_misere_declarer_sure_to_lose_the_trick_starting_takes_one_less() {
+    misere_bound_cases(
+        23,
+        false,
+        |pos| {
+            let d = pos.target();
+            let mine = pos.hands[d];
+            let on_lead = pos.leader == d;
+            if on_lead {
+                let loses = Suit::ALL.into_iter().any(|s| {
+                    lowest_in(mine, s).is_some_and(|low| {
+                        (1..3)
+                            .any(|i| lowest_in(pos.hands[(d + i) % 3], s).is_some_and(|l| l > low))
+                    })
+                });
+                return Some((loses, true));
+            }
+            let leader = pos.hands[pos.leader];
+            let partner = pos.hands[3 - pos.leader - d];
+            let failing = Suit::ALL
+                .into_iter()
+                .filter(|&s| {
+                    let (Some(l), Some(low)) = (lowest_in(leader, s), lowest_in(mine, s)) else {
+                        return false;
+                    };
+                    let partner_above = lowest_in(partner, s).is_some_and(|p| p > low);
+                    !(low < l || partner_above)
+                })
+                .count();
+            (failing <= 1).then_some((failing == 0, false))
+        },
+        |value, left| value < left,
+    );
+}
+
+/// Misère (R6.4), the trick in progress: lost by the declarer when he has not played and
+/// is void in the suit led, or holds a card of it below the trick's top card, or another
+/// player still to play holds only cards of the suit above his lowest;
+/// or when he has played and his card is not the top, or a player still to play holds
+/// only cards of the suit above the top. Then he takes at most the tricks left (this one
+/// included) but one. Won by him when every card of the suit he holds, or the card he
+/// played, is above the top, and each other player still to play is void in the suit or
+/// holds a card of it below that card (below his lowest, if he is still to play): then he
+/// takes at least one. By brute force; the solver must agree there and on the positions
+/// drawn alongside, which neither claim covers.
+#[test]
+fn r6_4_misere_trick_in_progress_sure_lost_or_won_by_the_declarer() {
+    // (Lost, won) for the trick in progress of a misère position.
+    let fate = |pos: &Position| {
+        let d = pos.target();
+        let led = pos.trick[0].suit();
+        let top = pos
+            .trick
+            .iter()
+            .filter(|c| c.suit() == led)
+            .map(|c| c.rank())
+            .max()
+            .unwrap();
+        let place = (d + 3 - pos.leader) % 3;
+        let to_play: Vec<usize> = (pos.trick.len()..3).map(|i| (pos.leader + i) % 3).collect();
+        let mine = pos.hands[d];
+        let can_go_under = |p: usize, card| lowest_in(pos.hands[p], led).is_none_or(|l| l < card);
+        let must_beat = |p: usize, card| lowest_in(pos.hands[p], led).is_some_and(|l| l > card);
+        if place >= pos.trick.len() {
+            let Some(low) = lowest_in(mine, led) else {
+                return (true, false);
+            };
+            let lost = low < top || to_play.iter().any(|&p| p != d && must_beat(p, low));
+            let won = low > top
+                && to_play
+                    .iter()
+                    .filter(|&&p| p != d)
+                    .all(|&p| can_go_under(p, low));
+            (lost, won)
+        } else {
+            let card = pos.trick[place];
+            if card.suit() != led || card.rank() != top {
+                return (true, false);
+            }
+            let lost = to_play.iter().any(|&p| must_beat(p, top));
+            let won = to_play.iter().all(|&p| can_go_under(p, top));
+            (lost, won)
+        }
+    };
+    let played = |pos: &Position| (pos.target() + 3 - pos.leader) % 3 < pos.trick.len();
+    misere_bound_cases(
+        24,
+        true,
+        |pos| Some((fate(pos).0, played(pos))),
+        |value, left| value < left,
+    );
+    misere_bound_cases(
+        25,
+        true,
+        |pos| Some((fate(pos).1, played(pos))),
+        |value, _| value >= 1,
+    );
+}

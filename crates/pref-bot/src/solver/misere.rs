@@ -1,7 +1,7 @@
 //! Misère's cutoffs (and raspasy's from trick 4 on, played by the same rules): positions
 //! where the target, who minimises his tricks, is sure to take every trick left or none,
-//! or the trick now starting, recognised from the hands alone so the search stops there;
-//! and the leads misère play searches last.
+//! or to win or lose the trick now starting or in progress, recognised from the hands and
+//! the trick alone so the search stops there; and the leads misère play searches last.
 
 use super::Solver;
 use super::rules::{above, next_player, suit_bits};
@@ -10,23 +10,41 @@ impl Solver {
     /// The target's cards and the two others' together, when misère's rules apply: always
     /// in misère, from trick 4 on in raspasy.
     fn target_and_others(&self) -> Option<(u32, u32)> {
-        let n = &self.node;
-        if self.rules.raspasy.is_some() && n.trick_no < 3 {
+        if !self.misere_rules() {
             return None;
         }
+        let n = &self.node;
         let t = self.rules.target;
         let others = n.hands[next_player(t, 1) as usize] | n.hands[next_player(t, 2) as usize];
         Some((n.hands[t as usize], others))
+    }
+
+    /// Whether misère's rules apply: always in misère, from trick 4 on in raspasy (callers
+    /// check that the target minimises).
+    fn misere_rules(&self) -> bool {
+        self.rules.raspasy.is_none() || self.node.trick_no >= 3
+    }
+
+    /// Misère's bounds at a trick start, for a window whose lower end is `alpha`: the
+    /// target's count when he takes every trick left (`target_takes_all`) or
+    /// none (`target_takes_none`), or at most all but one when that is at most
+    /// `alpha` and he loses the trick now starting (`target_ducks_now`).
+    pub(super) fn misere_start(&self, left: i32, alpha: i32) -> Option<i32> {
+        let (mine, others) = self.target_and_others()?;
+        if self.target_takes_all(mine, others) {
+            return Some(left);
+        }
+        if self.target_takes_none(mine, others) {
+            return Some(0);
+        }
+        (left - 1 <= alpha && self.target_ducks_now(mine)).then_some(left - 1)
     }
 
     /// Misère, and raspasy once its first three tricks are played: every card the target
     /// holds is above all the others' cards of its suit, and he is on lead or the player on
     /// lead holds a card of one of his suits. Whatever the target leads wins (no trumps),
     /// and a lead of his suit makes him win, so he takes every trick left.
-    pub(super) fn target_takes_all(&self) -> bool {
-        let Some((mine, others)) = self.target_and_others() else {
-            return false;
-        };
+    fn target_takes_all(&self, mine: u32, others: u32) -> bool {
         let n = &self.node;
         let t = self.rules.target;
         let mut suits = 0;
@@ -56,10 +74,7 @@ impl Solver {
     /// only raise their i-th lowest. On lead, he leads his lowest card of that suit: a
     /// player still holding the suit must beat it, and the suit is clean after the trick
     /// whichever of their cards went. So he never wins a trick and takes none.
-    pub(super) fn target_takes_none(&self) -> bool {
-        let Some((mine, others)) = self.target_and_others() else {
-            return false;
-        };
+    fn target_takes_none(&self, mine: u32, others: u32) -> bool {
         let n = &self.node;
         let t = self.rules.target;
         let mut lead = n.leader != t;
@@ -116,6 +131,124 @@ impl Solver {
         (0..4u8).any(|s| match (lowest_in(mine, s), lowest_in(leader, s)) {
             (Some(low), Some(lead)) => lead < low && lowest_in(third, s).is_none_or(|l| l < low),
             _ => false,
+        })
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, at a trick start: the
+    /// target is sure to lose the trick now starting when
+    ///
+    /// - he is on lead and holds a suit in which one of the others holds cards only above
+    ///   his lowest: he leads that card and that player must beat it; or
+    /// - another player is on lead and in every suit that player holds, the target is void,
+    ///   or holds a card below the leader's lowest, or the leader's partner holds only
+    ///   cards of the suit above the target's lowest: whatever is led, he plays under the
+    ///   trick's top card (or discards), or, playing before the partner, his lowest, which
+    ///   the partner must beat.
+    ///
+    /// So he takes at most all the tricks left but one.
+    fn target_ducks_now(&self, mine: u32) -> bool {
+        let n = &self.node;
+        let t = self.rules.target;
+        // `trailing_zeros` of an empty suit is 8: above every rank.
+        let lowest = |hand: u32, s: u8| ((hand >> (s * 8)) as u8).trailing_zeros();
+        if n.leader == t {
+            let (e1, e2) = (
+                n.hands[next_player(t, 1) as usize],
+                n.hands[next_player(t, 2) as usize],
+            );
+            return (0..4u8).any(|s| {
+                let low = lowest(mine, s);
+                low < 8 && {
+                    let (l1, l2) = (lowest(e1, s), lowest(e2, s));
+                    (l1 < 8 && l1 > low) || (l2 < 8 && l2 > low)
+                }
+            });
+        }
+        let leader = n.hands[n.leader as usize];
+        // When the leader's partner holds only cards above his lowest, he loses too: he
+        // plays under the partner's card, or his lowest before it.
+        let partner = n.hands[(3 - n.leader - t) as usize];
+        (0..4u8).all(|s| {
+            let low = lowest(mine, s);
+            let p = lowest(partner, s);
+            low == 8 || low < lowest(leader, s) || (p < 8 && low < p)
+        })
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, inside a trick: the
+    /// target is sure to lose the trick in progress when
+    ///
+    /// - he has not played and is void in the suit led, or holds a card of it below the
+    ///   trick's top card (he plays under it, or discards; later cards only raise the top),
+    ///   or another player still to play holds only cards of the suit above his lowest (he
+    ///   plays under that player's card, or his lowest, which that player must beat);
+    /// - he has played and his card is not the top (nothing played later makes it so), or
+    ///   a player still to play holds cards of the suit led only above the top, so must
+    ///   beat it.
+    ///
+    /// So he takes at most the tricks left, this one included, but one.
+    pub(super) fn target_loses_trick(&self) -> bool {
+        if !self.misere_rules() {
+            return false;
+        }
+        let n = &self.node;
+        let t = self.rules.target;
+        let led = suit_bits(n.led);
+        let top = n.trick[n.win as usize];
+        let under = led & !above(top);
+        let place = (t + 3 - n.leader) % 3;
+        if place >= n.len as u8 {
+            let mine = n.hands[t as usize] & led;
+            if mine == 0 || mine & under != 0 {
+                return true;
+            }
+            // Another player still to play holds only cards of the suit above his lowest:
+            // he plays under that player's card, or his lowest before it.
+            let low = !above(mine.trailing_zeros() as u8);
+            return (n.len as u8..3).filter(|&i| i != place).any(|i| {
+                let h = n.hands[next_player(n.leader, i) as usize] & led;
+                h != 0 && h & low == 0
+            });
+        }
+        if n.win != place {
+            return true;
+        }
+        (n.len as u8..3).any(|i| {
+            let h = n.hands[next_player(n.leader, i) as usize] & led;
+            h != 0 && h & under == 0
+        })
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, inside a trick: the
+    /// target is sure to win the trick in progress when his card is (or, not played yet,
+    /// each of his cards of the suit led would be) above the trick's top card, and each
+    /// other player still to play, before or after him, is void in the suit led or holds a
+    /// card of it below that card (the lowest of his, not played yet): each plays under
+    /// it, or discards.
+    pub(super) fn target_wins_trick(&self) -> bool {
+        if !self.misere_rules() {
+            return false;
+        }
+        let n = &self.node;
+        let t = self.rules.target;
+        let led = suit_bits(n.led);
+        let top = n.trick[n.win as usize];
+        let place = (t + 3 - n.leader) % 3;
+        let card = if place >= n.len as u8 {
+            let mine = n.hands[t as usize] & led;
+            if mine == 0 || mine & !above(top) != 0 {
+                return false;
+            }
+            mine.trailing_zeros() as u8
+        } else if n.win == place {
+            top
+        } else {
+            return false;
+        };
+        let under = led & !above(card);
+        (n.len as u8..3).filter(|&i| i != place).all(|i| {
+            let h = n.hands[next_player(n.leader, i) as usize] & led;
+            h == 0 || h & under != 0
         })
     }
 

@@ -1,6 +1,6 @@
 //! The search: fail-soft alpha-beta over the node state, with the transposition table
-//! probed at trick starts, the quick-trick and sure-trump bounds, and the last two tricks
-//! settled by plain minimax.
+//! probed at trick starts, the quick-trick and sure-trump bounds, misère's cutoffs
+//! (`misere.rs`), and the last two tricks settled by plain minimax.
 
 use super::Solver;
 use super::rules::{DEALER, above, highest, next_player, suit_bits, suit_of};
@@ -233,6 +233,14 @@ impl Solver {
         if beta <= 0 {
             return 0;
         }
+        // Misère play: he loses the trick in progress, so takes at most the others.
+        if !at_start && self.rules.minimise && left_now - 1 <= alpha && self.target_loses_trick() {
+            return left_now - 1;
+        }
+        // And the mirror: he wins it, so takes at least one.
+        if !at_start && self.rules.minimise && beta <= 1 && self.target_wins_trick() {
+            return 1;
+        }
         let mut key = 0;
         let mut stored = false;
         let mut hint = None;
@@ -245,11 +253,8 @@ impl Solver {
                 return self.last_trick();
             }
             if self.rules.minimise {
-                if self.target_takes_all() {
-                    return left;
-                }
-                if self.target_takes_none() {
-                    return 0;
+                if let Some(v) = self.misere_start(left, alpha) {
+                    return v;
                 }
                 // Trick contracts settle their two-trick endings faster with their bounds
                 // and the search (measured: 5-15% slower with this).
