@@ -202,6 +202,24 @@ function inOrder(m) {
   return true;
 }
 
+// The live list's order, the server's (`LiveTable::busiest_first`): busiest first, then
+// the table opened first, then the smaller id.
+function busiestFirst(a, b) {
+  return b.spectators - a.spectators || a.opened - b.opened || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+// Only the games that changed come: each replaces its entry or joins the list, the gone
+// leave it.
+function liveChanged(m) {
+  const gone = new Set(m.gone || []);
+  const live = room.lobby.live.filter((g) => !gone.has(g.id));
+  for (const g of m.games || []) {
+    const i = live.findIndex((x) => x.id === g.id);
+    if (i >= 0) live[i] = g; else live.push(g);
+  }
+  room.lobby.live = live.sort(busiestFirst);
+}
+
 function onMessage(m) {
   if (m.type !== 'snapshot' && !inOrder(m)) return;
   switch (m.type) {
@@ -212,7 +230,7 @@ function onMessage(m) {
       break;
     }
     case 'unlisted': room.lobby.tables = room.lobby.tables.filter((x) => x.id !== m.id); break;
-    case 'live': room.lobby.live = m.live; break;
+    case 'live_changed': liveChanged(m); break;
     case 'seeking': room.lobby.seeking = m.seeking; break;
     case 'waiting': return;
     case 'paired':

@@ -138,7 +138,7 @@ impl Watcher {
                 *n
             }
             LobbyMessage::Unlisted { n, .. }
-            | LobbyMessage::Live { n, .. }
+            | LobbyMessage::LiveChanged { n, .. }
             | LobbyMessage::Seeking { n, .. } => *n,
             LobbyMessage::Snapshot { lobby } => {
                 stats.resyncs.fetch_add(1, Ordering::Relaxed);

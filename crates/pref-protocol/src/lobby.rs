@@ -59,6 +59,10 @@ pub struct LiveTable {
     pub seats: Vec<String>,
     /// Spectators, as the table's node last counted them: the list is busiest first.
     pub spectators: u32,
+    /// When the table was opened, in seconds since 1970: among games with as many
+    /// spectators the older comes first (then the smaller id), so a client that changes
+    /// the list entry by entry ([`LobbyMessage::LiveChanged`]) orders it as the server does.
+    pub opened: u64,
     /// A rated game's family; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rated: Option<String>,
@@ -69,6 +73,19 @@ pub struct LiveTable {
     /// (with the spectators); absent until it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preview: Option<crate::TablePreview>,
+}
+
+impl LiveTable {
+    /// The live list's order: busiest first, then the table opened first, then the smaller
+    /// id (a total order, so that a list kept entry by entry is ordered as the server's).
+    #[must_use]
+    pub fn busiest_first(&self, other: &LiveTable) -> std::cmp::Ordering {
+        other
+            .spectators
+            .cmp(&self.spectators)
+            .then(self.opened.cmp(&other.opened))
+            .then_with(|| self.id.cmp(&other.id))
+    }
 }
 
 /// How many are seeking one choice of quick pairing.
@@ -120,12 +137,19 @@ pub enum LobbyMessage {
         /// The table id.
         id: String,
     },
-    /// The games in progress, the whole list again.
-    Live {
+    /// What changed in the list of games in progress: only the entries that did (a
+    /// client keeps the list, puts each game of `games` in place of the entry with its id
+    /// or adds it, drops the `gone`, and orders it as [`LiveTable::opened`] says).
+    LiveChanged {
         /// The item's number.
         n: u64,
-        /// Busiest first.
-        live: Vec<LiveTable>,
+        /// Games new to the list, or whose entry changed: each entry whole.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        games: Vec<LiveTable>,
+        /// The ids of the games that left the list (ended, or fewer watch them than the
+        /// games listed).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        gone: Vec<String>,
     },
     /// The counts of seekers, the whole list again.
     Seeking {

@@ -346,7 +346,7 @@ fn every_example_in_the_protocol_doc_round_trips() {
             "lobby-server snapshot",
             "lobby-server listed",
             "lobby-server unlisted",
-            "lobby-server live",
+            "lobby-server live_changed",
             "lobby-server seeking",
             "lobby-server waiting",
             "lobby-server paired",

@@ -9,10 +9,12 @@
 //! of dead nodes (once a tick), reads the seeks (one query), pairs the seekers of each choice
 //! whose line fills a table (`pairing.rs`), hands the seats of its own seekers over their
 //! sockets, and, once a tick or when a public table may have changed (not when only a seek
-//! did), reads the public tables again and now and then counts the spectators of the public
-//! games it serves and stores their previews (the table and its sheet as a spectator sees
-//! them, `pref_protocol::preview`): what changed goes out to its lobby sockets as numbered
-//! items (`view.rs`). Each part's time is counted in `/metrics` (`pref_lobby_*_micros`).
+//! did), reads again the public tables it shows (the longest waiting and the busiest, not
+//! every public table) and now and then counts the spectators of the public games it serves
+//! and stores their previews (the table and its sheet as a spectator sees them,
+//! `pref_protocol::preview`): what changed goes out to its lobby sockets as numbered items
+//! (`view.rs`; the live list as its changed entries). Each part's time is counted in
+//! `/metrics` (`pref_lobby_*_micros`).
 //!
 //! - `choice.rs`: what a seek asks for, checked, and the key seekers pair by.
 //! - `socket.rs`: one lobby socket: the snapshot, the items, the seek it holds.
@@ -44,16 +46,19 @@ use crate::metrics::{LobbyPart, METRICS};
 use crate::store::Store;
 use crate::table::registry::Registry;
 pub(crate) use socket::Seeker;
-use store::{LobbyStore, NewPublic, PublicRow, SEEKS_ONLY, Seated, Waiting};
+use store::{LobbyStore, NewPublic, SEEKS_ONLY, Seated, Waiting};
 
 /// Items a slow lobby socket may fall behind before it is sent a new snapshot.
 const NEWS: usize = 256;
 
 /// The spectators of the public games a node serves are counted, and their previews taken
-/// (asked of each table), on every this many reads of the lobby and no sooner than this many
-/// ticks after the last count, not on every read: a preview changes the live list (sent
-/// whole to every lobby socket, 14 KB for fifty games) at most that often, never at every
-/// trick, and a follower woken many times a tick by seeks does not count more often.
+/// (asked of each table), one slice of the games at a time and at most one slice a tick
+/// ([`count_due`]): slice `k` holds the games whose row number leaves `k` divided by this.
+/// So each game is counted every this many ticks (5 s at the 500 ms tick), never at every
+/// trick, however often seeks wake the follower; and the counts are spread over the ticks:
+/// the tables asked, the writer storing the counts and the lobby sockets sent the entries
+/// that changed take a tenth of the games at each tick, not all of them at once (a
+/// thousand games' previews were 15 KB to every socket in one burst).
 const COUNT_EVERY: u64 = 10;
 
 /// After a wake-up the follower waits this long before its step, so that the changes of
@@ -94,11 +99,10 @@ pub(crate) struct Lobby {
     /// The sockets holding a seek, by their number: where a seat is handed over.
     seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
     next_socket: AtomicU64,
-    /// Reads of the lobby so far: the spectators are counted on every
-    /// [`COUNT_EVERY`]th at most, and [`COUNT_EVERY`] ticks apart ([`Lobby::count_due`]).
-    reads: AtomicU64,
-    /// When the spectators were last counted, and at which read.
-    counted: Mutex<Option<(tokio::time::Instant, u64)>>,
+    /// Slices of the public games counted so far ([`COUNT_EVERY`]).
+    slices: AtomicU64,
+    /// When the last slice was counted.
+    counted: Mutex<Option<tokio::time::Instant>>,
     /// Whether the spectators are being counted now.
     counting: std::sync::atomic::AtomicBool,
     /// When this node last marked its seeks alive (ms since 1970).
@@ -122,20 +126,18 @@ fn counts(waiting: &[Waiting], taken: &HashSet<i64>) -> Vec<(String, String, i64
     by.into_iter().map(|((l, c), n)| (l, c, n)).collect()
 }
 
-/// Whether read number `read` (from 0), at `now`, counts the spectators and takes the
-/// previews, the last count having been at `last` (its instant and read), with the follower
-/// ticking every `tick`: the first read, then one at least [`COUNT_EVERY`] reads and
-/// [`COUNT_EVERY`] ticks after the last count (less half a tick, for the timer's jitter).
-/// With only the tick waking the follower that is every [`COUNT_EVERY`]th read; under seeks,
-/// when it reads many times a tick, still once every [`COUNT_EVERY`] ticks.
+/// Whether a read at `now` counts the next slice of the spectators and previews, the last
+/// slice having been counted at `last`, with the follower ticking every `tick`: the first
+/// read, then one a tick after the last slice (less a tenth of a tick, for the timer's
+/// jitter). With only the tick waking the follower that is every read; under seeks, when it
+/// reads many times a tick, still once a tick.
 fn count_due(
-    last: Option<(tokio::time::Instant, u64)>,
-    read: u64,
+    last: Option<tokio::time::Instant>,
     now: tokio::time::Instant,
     tick: std::time::Duration,
 ) -> bool {
-    let gap = (tick * COUNT_EVERY as u32).saturating_sub(tick / 2);
-    last.is_none_or(|(at, then)| read >= then + COUNT_EVERY && now.duration_since(at) >= gap)
+    let gap = tick.saturating_sub(tick / 10);
+    last.is_none_or(|at| now.duration_since(at) >= gap)
 }
 
 /// Milliseconds since 1970.
@@ -175,7 +177,7 @@ impl Lobby {
             tables_changed: Arc::new(AtomicBool::new(true)),
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
-            reads: AtomicU64::new(0),
+            slices: AtomicU64::new(0),
             counted: Mutex::new(None),
             touched: std::sync::atomic::AtomicI64::new(0),
             counting: std::sync::atomic::AtomicBool::new(false),
@@ -323,29 +325,32 @@ impl Lobby {
         if !tables {
             let t = std::time::Instant::now();
             let mut known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
-            let item = known.update_seeking(counts);
+            let item = known.update_seeking(counts, now_ms());
             self.send(item.into_iter().collect());
             drop(known);
             METRICS.lobby_part(LobbyPart::Publish, t.elapsed());
             return Ok(());
         }
         let t = std::time::Instant::now();
-        let (rows, seats, rated) = self.rows.public().await?;
-        if self.count_due() {
-            // Beside the follower, one count at a time: a thousand public games are a
-            // thousand questions to busy tables, which would hold up the lobby's items.
+        let limits = &self.config.lobby;
+        let shown = (limits.lobby_max_listed, limits.lobby_max_live);
+        let (rows, seats, rated) = self.rows.public(shown).await?;
+        if let Some(slice) = self.count_due() {
+            // Beside the follower, one count at a time: a hundred public games are a
+            // hundred questions to busy tables, which would hold up the lobby's items.
             if !self.counting.swap(true, Ordering::AcqRel) {
-                let (lobby, playing) = (Arc::clone(self), rows.clone());
+                let lobby = Arc::clone(self);
                 tokio::spawn(async move {
-                    lobby.count_spectators(&playing).await;
+                    lobby.count_spectators(slice).await;
                     lobby.counting.store(false, Ordering::Release);
                 });
             }
-            self.rows.prune().await?;
+            if slice == 0 {
+                self.rows.prune().await?;
+            }
         }
         METRICS.lobby_part(LobbyPart::Public, t.elapsed());
         let t = std::time::Instant::now();
-        let limits = &self.config.lobby;
         let fresh = view::Known::read(
             &rows,
             &seats,
@@ -361,22 +366,16 @@ impl Lobby {
         Ok(())
     }
 
-    /// Whether this read counts the spectators and takes the previews ([`count_due`]), and
-    /// if so notes it as the last count.
-    fn count_due(&self) -> bool {
-        let read = self.reads.fetch_add(1, Ordering::Relaxed);
+    /// The slice of the spectators and previews this read counts ([`count_due`], from 0 to
+    /// [`COUNT_EVERY`] − 1), if it counts one; if so it is noted as the last count.
+    fn count_due(&self) -> Option<u64> {
         let now = tokio::time::Instant::now();
         let mut counted = self.counted.lock().unwrap_or_else(PoisonError::into_inner);
-        let due = count_due(
-            *counted,
-            read,
-            now,
-            self.config.lobby.lobby_tick_ms.duration(),
-        );
-        if due {
-            *counted = Some((now, read));
+        if !count_due(*counted, now, self.config.lobby.lobby_tick_ms.duration()) {
+            return None;
         }
-        due
+        *counted = Some(now);
+        Some(self.slices.fetch_add(1, Ordering::Relaxed) % COUNT_EVERY)
     }
 
     /// Serialises each item once and hands it to every socket; called with the view
@@ -398,12 +397,19 @@ impl Lobby {
         }
     }
 
-    /// Stores the spectators of the public games this node serves and their previews, for
-    /// the live list: the rows where one of them changed, in one write.
-    async fn count_spectators(&self, rows: &[PublicRow]) {
+    /// Stores the spectators of the public games of `slice` this node serves and their
+    /// previews, for the live list: the rows where one of them changed, in one write.
+    async fn count_spectators(&self, slice: u64) {
+        let playing = match self.rows.playing((slice, COUNT_EVERY)).await {
+            Ok(playing) => playing,
+            Err(e) => {
+                tracing::warn!(error = %e, "the public games were not read for their count");
+                return;
+            }
+        };
         let mut changed = Vec::new();
-        for row in rows.iter().filter(|r| r.state == "playing") {
-            let Some(id) = crate::ids::Secret::parse(&row.id) else {
+        for (table, watchers, stored) in playing {
+            let Some(id) = crate::ids::Secret::parse(&table) else {
                 continue;
             };
             let Ok(handle) = self.tables.get(&id) else {
@@ -415,8 +421,8 @@ impl Lobby {
                 continue;
             };
             let preview = preview.and_then(|p| serde_json::to_string(&p).ok());
-            if i64::from(spectators) != row.watchers || preview != row.preview {
-                changed.push((row.id.clone(), spectators, preview));
+            if i64::from(spectators) != watchers || preview != stored {
+                changed.push((table, spectators, preview));
             }
         }
         if let Err(e) = self.rows.watchers(&changed).await {

@@ -48,19 +48,59 @@ fn error(e: &ApiError) -> LobbyMessage {
     }
 }
 
+/// Writes one message of this socket's own (a snapshot, its seek's news, an error).
 async fn send(ws: &mut WebSocket, m: &LobbyMessage) -> bool {
     let Ok(text) = serde_json::to_string(m) else {
         return false;
     };
-    send_text(ws, Message::Text(text.into())).await
-}
-
-/// Writes a message already serialised (a numbered item, shared by every socket).
-async fn send_text(ws: &mut WebSocket, text: Message) -> bool {
     matches!(
-        tokio::time::timeout(SEND_TIMEOUT, ws.send(text)).await,
+        tokio::time::timeout(SEND_TIMEOUT, ws.send(Message::Text(text.into()))).await,
         Ok(Ok(()))
     )
+}
+
+/// What became of the items forwarded at once.
+enum Forwarded {
+    /// Written.
+    Sent,
+    /// The socket fell more than the channel holds behind: it is sent a new snapshot.
+    Lagged,
+    /// The socket is gone (or the news ended).
+    Broken,
+}
+
+/// Writes `first` and every item already waiting after it (those a step published
+/// together, or that came while the socket wrote) with one flush: one write to the socket
+/// for them, not one each. `at` is the number of the last item sent.
+async fn forward(
+    ws: &mut WebSocket,
+    news: &mut broadcast::Receiver<Arc<super::News>>,
+    at: &mut u64,
+    first: &super::News,
+) -> Forwarded {
+    use futures_util::SinkExt;
+    let write = async {
+        let mut next = Some(first.n).zip(Some(first.text.clone()));
+        let mut outcome = Forwarded::Sent;
+        while let Some((n, text)) = next.take() {
+            if n > *at {
+                *at = n;
+                ws.feed(Message::Text(text)).await?;
+            }
+            match news.try_recv() {
+                Ok(item) => next = Some((item.n, item.text.clone())),
+                Err(broadcast::error::TryRecvError::Empty) => {}
+                Err(broadcast::error::TryRecvError::Lagged(_)) => outcome = Forwarded::Lagged,
+                Err(broadcast::error::TryRecvError::Closed) => outcome = Forwarded::Broken,
+            }
+        }
+        ws.flush().await?;
+        Ok::<_, axum::Error>(outcome)
+    };
+    match tokio::time::timeout(SEND_TIMEOUT, write).await {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(_)) | Err(_) => Forwarded::Broken,
+    }
 }
 
 /// Serves one lobby socket until it closes or `going` completes (the node stops);
@@ -98,13 +138,15 @@ pub(crate) async fn run<P, F>(
                     break;
                 }
                 item = news.recv() => match item {
-                    Ok(item) => {
-                        if item.n > at {
-                            at = item.n;
-                            let text = Message::Text(item.text.clone());
-                            if !send_text(&mut ws, text).await { break; }
+                    Ok(item) => match forward(&mut ws, &mut news, &mut at, &item).await {
+                        Forwarded::Sent => {}
+                        Forwarded::Lagged => {
+                            let (view, again) = lobby.subscribe();
+                            (at, news) = (view.n, again);
+                            if !send(&mut ws, &LobbyMessage::Snapshot { lobby: view }).await { break; }
                         }
-                    }
+                        Forwarded::Broken => break,
+                    },
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let (view, again) = lobby.subscribe();
                         (at, news) = (view.n, again);

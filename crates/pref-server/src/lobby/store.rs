@@ -228,57 +228,85 @@ impl LobbyStore {
         Ok(())
     }
 
-    /// Every public table in the lobby or playing, the names in their seats
+    /// The public tables the lobby shows: the `max_listed` longest waiting of those in the
+    /// lobby with a free seat and the `max_live` busiest games (as
+    /// `pref_protocol::LiveTable::busiest_first` orders them), the names in their seats
     /// (`(table_no, seat, name)`), and at rated tables the seated accounts' ratings in the
     /// table's family (`(table_no, seat, rating)`; a new player's before his first game).
-    pub(crate) async fn public(&self) -> Result<PublicRead, StoreError> {
+    /// Only those rows are read, not every public table: with a thousand public games the
+    /// follower read them all, and their three thousand seats, at every step.
+    pub(crate) async fn public(
+        &self,
+        (max_listed, max_live): (u32, u32),
+    ) -> Result<PublicRead, StoreError> {
+        const COLUMNS: &str = "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs,
+                 l.clock, l.players, l.created_ms, l.watchers, t.state, r.family, l.preview
+             FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+             LEFT JOIN rated_tables r ON r.table_no = l.table_no";
+        let listed = format!(
+            "{COLUMNS} WHERE t.state = 'lobby'
+                 AND (SELECT COUNT(*) FROM seats s WHERE s.table_no = l.table_no) < l.players
+             ORDER BY l.created_ms, l.table_no LIMIT $1"
+        );
+        let live = format!(
+            "{COLUMNS} WHERE t.state = 'playing'
+             ORDER BY l.watchers DESC, l.created_ms / 1000, l.table_id LIMIT $1"
+        );
         with_pool!(self.reader(), pool => {
-            let rows = sqlx::query(
-                "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs, l.clock,
-                     l.players, l.created_ms, l.watchers, t.state, r.family, l.preview
-                 FROM lobby_tables l JOIN tables t ON t.no = l.table_no
-                 LEFT JOIN rated_tables r ON r.table_no = l.table_no
-                 WHERE t.state IN ('lobby', 'playing')
-                 ORDER BY l.created_ms, l.table_no",
-            )
-            .fetch_all(pool)
-            .await?;
-            let seats = sqlx::query(
-                "SELECT s.table_no, s.seat, s.name FROM lobby_tables l
-                 JOIN seats s ON s.table_no = l.table_no",
-            )
-            .fetch_all(pool)
+            // One transaction: on SQLite its statements read one state of the database, so
+            // a table that started between two of them is not both listed and live.
+            let mut tx = pool.begin().await?;
+            let mut rows = sqlx::query(&listed)
+                .bind(i64::from(max_listed))
+                .fetch_all(&mut *tx)
+                .await?;
+            rows.extend(sqlx::query(&live).bind(i64::from(max_live)).fetch_all(&mut *tx).await?);
+            let rows: Vec<PublicRow> = rows
+                .iter()
+                .map(|r| PublicRow {
+                    id: r.get(0),
+                    no: r.get(1),
+                    host: r.get(2),
+                    preset: r.get(3),
+                    differs: r.get(4),
+                    clock: r.get(5),
+                    players: small(r.get(6)),
+                    created_ms: r.get(7),
+                    watchers: r.get(8),
+                    state: r.get(9),
+                    rated: r.get(10),
+                    preview: r.get(11),
+                })
+                .collect();
+            if rows.is_empty() {
+                return Ok((rows, Vec::new(), Vec::new()));
+            }
+            // The row numbers come from the database: integers, written into the query.
+            let shown = rows.iter().map(|r| r.no.to_string()).collect::<Vec<_>>().join(", ");
+            let seats = sqlx::query(&format!(
+                "SELECT table_no, seat, name FROM seats WHERE table_no IN ({shown})"
+            ))
+            .fetch_all(&mut *tx)
             .await?;
             // A rated seat's account is its claim (`store/rated.rs`), written with the seat
             // itself: read after the seats, every seat read has its rating (the account's
             // link, written after the seat, could be missing yet). The ratings only when some
-            // public table is rated: most steps have none.
-            let any_rated = rows.iter().any(|r| r.get::<Option<String>, _>(10).is_some());
-            let rated: Vec<RatedSeat> = if !any_rated { Vec::new() } else { sqlx::query_as(
-                "SELECT s.table_no, s.seat, r.mu, r.sigma, r.games FROM lobby_tables l
-                 JOIN rated_tables rt ON rt.table_no = l.table_no
-                 JOIN rated_seats s ON s.table_no = l.table_no
-                 LEFT JOIN ratings r ON r.account_no = s.account_no AND r.family = rt.family",
-            )
-            .fetch_all(pool)
-            .await? };
+            // table shown is rated: most steps have none.
+            let rated: Vec<RatedSeat> = if rows.iter().all(|r| r.rated.is_none()) {
+                Vec::new()
+            } else {
+                sqlx::query_as(&format!(
+                    "SELECT s.table_no, s.seat, r.mu, r.sigma, r.games FROM rated_tables rt
+                     JOIN rated_seats s ON s.table_no = rt.table_no
+                     LEFT JOIN ratings r ON r.account_no = s.account_no AND r.family = rt.family
+                     WHERE rt.table_no IN ({shown})"
+                ))
+                .fetch_all(&mut *tx)
+                .await?
+            };
+            tx.commit().await?;
             Ok((
-                rows.iter()
-                    .map(|r| PublicRow {
-                        id: r.get(0),
-                        no: r.get(1),
-                        host: r.get(2),
-                        preset: r.get(3),
-                        differs: r.get(4),
-                        clock: r.get(5),
-                        players: small(r.get(6)),
-                        created_ms: r.get(7),
-                        watchers: r.get(8),
-                        state: r.get(9),
-                        rated: r.get(10),
-                        preview: r.get(11),
-                    })
-                    .collect(),
+                rows,
                 seats
                     .iter()
                     .map(|r| (r.get(0), small(r.get(1)), r.get(2)))
@@ -291,6 +319,30 @@ impl LobbyStore {
                     .collect(),
             ))
         })
+    }
+
+    /// The public games in progress of slice `slice` of `slices` (those whose row number
+    /// leaves `slice` divided by `slices`): each one's id, spectators and preview as last
+    /// stored, which the node serving it compares with its own count.
+    pub(crate) async fn playing(
+        &self,
+        (slice, slices): (u64, u64),
+    ) -> Result<Vec<(String, i64, Option<String>)>, StoreError> {
+        let (slice, slices) = (
+            i64::try_from(slice).unwrap_or(0),
+            i64::try_from(slices).unwrap_or(1).max(1),
+        );
+        Ok(with_pool!(self.reader(), pool => {
+            sqlx::query_as(
+                "SELECT l.table_id, l.watchers, l.preview
+                 FROM lobby_tables l JOIN tables t ON t.no = l.table_no
+                 WHERE t.state = 'playing' AND l.table_no % $2 = $1",
+            )
+            .bind(slice)
+            .bind(slices)
+            .fetch_all(pool)
+            .await?
+        }))
     }
 
     /// Sets the spectators public tables' node counted and the games' previews (JSON),

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use pref_protocol::LobbyMessage;
 
 use super::store::{PublicRow, SeekRow, Waiting, pick};
-use super::view::Known;
+use super::view::{Known, SEEKING_EVERY_MS};
 use super::{COUNT_EVERY, count_due, counts};
 
 fn seek(no: i64, players: u8, bots_after_ms: Option<i64>, created_ms: i64) -> SeekRow {
@@ -97,11 +97,11 @@ fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
                     table.id, table.seats, table.waiting_secs
                 ),
             ),
-            LobbyMessage::Live { n, live } => (
+            LobbyMessage::LiveChanged { n, games, gone } => (
                 *n,
                 format!(
-                    "live {:?}",
-                    live.iter().map(|l| l.id.as_str()).collect::<Vec<_>>()
+                    "live {:?} gone {gone:?}",
+                    games.iter().map(|l| l.id.as_str()).collect::<Vec<_>>()
                 ),
             ),
             other => panic!("{other:?}"),
@@ -111,7 +111,7 @@ fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
         numbers,
         [
             (1, "listed a [Some(\"Anna\"), None, None] 4".to_owned()),
-            (2, "live [\"c\", \"b\"]".to_owned())
+            (2, "live [\"c\", \"b\"] gone []".to_owned())
         ]
     );
     // Read again unchanged: nothing to tell, though a second went by.
@@ -129,7 +129,11 @@ fn a_change_is_told_once_as_numbered_items_and_a_full_table_leaves_the_list() {
     let items = known.update(Known::read(&rows[..1], &full, &[], &[], (10, 10)), 7_000);
     assert_eq!(items.len(), 2, "{items:?}");
     assert!(matches!(&items[0], LobbyMessage::Unlisted { n: 3, id } if id == "a"));
-    assert!(matches!(&items[1], LobbyMessage::Live { n: 4, live } if live.is_empty()));
+    assert!(
+        matches!(&items[1], LobbyMessage::LiveChanged { n: 4, games, gone }
+            if games.is_empty() && gone == &["c", "b"]),
+        "{items:?}"
+    );
     assert_eq!(known.view(7_000).n, 4);
 }
 
@@ -151,14 +155,15 @@ fn a_game_s_preview_rides_in_its_live_entry_and_a_new_one_is_one_item() {
     let mut known = Known::default();
     let items = known.update(Known::read(&with(None), &seats, &[], &[], (10, 10)), 0);
     assert!(
-        matches!(&items[..], [LobbyMessage::Live { live, .. }] if live[0].preview.is_none()),
+        matches!(&items[..], [LobbyMessage::LiveChanged { games, .. }] if games[0].preview.is_none()),
         "{items:?}"
     );
     let items = known.update(Known::read(&with(Some(3)), &seats, &[], &[], (10, 10)), 0);
-    let [LobbyMessage::Live { n: 2, live }] = &items[..] else {
+    let [LobbyMessage::LiveChanged { n: 2, games, gone }] = &items[..] else {
         panic!("{items:?}");
     };
-    let shown = live[0].preview.as_ref().unwrap();
+    assert!(gone.is_empty());
+    let shown = games[0].preview.as_ref().unwrap();
     assert_eq!(
         (
             shown.deal,
@@ -181,9 +186,85 @@ fn a_game_s_preview_rides_in_its_live_entry_and_a_new_one_is_one_item() {
     );
     let items = known.update(Known::read(&with(Some(4)), &seats, &[], &[], (10, 10)), 0);
     assert!(
-        matches!(&items[..], [LobbyMessage::Live { n: 3, .. }]),
+        matches!(&items[..], [LobbyMessage::LiveChanged { n: 3, .. }]),
         "{items:?}"
     );
+}
+
+/// A client's list of games kept from the snapshot by the items, as `web/js/room.js` keeps it.
+fn follow(list: &mut Vec<pref_protocol::LiveTable>, item: &LobbyMessage) {
+    let LobbyMessage::LiveChanged { games, gone, .. } = item else {
+        return;
+    };
+    list.retain(|l| !gone.contains(&l.id));
+    for g in games {
+        match list.iter_mut().find(|l| l.id == g.id) {
+            Some(place) => *place = g.clone(),
+            None => list.push(g.clone()),
+        }
+    }
+    list.sort_by(pref_protocol::LiveTable::busiest_first);
+}
+
+#[test]
+fn the_live_list_sends_only_the_games_that_changed_and_a_client_keeps_it_in_order() {
+    // Five games, the list holds the four busiest; among equals the older table first.
+    let mut rows = vec![
+        row("e", 5, "playing", 0),
+        row("b", 2, "playing", 1),
+        row("d", 4, "playing", 1),
+        row("a", 1, "playing", 3),
+        row("c", 3, "playing", 0),
+    ];
+    rows.sort_by_key(|r| r.created_ms);
+    let seats: Vec<_> = (1..=5).map(|no| (no, 0, format!("p{no}"))).collect();
+    let mut known = Known::default();
+    let mut client = Vec::new();
+    let first = known.update(Known::read(&rows, &seats, &[], &[], (10, 4)), 0);
+    first.iter().for_each(|i| follow(&mut client, i));
+    let ids = |l: &[pref_protocol::LiveTable]| l.iter().map(|g| g.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&client), ["a", "b", "d", "c"]);
+    assert_eq!(ids(&known.view(0).live), ids(&client));
+    // Game d gains four spectators (to the top), a's preview changes, e gains one (into
+    // the list, c out): one item with d, a and e, and c gone; b is not sent again.
+    rows.iter_mut().for_each(|r| match r.id.as_str() {
+        "d" => r.watchers = 5,
+        "e" => r.watchers = 1,
+        "a" => {
+            r.preview = Some(
+                r#"{"deal": 2, "contract": {"kind": "raspasy"}, "stage": "play", "turn": 0,
+                    "tricks": [0, 0, 0], "pool": [0, 0, 0], "mountain": [0, 0, 0],
+                    "balance": ["0", "0", "0"]}"#
+                    .to_owned(),
+            );
+        }
+        _ => {}
+    });
+    let items = known.update(Known::read(&rows, &seats, &[], &[], (10, 4)), 0);
+    let [LobbyMessage::LiveChanged { n: 2, games, gone }] = &items[..] else {
+        panic!("{items:?}");
+    };
+    assert_eq!(
+        (ids(games), gone.clone()),
+        (
+            vec!["d".to_owned(), "a".to_owned(), "e".to_owned()],
+            vec!["c".to_owned()]
+        )
+    );
+    items.iter().for_each(|i| follow(&mut client, i));
+    assert_eq!(ids(&client), ["d", "a", "b", "e"]);
+    assert_eq!(
+        known.view(0).live,
+        client,
+        "the client's list is the server's"
+    );
+    // The item's JSON is only the three games, not the list of four.
+    let text = serde_json::to_string(&items[0]).unwrap();
+    assert!(
+        text.starts_with(r#"{"type":"live_changed","n":2,"games":[{"id":"d""#),
+        "{text}"
+    );
+    assert!(!text.contains(r#""id":"b""#), "{text}");
 }
 
 fn waiting(no: i64, choice: &str, label: Option<&str>, clock: &str) -> Waiting {
@@ -227,7 +308,7 @@ fn a_step_that_read_only_the_seeks_tells_the_grid_once_and_keeps_the_tables() {
     let items = known.update(Known::read(&rows, &[], &[], &[], (10, 10)), 5_000);
     assert_eq!(items.len(), 1, "{items:?}");
     let grid = vec![("sochi".to_owned(), "normal".to_owned(), 2)];
-    match known.update_seeking(&grid) {
+    match known.update_seeking(&grid, 5_000) {
         Some(LobbyMessage::Seeking { n: 2, seeking }) => {
             assert_eq!(seeking.len(), 1);
             assert_eq!(
@@ -239,7 +320,7 @@ fn a_step_that_read_only_the_seeks_tells_the_grid_once_and_keeps_the_tables() {
         other => panic!("{other:?}"),
     }
     // The same counts again: nothing to tell.
-    assert_eq!(known.update_seeking(&grid), None);
+    assert_eq!(known.update_seeking(&grid, 5_100), None);
     let view = known.view(6_000);
     assert_eq!(view.n, 2);
     assert_eq!(view.tables.len(), 1);
@@ -252,9 +333,28 @@ fn a_step_that_read_only_the_seeks_tells_the_grid_once_and_keeps_the_tables() {
     );
     // The seekers were paired: the grid empties, told once.
     assert!(matches!(
-        known.update_seeking(&[]),
+        known.update_seeking(&[], 7_000),
         Some(LobbyMessage::Seeking { n: 3, seeking }) if seeking.is_empty()
     ));
+    // A change sooner than SEEKING_EVERY_MS after is held back (the snapshot has it), a
+    // full read then tells nothing more, and the first step after the wait sends it.
+    let three = vec![("rostov".to_owned(), "blitz".to_owned(), 1)];
+    assert_eq!(
+        known.update_seeking(&three, 7_000 + SEEKING_EVERY_MS - 1),
+        None
+    );
+    assert_eq!(known.view(7_100).seeking[0].preset, "rostov");
+    assert!(
+        known
+            .update(Known::read(&rows, &[], &[], &three, (10, 10)), 7_200)
+            .is_empty()
+    );
+    assert!(matches!(
+        known.update_seeking(&three, 7_000 + SEEKING_EVERY_MS),
+        Some(LobbyMessage::Seeking { n: 4, seeking }) if seeking[0].preset == "rostov"
+    ));
+    // The same counts later: nothing to tell.
+    assert_eq!(known.update_seeking(&three, 9_000), None);
 }
 
 /// A new table in the lobby of `store`, listed public; returns its id and row number.
@@ -277,6 +377,107 @@ async fn listed(store: &crate::store::Store, rows: &super::store::LobbyStore) ->
     (id.expose(), no)
 }
 
+/// A new SQLite store in a directory of its own (`pref-lobby-{name}-…`) and its lobby's rows.
+async fn lobby_store(
+    name: &str,
+) -> (
+    std::path::PathBuf,
+    crate::store::Store,
+    super::store::LobbyStore,
+) {
+    let dir = std::env::temp_dir().join(format!(
+        "pref-lobby-{name}-{}",
+        crate::ids::Secret::random().expose()
+    ));
+    let store = crate::store::Store::open(&dir).await.unwrap();
+    let rows = super::store::LobbyStore::new(store.clone());
+    (dir, store, rows)
+}
+
+/// The follower reads only the public tables the lobby shows: the longest waiting with a
+/// free seat (at most `lobby_max_listed`) and the busiest games (at most `lobby_max_live`),
+/// with their seats; the count of spectators reads every public game.
+#[tokio::test]
+async fn the_lobby_reads_only_the_tables_it_shows() {
+    use crate::store::Pool;
+    let (dir, store, rows) = lobby_store("shown").await;
+    let mut tables = Vec::new();
+    for _ in 0..6 {
+        tables.push(listed(&store, &rows).await);
+    }
+    let Pool::Sqlite(writer) = store.pool() else {
+        unreachable!("a store in a directory is SQLite")
+    };
+    let sql = |q: String| async move { sqlx::query(&q).execute(writer).await.unwrap() };
+    // The first (oldest) is full; the second and third wait with a seat taken / none.
+    for seat in 0..3 {
+        sql(format!(
+            "INSERT INTO seats (table_no, seat, name, token) VALUES ({}, {seat}, 'p{seat}', 't')",
+            tables[0].1
+        ))
+        .await;
+    }
+    sql(format!(
+        "INSERT INTO seats (table_no, seat, name, token) VALUES ({}, 1, 'Vera', 't')",
+        tables[1].1
+    ))
+    .await;
+    // The last three play, watched by 1, 3 and 2.
+    for (i, watchers) in [(3, 1), (4, 3), (5, 2)] {
+        sql(format!(
+            "UPDATE tables SET state = 'playing' WHERE no = {}",
+            tables[i].1
+        ))
+        .await;
+        sql(format!(
+            "UPDATE lobby_tables SET watchers = {watchers} WHERE table_no = {}",
+            tables[i].1
+        ))
+        .await;
+    }
+    let (public, seats, rated) = rows.public((1, 2)).await.unwrap();
+    let ids: Vec<&str> = public.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, [&tables[1].0, &tables[4].0, &tables[5].0]);
+    assert_eq!(seats, [(tables[1].1, 1, "Vera".to_owned())]);
+    assert!(rated.is_empty());
+    let (public, _, _) = rows.public((10, 10)).await.unwrap();
+    let ids: Vec<&str> = public.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            &tables[1].0,
+            &tables[2].0,
+            &tables[4].0,
+            &tables[5].0,
+            &tables[3].0
+        ]
+    );
+    // The games are counted by slices of their row numbers: each in its own slice only.
+    let mut playing: Vec<(String, i64)> = Vec::new();
+    for slice in 0..3 {
+        let part = rows.playing((slice, 3)).await.unwrap();
+        for (id, _, _) in &part {
+            let no = tables.iter().find(|(t, _)| t == id).unwrap().1;
+            assert_eq!(
+                no % 3,
+                i64::try_from(slice).unwrap(),
+                "{id} in slice {slice}"
+            );
+        }
+        playing.extend(part.into_iter().map(|(id, watchers, _)| (id, watchers)));
+    }
+    playing.sort_by_key(|(_, w)| *w);
+    assert_eq!(
+        playing,
+        [
+            (tables[3].0.clone(), 1),
+            (tables[5].0.clone(), 2),
+            (tables[4].0.clone(), 3)
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The follower's reads go to the read-only connections beside SQLite's one writer: with a
 /// write transaction held open on the writer (the tables' group commit, a seek, a paired
 /// table's opening), the lobby's public tables and seeks are still read at once, as they
@@ -285,13 +486,8 @@ async fn listed(store: &crate::store::Store, rows: &super::store::LobbyStore) ->
 async fn the_lobby_reads_beside_a_write_held_open() {
     use std::time::Duration;
 
-    use crate::store::{Pool, Store};
-    let dir = std::env::temp_dir().join(format!(
-        "pref-lobby-read-{}",
-        crate::ids::Secret::random().expose()
-    ));
-    let store = Store::open(&dir).await.unwrap();
-    let rows = super::store::LobbyStore::new(store.clone());
+    use crate::store::Pool;
+    let (dir, store, rows) = lobby_store("read").await;
     let (first, first_no) = listed(&store, &rows).await;
     let (second, _) = listed(&store, &rows).await;
     let seek = super::store::NewSeek {
@@ -316,7 +512,7 @@ async fn the_lobby_reads_beside_a_write_held_open() {
     // A bound, not a pause: the old store, with the writer's connection its only one,
     // waited here until the transaction ended (never, in this test).
     let bound = Duration::from_secs(10);
-    let (public, seats, rated) = tokio::time::timeout(bound, rows.public())
+    let (public, seats, rated) = tokio::time::timeout(bound, rows.public((10, 10)))
         .await
         .expect("the public tables are read while a write is held open")
         .unwrap();
@@ -337,32 +533,28 @@ async fn the_lobby_reads_beside_a_write_held_open() {
     assert_eq!(waiting, [(sought, "sochi/normal")]);
     assert!(seated.is_empty());
     tx.commit().await.unwrap();
-    let (public, _, _) = rows.public().await.unwrap();
+    let (public, _, _) = rows.public((10, 10)).await.unwrap();
     let ids: Vec<&str> = public.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, [second.as_str()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
-fn previews_are_taken_every_tenth_read_and_no_sooner_than_ten_ticks_apart() {
+fn a_slice_of_the_previews_is_taken_once_a_tick_however_often_the_lobby_is_read() {
     let tick = std::time::Duration::from_millis(500);
     let t0 = tokio::time::Instant::now();
     let at = |ms: u64| t0 + std::time::Duration::from_millis(ms);
-    assert!(count_due(None, 0, t0, tick), "the first read counts");
-    let last = Some((t0, 0));
-    // Read only at the tick: the tenth read after the count, 5 s later, counts again; the
-    // ninth does not, nor the tenth a little early (the timer's jitter is allowed).
-    assert!(!count_due(last, COUNT_EVERY - 1, at(4_500), tick));
-    assert!(count_due(last, COUNT_EVERY, at(5_000), tick));
-    assert!(count_due(last, COUNT_EVERY, at(4_800), tick));
-    // Woken by seeks many times a tick: ten reads and more come before ten ticks have
-    // passed, and do not count until they have.
-    assert!(!count_due(last, 10 * COUNT_EVERY, at(1_000), tick));
-    assert!(!count_due(last, 100 * COUNT_EVERY, at(4_700), tick));
-    assert!(count_due(last, 100 * COUNT_EVERY, at(4_750), tick));
-    // From a later count on, counted from it.
-    let later = Some((at(60_000), 500));
-    assert!(!count_due(later, 509, at(70_000), tick));
-    assert!(!count_due(later, 600, at(64_000), tick));
-    assert!(count_due(later, 510, at(65_000), tick));
+    assert!(count_due(None, t0, tick), "the first read counts");
+    let last = Some(t0);
+    // Read only at the tick: the next tick counts the next slice (a little early too: the
+    // timer's jitter is allowed), a read before it does not.
+    assert!(count_due(last, at(500), tick));
+    assert!(count_due(last, at(460), tick));
+    // Woken by seeks many times a tick: the reads within the tick do not count.
+    for ms in [5, 60, 200, 449] {
+        assert!(!count_due(last, at(ms), tick), "{ms} ms after");
+    }
+    assert!(count_due(last, at(450), tick));
+    // So each game's slice comes every COUNT_EVERY ticks: ten slices take 5 s at least.
+    assert_eq!(COUNT_EVERY, 10);
 }

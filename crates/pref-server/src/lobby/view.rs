@@ -9,12 +9,20 @@ use pref_protocol::{LiveTable, LobbyMessage, LobbyView, PublicTable, RatingShown
 
 use super::store::PublicRow;
 
+/// The grid's counts are sent at most this often (ms): with fifty seeks a second nearly
+/// every step of the follower changes them, and each change was one more frame to every
+/// lobby socket (fourteen a second each at full load). A change held back goes with the
+/// first step after the wait, a tick later at most.
+pub(super) const SEEKING_EVERY_MS: i64 = 250;
+
 /// The lobby as last read, with the number of its last item.
 #[derive(Debug, Default)]
 pub(super) struct Known {
     /// The last item's number.
     n: u64,
     lobby: Read,
+    /// The grid's counts as last sent, and when (ms since 1970; `None` before the first).
+    seeking_sent: (Vec<SeekCount>, Option<i64>),
 }
 
 /// The lobby read from the database once.
@@ -31,7 +39,7 @@ pub(super) fn number(item: &LobbyMessage) -> Option<u64> {
     match item {
         LobbyMessage::Listed { n, .. }
         | LobbyMessage::Unlisted { n, .. }
-        | LobbyMessage::Live { n, .. }
+        | LobbyMessage::LiveChanged { n, .. }
         | LobbyMessage::Seeking { n, .. } => Some(*n),
         LobbyMessage::Snapshot { .. }
         | LobbyMessage::Waiting { .. }
@@ -50,6 +58,27 @@ fn seeking(counts: &[(String, String, i64)]) -> Vec<SeekCount> {
             seeking: u32::try_from(*n).unwrap_or(u32::MAX),
         })
         .collect()
+}
+
+/// The item numbered `n` that turns the live list `old` into `fresh`: the entries new or
+/// changed (in `fresh`'s order) and the ids gone; `None` when nothing changed. Only what
+/// changed is sent: the whole list is 14 KB for fifty games with their previews, resent to
+/// every lobby socket at every change of one of them (`docs/performance.md`).
+fn live_changed(old: &[LiveTable], fresh: &[LiveTable], n: u64) -> Option<LobbyMessage> {
+    let before: std::collections::HashMap<&str, &LiveTable> =
+        old.iter().map(|l| (l.id.as_str(), l)).collect();
+    let now: std::collections::HashSet<&str> = fresh.iter().map(|l| l.id.as_str()).collect();
+    let games: Vec<LiveTable> = fresh
+        .iter()
+        .filter(|l| before.get(l.id.as_str()) != Some(l))
+        .cloned()
+        .collect();
+    let gone: Vec<String> = old
+        .iter()
+        .filter(|l| !now.contains(l.id.as_str()))
+        .map(|l| l.id.clone())
+        .collect();
+    (!games.is_empty() || !gone.is_empty()).then_some(LobbyMessage::LiveChanged { n, games, gone })
 }
 
 fn waited(created_ms: i64, now_ms: i64) -> u64 {
@@ -125,6 +154,7 @@ impl Known {
                         clock: r.clock.clone(),
                         seats: seats.into_iter().map(Option::unwrap_or_default).collect(),
                         spectators: u32::try_from(r.watchers).unwrap_or(0),
+                        opened: u64::try_from(r.created_ms / 1000).unwrap_or(0),
                         rated: r.rated.clone(),
                         ratings: ratings(r),
                         preview: None,
@@ -134,8 +164,8 @@ impl Known {
                 _ => {}
             }
         }
-        // Busiest first; the older game first among equals (the rows come oldest first).
-        live.sort_by_key(|(l, _)| std::cmp::Reverse(l.spectators));
+        // Busiest first; the older game first among equals, as a client orders the list.
+        live.sort_by(|(a, _), (b, _)| a.busiest_first(b));
         live.truncate(usize::try_from(max_live).unwrap_or(usize::MAX));
         // The previews of the games listed only: the others' are not read.
         let live = live
@@ -180,39 +210,40 @@ impl Known {
                 });
             }
         }
-        if old.live != self.lobby.live {
+        if let Some(item) = live_changed(&old.live, &self.lobby.live, self.n + 1) {
             self.n += 1;
-            items.push(LobbyMessage::Live {
-                n: self.n,
-                live: self.lobby.live.clone(),
-            });
+            items.push(item);
         }
-        if old.seeking != self.lobby.seeking {
-            self.n += 1;
-            items.push(LobbyMessage::Seeking {
-                n: self.n,
-                seeking: self.lobby.seeking.clone(),
-            });
-        }
+        items.extend(self.seeking_item(now_ms));
         items
     }
 
-    /// Takes `counts` as the grid's counts, the tables as last read; returns the item that
-    /// tells the change, numbered, if they changed (a step that read only the seeks).
-    pub(super) fn update_seeking(
-        &mut self,
-        counts: &[(String, String, i64)],
-    ) -> Option<LobbyMessage> {
-        let fresh = seeking(counts);
-        if fresh == self.lobby.seeking {
+    /// The item telling the grid's counts, numbered, if they differ from those last sent
+    /// and those were sent at least [`SEEKING_EVERY_MS`] before `now_ms`.
+    fn seeking_item(&mut self, now_ms: i64) -> Option<LobbyMessage> {
+        let (sent, at) = &self.seeking_sent;
+        if *sent == self.lobby.seeking || at.is_some_and(|at| now_ms - at < SEEKING_EVERY_MS) {
             return None;
         }
-        self.lobby.seeking = fresh;
+        self.seeking_sent = (self.lobby.seeking.clone(), Some(now_ms));
         self.n += 1;
         Some(LobbyMessage::Seeking {
             n: self.n,
             seeking: self.lobby.seeking.clone(),
         })
+    }
+
+    /// Takes `counts` as the grid's counts at `now_ms`, the tables as last read (a step
+    /// that read only the seeks); returns the item that tells the change, numbered, if the
+    /// counts differ from those last sent and those were sent long enough ago
+    /// ([`SEEKING_EVERY_MS`]).
+    pub(super) fn update_seeking(
+        &mut self,
+        counts: &[(String, String, i64)],
+        now_ms: i64,
+    ) -> Option<LobbyMessage> {
+        self.lobby.seeking = seeking(counts);
+        self.seeking_item(now_ms)
     }
 
     /// The whole lobby at `now_ms`, longest waiting table first.
