@@ -57,6 +57,12 @@ pub(super) async fn lobby_socket(
         .protocols([pref_protocol::subprotocol::PROTOCOL])
         .max_message_size(hard)
         .max_frame_size(hard)
+        // As a table's socket (`websocket.rs`): tungstenite's default read buffer is 128 KiB
+        // per socket, zeroed again at every read attempt, which is every time the socket's
+        // loop sends an item and polls the client again: at 2,000 lobby sockets that memset
+        // was 5.5% of the server's CPU. Lobby clients send a few hundred bytes; the buffer
+        // still grows for a larger frame up to the limit above.
+        .read_buffer_size(super::websocket::READ_BUFFER)
         .on_upgrade(move |socket| async move {
             let paired = |table: String, seat: u8, token: String| {
                 let (accounts, signed) = (Arc::clone(&accounts), signed.clone());

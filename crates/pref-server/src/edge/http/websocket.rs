@@ -18,8 +18,8 @@ use crate::edge::socket;
 use crate::ids::{Secret, TokenHash};
 use crate::table::command::Command;
 
-/// Bytes reserved to read into per socket.
-const READ_BUFFER: usize = 4 * 1024;
+/// Bytes reserved to read into per socket (a table's or the lobby's).
+pub(super) const READ_BUFFER: usize = 4 * 1024;
 
 /// The seat token a socket offers as the subprotocol `pref.token.TOKEN`; `None` for a
 /// spectator. An empty or malformed one is refused, never read as "no token".
