@@ -191,7 +191,11 @@ async fn seat(
     }
     let people: Vec<u8> = seats.iter().map(|(_, seat, _)| *seat).collect();
     tokio::spawn(start_when_open(Arc::clone(lobby), handle, host, people));
-    lobby.changed().await;
+    // Only the seeks changed for the lobby's lists: the table is full (it is not listed)
+    // and not started (it is not live yet); its start, or a seat freed after the grace,
+    // tells the tables' change (`start_when_open`). A full read of the public tables here,
+    // one per pairing, changed nothing.
+    lobby.changed_seeks().await;
     tracing::info!(table = no, seekers = taken.len(), "seekers paired");
     Ok(true)
 }
