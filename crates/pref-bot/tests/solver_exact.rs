@@ -34,13 +34,19 @@ fn check(seed: u64, count: usize, max_tricks: usize, goals: Goals) {
             best.min()
         };
         assert_eq!(best, Some(expected), "case {i}: moves {moves:?} {pos:?}");
-        for k in 0..=pos.tricks_left() + 1 {
-            assert_eq!(
-                solver.at_least(&pos, k),
-                Some(expected >= k),
-                "case {i}: at least {k}? {pos:?}"
-            );
-        }
+        at_least_agrees(&mut solver, &pos, expected, &format!("case {i}"));
+    }
+}
+
+/// Every "at least k" question, k from 0 to one past the tricks left, answers as the exact
+/// value `expected` says.
+fn at_least_agrees(solver: &mut Solver, pos: &Position, expected: u8, case: &str) {
+    for k in 0..=pos.tricks_left() + 1 {
+        assert_eq!(
+            solver.at_least(pos, k),
+            Some(expected >= k),
+            "{case}: at least {k}? {pos:?}"
+        );
     }
 }
 
@@ -333,13 +339,7 @@ fn misere_bound_cases(
             assert!(claim(expected, left), "{expected} of {left}: {pos:?}");
         }
         assert_eq!(solver.solve(&pos), Some(expected), "{pos:?}");
-        for k in 0..=left + 1 {
-            assert_eq!(
-                solver.at_least(&pos, k),
-                Some(expected >= k),
-                "at least {k}: {pos:?}"
-            );
-        }
+        at_least_agrees(&mut solver, &pos, expected, "bound case");
     }
 }
 

@@ -6,6 +6,18 @@
 use super::Solver;
 use super::rules::{above, next_player, suit_bits};
 
+/// The trick in progress, for misère's in-trick cutoffs.
+struct Trick {
+    /// The suit led's cards.
+    led: u32,
+    /// The card on top of the trick.
+    top: u8,
+    /// The target's place in the trick (0 leads).
+    place: u8,
+    /// The target has not played to it yet.
+    to_play: bool,
+}
+
 impl Solver {
     /// The target's cards and the two others' together, when misère's rules apply: always
     /// in misère, from trick 4 on in raspasy.
@@ -188,35 +200,25 @@ impl Solver {
     ///
     /// So he takes at most the tricks left, this one included, but one.
     pub(super) fn target_loses_trick(&self) -> bool {
-        if !self.misere_rules() {
+        let Some(trick) = self.misere_trick() else {
             return false;
-        }
+        };
         let n = &self.node;
-        let t = self.rules.target;
-        let led = suit_bits(n.led);
-        let top = n.trick[n.win as usize];
-        let under = led & !above(top);
-        let place = (t + 3 - n.leader) % 3;
-        if place >= n.len as u8 {
-            let mine = n.hands[t as usize] & led;
+        let under = trick.led & !above(trick.top);
+        if trick.to_play {
+            let mine = n.hands[self.rules.target as usize] & trick.led;
             if mine == 0 || mine & under != 0 {
                 return true;
             }
             // Another player still to play holds only cards of the suit above his lowest:
             // he plays under that player's card, or his lowest before it.
             let low = !above(mine.trailing_zeros() as u8);
-            return (n.len as u8..3).filter(|&i| i != place).any(|i| {
-                let h = n.hands[next_player(n.leader, i) as usize] & led;
-                h != 0 && h & low == 0
-            });
+            return self.others_to_play(&trick).any(|h| h != 0 && h & low == 0);
         }
-        if n.win != place {
-            return true;
-        }
-        (n.len as u8..3).any(|i| {
-            let h = n.hands[next_player(n.leader, i) as usize] & led;
-            h != 0 && h & under == 0
-        })
+        n.win != trick.place
+            || self
+                .others_to_play(&trick)
+                .any(|h| h != 0 && h & under == 0)
     }
 
     /// Misère, and raspasy once its first three tricks are played, inside a trick: the
@@ -226,30 +228,49 @@ impl Solver {
     /// card of it below that card (the lowest of his, not played yet): each plays under
     /// it, or discards.
     pub(super) fn target_wins_trick(&self) -> bool {
-        if !self.misere_rules() {
+        let Some(trick) = self.misere_trick() else {
             return false;
-        }
+        };
         let n = &self.node;
-        let t = self.rules.target;
-        let led = suit_bits(n.led);
-        let top = n.trick[n.win as usize];
-        let place = (t + 3 - n.leader) % 3;
-        let card = if place >= n.len as u8 {
-            let mine = n.hands[t as usize] & led;
-            if mine == 0 || mine & !above(top) != 0 {
+        let card = if trick.to_play {
+            let mine = n.hands[self.rules.target as usize] & trick.led;
+            if mine == 0 || mine & !above(trick.top) != 0 {
                 return false;
             }
             mine.trailing_zeros() as u8
-        } else if n.win == place {
-            top
+        } else if n.win == trick.place {
+            trick.top
         } else {
             return false;
         };
-        let under = led & !above(card);
-        (n.len as u8..3).filter(|&i| i != place).all(|i| {
-            let h = n.hands[next_player(n.leader, i) as usize] & led;
-            h == 0 || h & under != 0
+        let under = trick.led & !above(card);
+        self.others_to_play(&trick)
+            .all(|h| h == 0 || h & under != 0)
+    }
+
+    /// The trick in progress as misère's in-trick cutoffs read it, when misère's rules
+    /// apply.
+    fn misere_trick(&self) -> Option<Trick> {
+        if !self.misere_rules() {
+            return None;
+        }
+        let n = &self.node;
+        let place = (self.rules.target + 3 - n.leader) % 3;
+        Some(Trick {
+            led: suit_bits(n.led),
+            top: n.trick[n.win as usize],
+            place,
+            to_play: place >= n.len as u8,
         })
+    }
+
+    /// The cards of the suit led held by each player still to play in `trick` but the
+    /// target.
+    fn others_to_play(&self, trick: &Trick) -> impl Iterator<Item = u32> + '_ {
+        let (n, led, place) = (&self.node, trick.led, trick.place);
+        (n.len as u8..3)
+            .filter(move |&i| i != place)
+            .map(move |i| n.hands[next_player(n.leader, i) as usize] & led)
     }
 
     /// Misère play, at a trick start: the cards whose leads are searched after all

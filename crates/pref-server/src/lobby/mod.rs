@@ -99,10 +99,9 @@ pub(crate) struct Lobby {
     /// The sockets holding a seek, by their number: where a seat is handed over.
     seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
     next_socket: AtomicU64,
-    /// Slices of the public games counted so far ([`COUNT_EVERY`]).
-    slices: AtomicU64,
-    /// When the last slice was counted.
-    counted: Mutex<Option<tokio::time::Instant>>,
+    /// When the last slice of the public games was counted ([`COUNT_EVERY`]), and how
+    /// many slices were counted so far.
+    counted: Mutex<(Option<tokio::time::Instant>, u64)>,
     /// Whether the spectators are being counted now.
     counting: std::sync::atomic::AtomicBool,
     /// When this node last marked its seeks alive (ms since 1970).
@@ -177,8 +176,7 @@ impl Lobby {
             tables_changed: Arc::new(AtomicBool::new(true)),
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
-            slices: AtomicU64::new(0),
-            counted: Mutex::new(None),
+            counted: Mutex::new((None, 0)),
             touched: std::sync::atomic::AtomicI64::new(0),
             counting: std::sync::atomic::AtomicBool::new(false),
             seeks,
@@ -371,11 +369,13 @@ impl Lobby {
     fn count_due(&self) -> Option<u64> {
         let now = tokio::time::Instant::now();
         let mut counted = self.counted.lock().unwrap_or_else(PoisonError::into_inner);
-        if !count_due(*counted, now, self.config.lobby.lobby_tick_ms.duration()) {
+        let (last, slices) = &mut *counted;
+        if !count_due(*last, now, self.config.lobby.lobby_tick_ms.duration()) {
             return None;
         }
-        *counted = Some(now);
-        Some(self.slices.fetch_add(1, Ordering::Relaxed) % COUNT_EVERY)
+        *last = Some(now);
+        *slices += 1;
+        Some((*slices - 1) % COUNT_EVERY)
     }
 
     /// Serialises each item once and hands it to every socket; called with the view

@@ -80,7 +80,7 @@ async fn forward(
 ) -> Forwarded {
     use futures_util::SinkExt;
     let write = async {
-        let mut next = Some(first.n).zip(Some(first.text.clone()));
+        let mut next = Some((first.n, first.text.clone()));
         let mut outcome = Forwarded::Sent;
         while let Some((n, text)) = next.take() {
             if n > *at {
