@@ -9,7 +9,7 @@
 //! of dead nodes (once a tick), reads the seeks (one query), pairs the seekers of each choice
 //! whose line fills a table (`pairing.rs`), hands the seats of its own seekers over their
 //! sockets, and, once a tick or when a public table may have changed (not when only a seek
-//! did), reads again the public tables it shows (the longest waiting and the busiest, not
+//! did, nor when a game started that would not enter a full live list), reads again the public tables it shows (the longest waiting and the busiest, not
 //! every public table) and now and then counts the spectators of the public games it serves
 //! and stores their previews (the table and its sheet as a spectator sees them,
 //! `pref_protocol::preview`): what changed goes out to its lobby sockets as numbered items
@@ -46,7 +46,7 @@ use crate::metrics::{LobbyPart, METRICS};
 use crate::store::Store;
 use crate::table::registry::Registry;
 pub(crate) use socket::Seeker;
-use store::{LobbyStore, NewPublic, SEEKS_ONLY, Seated, Waiting};
+use store::{LobbyStore, NewPublic, SEEKS_ONLY, STARTED, Seated, Waiting};
 
 /// Items a slow lobby socket may fall behind before it is sent a new snapshot.
 const NEWS: usize = 256;
@@ -96,6 +96,10 @@ pub(crate) struct Lobby {
     /// A public table may have changed since the last read of them: the next step reads
     /// them again (a step woken only by a seek does not).
     tables_changed: Arc<AtomicBool>,
+    /// The games started on public tables since the last step (table id, its listing's
+    /// `created_ms`): the step reads the public tables again only for one that changes
+    /// what the lobby shows ([`view::Known::changed_by_start`]).
+    started: Arc<Mutex<Vec<(String, i64)>>>,
     /// The sockets holding a seek, by their number: where a seat is handed over.
     seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
     next_socket: AtomicU64,
@@ -174,6 +178,7 @@ impl Lobby {
             news: broadcast::channel(NEWS).0,
             poke: Arc::new(Notify::new()),
             tables_changed: Arc::new(AtomicBool::new(true)),
+            started: Arc::new(Mutex::new(Vec::new())),
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
             counted: Mutex::new((None, 0)),
@@ -200,7 +205,9 @@ impl Lobby {
                 }
                 while let Ok(heard) = listener.recv().await {
                     let Some(lobby) = lobby.upgrade() else { return };
-                    if heard.payload() != SEEKS_ONLY {
+                    if let Some(game) = store::started(heard.payload()) {
+                        lobby.note_start(game);
+                    } else if heard.payload() != SEEKS_ONLY {
                         lobby.tables_changed.store(true, Ordering::Release);
                     }
                     lobby.poke.notify_one();
@@ -239,7 +246,15 @@ impl Lobby {
         let last = self.touched.load(Ordering::Relaxed);
         let ticked = now - last >= tick || now < last;
         // Taken before the reads: a change meanwhile is read at the next step.
-        let tables = self.tables_changed.swap(false, Ordering::AcqRel) || ticked;
+        let started =
+            std::mem::take(&mut *self.started.lock().unwrap_or_else(PoisonError::into_inner));
+        let tables = self.tables_changed.swap(false, Ordering::AcqRel) || ticked || {
+            let known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
+            let max_live = self.config.lobby.lobby_max_live;
+            started
+                .iter()
+                .any(|(id, created)| known.changed_by_start((id, *created), max_live))
+        };
         if ticked {
             let t = std::time::Instant::now();
             self.touched.store(now, Ordering::Relaxed);
@@ -268,6 +283,29 @@ impl Lobby {
         if let Err(e) = self.rows.notify("").await {
             tracing::warn!(error = %e, "the other nodes were not told of a lobby change");
         }
+    }
+
+    /// Wakes the follower of this node and those of the others: the game on public table
+    /// `id` (listed at `created_ms`) started. Each reads the public tables again only if
+    /// the game changes what its lobby shows.
+    pub(crate) async fn changed_by_start(&self, id: &str, created_ms: i64) {
+        self.note_start((id.to_owned(), created_ms));
+        if let Err(e) = self
+            .rows
+            .notify(&format!("{STARTED}{id} {created_ms}"))
+            .await
+        {
+            tracing::warn!(error = %e, "the other nodes were not told of a game's start");
+        }
+    }
+
+    /// Notes a game started on a public table for the next step, and wakes the follower.
+    fn note_start(&self, game: (String, i64)) {
+        self.started
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(game);
+        self.poke.notify_one();
     }
 
     /// Wakes the follower of this node and those of the others: only a seek changed.

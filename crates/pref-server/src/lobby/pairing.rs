@@ -190,7 +190,13 @@ async fn seat(
         return Ok(false);
     }
     let people: Vec<u8> = seats.iter().map(|(_, seat, _)| *seat).collect();
-    tokio::spawn(start_when_open(Arc::clone(lobby), handle, host, people));
+    let listing = (created.id.clone(), row.created_ms);
+    tokio::spawn(start_when_open(
+        Arc::clone(lobby),
+        (handle, host),
+        listing,
+        people,
+    ));
     // Only the seeks changed for the lobby's lists: the table is full (it is not listed)
     // and not started (it is not live yet); its start, or a seat freed after the grace,
     // tells the tables' change (`start_when_open`). A full read of the public tables here,
@@ -229,7 +235,8 @@ async fn free(handle: &crate::table::registry::TableHandle, host: Secret, seat: 
     matches!(freed, Ok(Ok(_)))
 }
 
-/// Starts the paired table of `handle` (whose host is the lobby, with `host`) once every
+/// Starts the paired table of `handle` (whose host is the lobby, with `host`; its id and its
+/// listing's `created_ms` given for the lobby's news) once every
 /// seat is taken and open (a bot's always is); the seats of `people` (the seekers') not seen
 /// open at any tick within `lobby.open_grace_secs` are freed at its end, so that a seeker
 /// whose page never opens the table does not hold the others forever: they keep their
@@ -237,8 +244,8 @@ async fn free(handle: &crate::table::registry::TableHandle, host: Secret, seat: 
 /// or the table is gone (an idle lobby expires).
 async fn start_when_open(
     lobby: Arc<Lobby>,
-    handle: crate::table::registry::TableHandle,
-    host: Secret,
+    (handle, host): (crate::table::registry::TableHandle, Secret),
+    (id, created_ms): (String, i64),
     mut unopened: Vec<u8>,
 ) {
     let limits = &lobby.config.lobby;
@@ -272,7 +279,7 @@ async fn start_when_open(
                 })
                 .await;
             if let Ok(Ok(_)) = started {
-                lobby.changed().await;
+                lobby.changed_by_start(&id, created_ms).await;
                 return;
             }
         }

@@ -122,6 +122,17 @@ pub(crate) struct Seated {
 /// pair and count the seekers again but need not read the public tables.
 pub(crate) const SEEKS_ONLY: &str = "seeks";
 
+/// The start of the payload of a `NOTIFY pref_lobby` that says a game started on a public
+/// table: `started {table id} {its listing's created_ms}`. A node reads the public tables
+/// again only if the game would enter its live list ([`started`]).
+pub(crate) const STARTED: &str = "started ";
+
+/// The game a [`STARTED`] payload names: its table id and its listing's `created_ms`.
+pub(crate) fn started(payload: &str) -> Option<(String, i64)> {
+    let (id, created) = payload.strip_prefix(STARTED)?.split_once(' ')?;
+    Some((id.to_owned(), created.parse().ok()?))
+}
+
 /// A seek waiting in its line, as the follower reads it at each step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Waiting {
@@ -149,6 +160,37 @@ fn socket_no(v: i64) -> u64 {
 pub(crate) struct LobbyStore {
     store: Store,
 }
+
+/// The two queries of [`LobbyStore::public`]: the longest waiting tables with a free seat,
+/// and the busiest games (their limit is `$1`).
+///
+/// `CROSS JOIN`: SQLite walks the public tables in the order shown (the indexes of
+/// migration 0210), looks each one's state up and stops at the limit; as an inner join it
+/// read every table of the server (finished ones too, a number that only grows) and sorted
+/// the public ones. PostgreSQL plans it as the join it is. The seats are counted of `t`, so
+/// that only a table in the lobby has them counted.
+pub(super) fn public_queries() -> (String, String) {
+    const COLUMNS: &str = "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs,
+             l.clock, l.players, l.created_ms, l.watchers, t.state, r.family, l.preview
+         FROM lobby_tables l CROSS JOIN tables t
+         LEFT JOIN rated_tables r ON r.table_no = l.table_no";
+    let listed = format!(
+        "{COLUMNS} WHERE t.no = l.table_no AND t.state = 'lobby'
+             AND (SELECT COUNT(*) FROM seats s WHERE s.table_no = t.no) < l.players
+         ORDER BY l.created_ms, l.table_no LIMIT $1"
+    );
+    let live = format!(
+        "{COLUMNS} WHERE t.no = l.table_no AND t.state = 'playing'
+         ORDER BY l.watchers DESC, l.created_ms / 1000, l.table_id LIMIT $1"
+    );
+    (listed, live)
+}
+
+/// The query of [`LobbyStore::playing`]: the public games of one slice (`$1` of `$2`),
+/// walked from the public tables (`CROSS JOIN`, as in [`public_queries`]).
+pub(super) const PLAYING: &str = "SELECT l.table_id, l.watchers, l.preview
+     FROM lobby_tables l CROSS JOIN tables t
+     WHERE t.no = l.table_no AND t.state = 'playing' AND l.table_no % $2 = $1";
 
 impl LobbyStore {
     /// The lobby's rows in `store`.
@@ -219,8 +261,8 @@ impl LobbyStore {
         with_pool!(self.pool(), pool => {
             sqlx::query(
                 "DELETE FROM lobby_tables WHERE table_no IN (SELECT l.table_no
-                     FROM lobby_tables l JOIN tables t ON t.no = l.table_no
-                     WHERE t.state NOT IN ('lobby', 'playing'))",
+                     FROM lobby_tables l CROSS JOIN tables t
+                     WHERE t.no = l.table_no AND t.state NOT IN ('lobby', 'playing'))",
             )
             .execute(pool)
             .await?;
@@ -239,19 +281,7 @@ impl LobbyStore {
         &self,
         (max_listed, max_live): (u32, u32),
     ) -> Result<PublicRead, StoreError> {
-        const COLUMNS: &str = "SELECT l.table_id, l.table_no, l.host_name, l.preset, l.differs,
-                 l.clock, l.players, l.created_ms, l.watchers, t.state, r.family, l.preview
-             FROM lobby_tables l JOIN tables t ON t.no = l.table_no
-             LEFT JOIN rated_tables r ON r.table_no = l.table_no";
-        let listed = format!(
-            "{COLUMNS} WHERE t.state = 'lobby'
-                 AND (SELECT COUNT(*) FROM seats s WHERE s.table_no = l.table_no) < l.players
-             ORDER BY l.created_ms, l.table_no LIMIT $1"
-        );
-        let live = format!(
-            "{COLUMNS} WHERE t.state = 'playing'
-             ORDER BY l.watchers DESC, l.created_ms / 1000, l.table_id LIMIT $1"
-        );
+        let (listed, live) = public_queries();
         with_pool!(self.reader(), pool => {
             // One transaction: on SQLite its statements read one state of the database, so
             // a table that started between two of them is not both listed and live.
@@ -333,11 +363,7 @@ impl LobbyStore {
             i64::try_from(slices).unwrap_or(1).max(1),
         );
         Ok(with_pool!(self.reader(), pool => {
-            sqlx::query_as(
-                "SELECT l.table_id, l.watchers, l.preview
-                 FROM lobby_tables l JOIN tables t ON t.no = l.table_no
-                 WHERE t.state = 'playing' AND l.table_no % $2 = $1",
-            )
+            sqlx::query_as(PLAYING)
             .bind(slice)
             .bind(slices)
             .fetch_all(pool)

@@ -558,3 +558,88 @@ fn a_slice_of_the_previews_is_taken_once_a_tick_however_often_the_lobby_is_read(
     // So each game's slice comes every COUNT_EVERY ticks: ten slices take 5 s at least.
     assert_eq!(COUNT_EVERY, 10);
 }
+
+/// The lobby's reads walk the public tables in the order they are shown and stop at the
+/// limit (the indexes of migration 0210): none reads the server's every table
+/// (`SCAN t`, finished tables included, a number that only grows) or sorts the public ones
+/// in a temporary tree.
+#[tokio::test]
+async fn the_lobby_s_reads_walk_the_public_tables_in_their_order_not_every_table() {
+    use crate::store::Pool;
+    let (dir, store, rows) = lobby_store("plans").await;
+    for _ in 0..3 {
+        listed(&store, &rows).await;
+    }
+    let Pool::Sqlite(reader) = store.pool() else {
+        unreachable!("a store in a directory is SQLite")
+    };
+    let (listed_sql, live_sql) = super::store::public_queries();
+    for (name, sql, binds) in [
+        ("listed", listed_sql.as_str(), 1),
+        ("live", live_sql.as_str(), 1),
+        ("playing", super::store::PLAYING, 2),
+    ] {
+        let explain = format!("EXPLAIN QUERY PLAN {sql}");
+        let mut q = sqlx::query_as::<_, (i64, i64, i64, String)>(&explain);
+        for b in 0..binds {
+            q = q.bind(10 - b);
+        }
+        let plan: Vec<String> = q
+            .fetch_all(reader)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| r.3)
+            .collect();
+        assert!(
+            plan.first().is_some_and(|p| p.starts_with("SCAN l")),
+            "{name} starts from the public tables: {plan:?}"
+        );
+        assert!(
+            plan.iter()
+                .all(|p| !p.starts_with("SCAN t") && !p.contains("TEMP B-TREE")),
+            "{name} reads every table or sorts: {plan:?}"
+        );
+        if name != "playing" {
+            assert!(
+                plan[0].contains("USING INDEX lobby_tables_"),
+                "{name} walks an index in the order shown: {plan:?}"
+            );
+        }
+    }
+    drop(store);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game that starts on a public table (a paired table, at every pairing) makes the
+/// follower read the public tables again only if it changes what the lobby shows: it was
+/// listed, the live list has room, or it would come before the list's last game (busiest
+/// first, then opened first, then the smaller id); otherwise the read would find nothing new.
+#[test]
+fn a_started_game_is_read_only_if_it_would_enter_the_live_list() {
+    let mut known = Known::default();
+    // Listed "a" (opened at 1 s); live "b" watched by 2 (2 s) and "c" by nobody (3 s).
+    let rows = [
+        row("a", 1, "lobby", 0),
+        row("b", 2, "playing", 2),
+        row("c", 3, "playing", 0),
+    ];
+    known.update(Known::read(&rows, &[], &[], &[], (10, 2)), 5_000);
+    // Room in a list of three: any game enters.
+    assert!(known.changed_by_start(("z", 9_000), 3));
+    // Full at two, its last without a spectator opened at 3 s: a game opened later, or in
+    // the same second with a larger id, comes after it and changes nothing.
+    assert!(!known.changed_by_start(("z", 9_000), 2));
+    assert!(!known.changed_by_start(("d", 3_999), 2));
+    // In the same second with a smaller id, or opened earlier, it comes before "c".
+    assert!(known.changed_by_start(("bb", 3_500), 2));
+    assert!(known.changed_by_start(("z", 2_999), 2));
+    // A listed table that starts leaves the listed tables.
+    assert!(known.changed_by_start(("a", 1_000), 2));
+    // The last game watched: a new game without a spectator comes after it, however old.
+    let watched = [row("b", 2, "playing", 2), row("c", 3, "playing", 1)];
+    known.update(Known::read(&watched, &[], &[], &[], (10, 2)), 6_000);
+    assert!(!known.changed_by_start(("a0", 0), 2));
+    // No live list kept at all.
+    assert!(!Known::default().changed_by_start(("z", 9_000), 0));
+}

@@ -246,6 +246,33 @@ impl Known {
         self.seeking_item(now_ms)
     }
 
+    /// Whether the game that just started on public table `id` (listed at `created_ms`,
+    /// no spectator yet) changes the lobby as last read, of at most `max_live` games: it
+    /// leaves the listed tables if it was one, and it enters the live list if the list has
+    /// room or it would come before the list's last game
+    /// ([`LiveTable::busiest_first`]). A game without a spectator, opened after the
+    /// others, comes last: in a full list of games it changes nothing, and reading every
+    /// public table for it found nothing new (a paired table starts at every pairing).
+    pub(super) fn changed_by_start(&self, (id, created_ms): (&str, i64), max_live: u32) -> bool {
+        let live = &self.lobby.live;
+        if self.lobby.tables.contains_key(id)
+            || live.len() < usize::try_from(max_live).unwrap_or(usize::MAX)
+        {
+            return true;
+        }
+        let Some(last) = live.last() else {
+            return false;
+        };
+        let opened = u64::try_from(created_ms / 1000).unwrap_or(0);
+        // As `busiest_first(new game, last)`.
+        let order = last
+            .spectators
+            .cmp(&0)
+            .then(opened.cmp(&last.opened))
+            .then_with(|| id.cmp(last.id.as_str()));
+        order == std::cmp::Ordering::Less
+    }
+
     /// The whole lobby at `now_ms`, longest waiting table first.
     pub(super) fn view(&self, now_ms: i64) -> LobbyView {
         let mut tables: Vec<_> = self.lobby.tables.values().collect();
