@@ -97,10 +97,13 @@ pub fn best_contracts(
                 let goal = Goal::Tricks { declarer: d, trump };
                 most_tricks(solver, &discards, |x| position(x, goal))
             });
+            // The misère discards share one history too, as a strain's do.
+            solver.carry_history(true);
             let misere = discards.iter().copied().find(|&x| {
                 let clean = solver.at_least(&position(x, Goal::Misere { declarer: d }), 1);
                 !clean.expect("the analysis solver has no node limit")
             });
+            solver.carry_history(false);
             let no_talon = no_talon.then(|| {
                 let ten = |goal: Goal| Position {
                     hands: std::array::from_fn(|i| dealt[active[i].index()]),
@@ -147,12 +150,15 @@ pub fn best_contracts(
 }
 
 /// The most tricks over `discards` and the first discard giving them: one exact solve,
-/// then for each further discard only the question "one trick more?" (a null-window search).
+/// then for each further discard only the question "one trick more?" (a null-window search),
+/// the leads' history carried from each search to the next.
 fn most_tricks(
     solver: &mut Solver,
     discards: &[CardSet],
     position: impl Fn(CardSet) -> Position,
 ) -> (u8, CardSet) {
+    // One history for the strain's discards: like positions, like cutoffs.
+    solver.carry_history(true);
     let mut best = (0, discards[0]);
     for (i, &x) in discards.iter().enumerate() {
         let pos = position(x);
@@ -172,6 +178,7 @@ fn most_tricks(
             break;
         }
     }
+    solver.carry_history(false);
     best
 }
 

@@ -97,6 +97,9 @@ pub struct Solver {
     /// History heuristic for leads, by player and card: how often (weighted by tricks
     /// left, squared) the lead cut off a search in this solve.
     history: [[u32; 32]; 3],
+    /// Whether the history carries over from one search to the next
+    /// ([`Solver::carry_history`]).
+    carry_history: bool,
 }
 
 /// Default transposition table: 2^18 entries of 16 bytes, 4 MiB (see `docs/bots.md`).
@@ -133,6 +136,7 @@ impl Solver {
             },
             node: Node::EMPTY,
             history: [[0; 32]; 3],
+            carry_history: false,
         }
     }
 
@@ -174,6 +178,18 @@ impl Solver {
             self.play(c.index());
         }
         self.aborted = false;
+        if !self.carry_history {
+            self.history = [[0; 32]; 3];
+        }
+    }
+
+    /// With `on`, the leads' history heuristic starts empty now and carries over from
+    /// each search to the next, as a search's own probes share it, until called with
+    /// `false` (each search then starts with none: the default). For many searches of
+    /// like positions (the same deal after different discards): the move order only, so
+    /// every answer is the same either way.
+    pub fn carry_history(&mut self, on: bool) {
+        self.carry_history = on;
         self.history = [[0; 32]; 3];
     }
 

@@ -451,3 +451,20 @@ fn r6_4_misere_trick_in_progress_sure_lost_or_won_by_the_declarer() {
         |value, _| value >= 1,
     );
 }
+
+/// A history carried from search to search ([`Solver::carry_history`]) changes the move
+/// order only: every value and every yes/no answer still matches brute force, on endings
+/// searched one after another by one solver.
+#[test]
+fn values_are_the_same_with_the_history_carried_over() {
+    let mut rng = SmallRng::seed_from_u64(39);
+    let mut solver = Solver::with_tt_bits(16);
+    solver.carry_history(true);
+    for i in 0..1500 {
+        let tricks = rng.gen_range(1..=4);
+        let pos = random_position(&mut rng, tricks, Goals::All);
+        let expected = brute(&pos);
+        assert_eq!(solver.solve(&pos), Some(expected), "case {i}: {pos:?}");
+        at_least_agrees(&mut solver, &pos, expected, &format!("case {i}"));
+    }
+}
