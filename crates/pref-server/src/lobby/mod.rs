@@ -9,8 +9,9 @@
 //! of dead nodes (once a tick), reads the seeks (one query), pairs the seekers of each choice
 //! whose line fills a table (`pairing.rs`), hands the seats of its own seekers over their
 //! sockets, and, once a tick or when a public table may have changed (not when only a seek
-//! did, nor when a game started that would not enter a full live list), reads again the public tables it shows (the longest waiting and the busiest, not
-//! every public table) and now and then counts the spectators of the public games it serves
+//! did, nor when a game started that would not enter a full live list), reads again the
+//! public tables it shows (the longest waiting and the busiest, not every public table)
+//! and now and then counts the spectators of the public games it serves
 //! and stores their previews (the table and its sheet as a spectator sees them,
 //! `pref_protocol::preview`): what changed goes out to its lobby sockets as numbered items
 //! (`view.rs`; the live list as its changed entries). Each part's time is counted in
@@ -99,7 +100,7 @@ pub(crate) struct Lobby {
     /// The games started on public tables since the last step (table id, its listing's
     /// `created_ms`): the step reads the public tables again only for one that changes
     /// what the lobby shows ([`view::Known::changed_by_start`]).
-    started: Arc<Mutex<Vec<(String, i64)>>>,
+    started: Mutex<Vec<(String, i64)>>,
     /// The sockets holding a seek, by their number: where a seat is handed over.
     seekers: Mutex<HashMap<u64, mpsc::UnboundedSender<LobbyMessage>>>,
     next_socket: AtomicU64,
@@ -178,7 +179,7 @@ impl Lobby {
             news: broadcast::channel(NEWS).0,
             poke: Arc::new(Notify::new()),
             tables_changed: Arc::new(AtomicBool::new(true)),
-            started: Arc::new(Mutex::new(Vec::new())),
+            started: Mutex::new(Vec::new()),
             seekers: Mutex::new(HashMap::new()),
             next_socket: AtomicU64::new(1),
             counted: Mutex::new((None, 0)),
