@@ -255,6 +255,8 @@ settings! {
     "lobby.open_grace_secs" => PREF_OPEN_GRACE_SECS: lobby.open_grace_secs,
     "lobby.lobby_max_listed" => PREF_LOBBY_MAX_LISTED: lobby.lobby_max_listed,
     "lobby.lobby_max_live" => PREF_LOBBY_MAX_LIVE: lobby.lobby_max_live,
+    "lobby.lobby_socket_threads" => PREF_LOBBY_SOCKET_THREADS: lobby.lobby_socket_threads,
+    "lobby.lobby_socket_nice" => PREF_LOBBY_SOCKET_NICE: lobby.lobby_socket_nice,
 }
 
 impl Config {

@@ -34,6 +34,13 @@ pub struct Lobby {
     pub lobby_max_listed: u32,
     /// Games in progress the live list shows at most (the busiest).
     pub lobby_max_live: u32,
+    /// Threads of the lobby sockets' own (each lobby change is a write to every lobby
+    /// socket: on their own threads those writes do not hold up the tables); 0 runs them
+    /// on the server's threads.
+    pub lobby_socket_threads: usize,
+    /// How much less urgent than the server's the lobby sockets' threads run (`nice` steps,
+    /// 0 to 19): the kernel runs a table's move before a lobby change's writes.
+    pub lobby_socket_nice: u32,
 }
 
 impl Default for Lobby {
@@ -51,6 +58,8 @@ impl Default for Lobby {
             open_grace_secs: Secs(30),
             lobby_max_listed: 200,
             lobby_max_live: 50,
+            lobby_socket_threads: 1,
+            lobby_socket_nice: 10,
         }
     }
 }

@@ -19,6 +19,7 @@
 //!
 //! - `choice.rs`: what a seek asks for, checked, and the key seekers pair by.
 //! - `socket.rs`: one lobby socket: the snapshot, the items, the seek it holds.
+//! - `threads.rs`: the lobby sockets' own threads, below the tables' priority.
 //! - `http.rs`: `GET /api/lobby` and the socket's upgrade.
 
 mod choice;
@@ -28,6 +29,7 @@ pub(crate) mod socket;
 mod store;
 #[cfg(test)]
 mod tests;
+mod threads;
 mod view;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -113,6 +115,8 @@ pub(crate) struct Lobby {
     touched: std::sync::atomic::AtomicI64,
     /// Seeks made per client (`lobby.seeks_per_ip_per_minute`).
     seeks: ClientBudget,
+    /// Where the lobby sockets run (`lobby.lobby_socket_threads`).
+    sockets: threads::SocketThreads,
 }
 
 /// The seekers waiting per (preset, clock) in `waiting` but for those `taken` now; other
@@ -156,7 +160,8 @@ impl Lobby {
     /// [`Lobby::follow`] to run it.
     ///
     /// # Errors
-    /// [`ApiError::Internal`] if the database refuses.
+    /// [`ApiError::Internal`] if the database refuses, or the lobby sockets' threads
+    /// cannot be started.
     pub(crate) async fn new(
         store: Store,
         tables: Arc<Registry>,
@@ -169,7 +174,10 @@ impl Lobby {
         let l = &config.lobby;
         let seeks =
             ClientBudget::per_minute("seeks", l.seeks_per_ip_per_minute, l.seek_burst_per_ip);
+        let sockets = threads::SocketThreads::new(l.lobby_socket_threads, l.lobby_socket_nice)
+            .map_err(|e| ApiError::Internal(format!("the lobby sockets' threads: {e}")))?;
         Ok(Arc::new(Lobby {
+            sockets,
             rows,
             store,
             tables,
@@ -336,6 +344,15 @@ impl Lobby {
             done.push(s.no);
         }
         Ok(self.rows.drop_seeks(&done).await?)
+    }
+
+    /// Runs a lobby socket (`socket::run` and what its upgrade holds) on the lobby
+    /// sockets' threads.
+    pub(crate) fn run_socket(
+        &self,
+        socket: impl std::future::Future<Output = ()> + Send + 'static,
+    ) {
+        self.sockets.spawn(socket);
     }
 
     /// The lobby as this node last read it.

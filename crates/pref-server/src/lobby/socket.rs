@@ -105,7 +105,9 @@ async fn forward(
 
 /// Serves one lobby socket until it closes or `going` completes (the node stops);
 /// `paired` is called with every seat handed over (table id, seat, token), before the
-/// client is told, to tie it to the seeker's account.
+/// client is told, to tie it to the seeker's account. Called on the lobby sockets' threads
+/// (`threads.rs`): the database work of a request, of `paired` and of the seek's drop runs
+/// on the server's runtime.
 pub(crate) async fn run<P, F>(
     mut ws: WebSocket,
     lobby: Arc<Lobby>,
@@ -114,7 +116,7 @@ pub(crate) async fn run<P, F>(
     going: impl Future<Output = ()>,
 ) where
     P: Fn(String, u8, String) -> F,
-    F: Future<Output = ()>,
+    F: Future<Output = ()> + Send + 'static,
 {
     let number = lobby.next_socket.fetch_add(1, Ordering::Relaxed);
     let (tx, mut personal) = mpsc::unbounded_channel();
@@ -158,7 +160,8 @@ pub(crate) async fn run<P, F>(
                     let Some(mine) = mine else { break };
                     if let LobbyMessage::Paired { table, seat, token } = &mine {
                         held = None;
-                        paired(table.clone(), *seat, token.clone()).await;
+                        let tie = paired(table.clone(), *seat, token.clone());
+                        lobby.sockets.on_main(tie).await;
                     }
                     if !send(&mut ws, &mine).await { break; }
                 }
@@ -184,7 +187,19 @@ pub(crate) async fn run<P, F>(
                             Ok(Some(LobbyMessage::Snapshot { lobby: view }))
                         }
                         Ok(request) => {
-                            handle(&lobby, &seeker, (number, &tx), &mut held, request).await
+                            let (l, who, tx) = (Arc::clone(&lobby), seeker.clone(), tx.clone());
+                            let mut h = held.take();
+                            let work = async move {
+                                let answer = handle(&l, &who, (number, &tx), &mut h, request).await;
+                                (answer, h)
+                            };
+                            match lobby.sockets.on_main(work).await {
+                                Some((answer, h)) => {
+                                    held = h;
+                                    answer
+                                }
+                                None => Err(ApiError::Internal("the request was not answered".into())),
+                            }
                         }
                         Err(e) => Err(ApiError::BadRequest(e.to_string())),
                     };
@@ -207,10 +222,14 @@ pub(crate) async fn run<P, F>(
         .unwrap_or_else(PoisonError::into_inner)
         .remove(&number);
     if let Some(h) = held {
-        if let Err(e) = lobby.rows.drop_seek(h.no).await {
-            tracing::warn!(error = %e, "a closed socket's seek was not dropped; it goes stale");
-        }
-        lobby.changed_seeks().await;
+        let l = Arc::clone(&lobby);
+        let drop_seek = async move {
+            if let Err(e) = l.rows.drop_seek(h.no).await {
+                tracing::warn!(error = %e, "a closed socket's seek was not dropped; it goes stale");
+            }
+            l.changed_seeks().await;
+        };
+        lobby.sockets.on_main(drop_seek).await;
     }
     if let Some((code, reason)) = close {
         let frame = CloseFrame {

@@ -1,7 +1,8 @@
 //! The lobby's socket upgrade (`GET /api/lobby/ws`): the socket budget and the lobby's cap
 //! per client, the signed-in player if the request carries a session (he seeks under his
 //! user name, and the seat he is given is tied to his account, as a claimed seat is), and
-//! the node's shutdown. The socket itself is the lobby's (`lobby/socket.rs`).
+//! the node's shutdown. The socket itself is the lobby's (`lobby/socket.rs`), served on the
+//! lobby sockets' threads (`lobby/threads.rs`).
 
 use std::sync::Arc;
 
@@ -64,7 +65,7 @@ pub(super) async fn lobby_socket(
         // still grows for a larger frame up to the limit above.
         .read_buffer_size(super::websocket::READ_BUFFER)
         .on_upgrade(move |socket| async move {
-            let paired = |table: String, seat: u8, token: String| {
+            let paired = move |table: String, seat: u8, token: String| {
                 let (accounts, signed) = (Arc::clone(&accounts), signed.clone());
                 let robot = robot.clone();
                 async move {
@@ -86,7 +87,10 @@ pub(super) async fn lobby_socket(
                 }
             };
             let going = async move { going_away(&mut going).await };
-            crate::lobby::socket::run(socket, lobby, seeker, paired, going).await;
-            drop(place);
+            let on = Arc::clone(&lobby);
+            on.run_socket(async move {
+                crate::lobby::socket::run(socket, lobby, seeker, paired, going).await;
+                drop(place);
+            });
         }))
 }
