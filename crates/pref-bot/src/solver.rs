@@ -94,6 +94,9 @@ pub struct Solver {
     aborted: bool,
     rules: Rules,
     node: Node,
+    /// The trick number at which play ends (the loaded position's tricks done and left):
+    /// the tricks left are this less `node.trick_no`.
+    end: u8,
     /// History heuristic for leads, by player and card: how often (weighted by tricks
     /// left, squared) the lead cut off a search in this solve.
     history: [[u32; 32]; 3],
@@ -133,8 +136,10 @@ impl Solver {
                 raspasy: None,
                 talon_cards: None,
                 trump_bits: 0,
+                plain_from: 0,
             },
             node: Node::EMPTY,
+            end: 0,
             history: [[0; 32]; 3],
             carry_history: false,
         }
@@ -171,6 +176,7 @@ impl Solver {
             trick_no: pos.tricks_done,
             ..Node::EMPTY
         };
+        self.end = pos.tricks_done + pos.tricks_left();
         // Replay the trick in progress so the incremental winner is set up.
         for (i, c) in pos.trick.iter().enumerate() {
             let p = (pos.leader + i) % 3;

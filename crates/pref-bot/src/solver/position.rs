@@ -234,6 +234,7 @@ impl Rules {
                 raspasy: None,
                 talon_cards: None,
                 trump_bits: trump.map_or(0, |s| suit_bits(s as u8)),
+                plain_from: 0,
             },
             Goal::Misere { declarer } => Rules {
                 target: declarer as u8,
@@ -242,6 +243,7 @@ impl Rules {
                 raspasy: None,
                 talon_cards: None,
                 trump_bits: 0,
+                plain_from: 0,
             },
             Goal::Raspasy {
                 player,
@@ -255,6 +257,7 @@ impl Rules {
                 raspasy: Some((first_hand as u8, [talon[0] as u8, talon[1] as u8])),
                 talon_cards: talon_cards.map(|t| t.map(Card::index)),
                 trump_bits: 0,
+                plain_from: 2,
             },
         }
     }

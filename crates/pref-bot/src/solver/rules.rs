@@ -16,6 +16,9 @@ pub(super) struct Rules {
     pub(super) talon_cards: Option<[u8; 2]>,
     /// The trump suit's cards (none in no trumps).
     pub(super) trump_bits: u32,
+    /// The first trick played by the plain rules (the suit of its first card to follow, no
+    /// talon card, its winner to lead the next): 2 in raspasy (R7.2, R7.3, R11.3), else 0.
+    pub(super) plain_from: u8,
 }
 
 const SUIT_MASK: u32 = 0xFF;

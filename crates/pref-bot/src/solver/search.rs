@@ -31,6 +31,17 @@ static COMPRESS: [[u8; 256]; 256] = {
     t
 };
 
+/// `POPCOUNT[a]`: the number of bits of `a` (the target has no popcount instruction).
+static POPCOUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut a = 0;
+    while a < 256 {
+        t[a] = (a as u8).count_ones() as u8;
+        a += 1;
+    }
+    t
+};
+
 /// Search state that changes as cards are played.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {
@@ -63,6 +74,12 @@ impl Node {
 impl Solver {
     pub(super) fn player(&self) -> u8 {
         next_player(self.node.leader, self.node.len as u8)
+    }
+
+    /// The tricks left to play, the one in progress included.
+    #[inline]
+    pub(super) fn tricks_left_now(&self) -> i32 {
+        i32::from(self.end - self.node.trick_no)
     }
 
     pub(super) fn legal_now(&self, player: u8) -> u32 {
@@ -98,6 +115,9 @@ impl Solver {
     /// Plays `c` for the player to move; returns 1 if it completed a trick the target won.
     #[inline]
     pub(super) fn play(&mut self, c: u8) -> i32 {
+        if self.node.trick_no >= self.rules.plain_from {
+            return self.play_plain(c);
+        }
         let p = self.player() as usize;
         let n = &mut self.node;
         n.hands[p] &= !(1 << c);
@@ -141,6 +161,52 @@ impl Solver {
         i32::from(winner == self.rules.target)
     }
 
+    /// `play` on a trick of the plain rules (`Rules::plain_from`): the suit of its first
+    /// card to follow, no talon card, its winner to lead the next trick.
+    #[inline]
+    fn play_plain(&mut self, c: u8) -> i32 {
+        let n = &mut self.node;
+        let p = next_player(n.leader, n.len as u8) as usize;
+        n.hands[p] &= !(1 << c);
+        let s = suit_of(c);
+        let trump = self.rules.trump;
+        // `Rules::card_key` with the suit led the first card's.
+        let class = |s: u8, led: u8| {
+            if s == trump {
+                3 << 3
+            } else if s == led {
+                2 << 3
+            } else {
+                0
+            }
+        };
+        if n.len == 0 {
+            n.trick[0] = c;
+            n.led = s;
+            n.first = s;
+            n.win = 0;
+            n.win_key = class(s, s) | (c & 7);
+            n.len = 1;
+            return 0;
+        }
+        let k = class(s, n.led);
+        let k = if k == 0 { 0 } else { k | (c & 7) };
+        if k > n.win_key {
+            n.win = n.len as u8;
+            n.win_key = k;
+        }
+        if n.len == 1 {
+            n.trick[1] = c;
+            n.len = 2;
+            return 0;
+        }
+        let winner = next_player(n.leader, n.win);
+        n.trick_no += 1;
+        n.leader = winner;
+        n.len = 0;
+        i32::from(winner == self.rules.target)
+    }
+
     /// The transposition key: for each suit the number of cards still out and, compressed
     /// to those cards (ranks already played squeezed out), which of them players 0 and 1
     /// hold; then the leader and the goal.
@@ -153,7 +219,7 @@ impl Solver {
             let row = &COMPRESS[a as usize];
             let h0 = row[(n.hands[0] >> (s * 8)) as u8 as usize];
             let h1 = row[(n.hands[1] >> (s * 8)) as u8 as usize];
-            let suit = a.count_ones() << 16 | u32::from(h0) << 8 | u32::from(h1);
+            let suit = u32::from(POPCOUNT[a as usize]) << 16 | u32::from(h0) << 8 | u32::from(h1);
             k = k << 20 | u128::from(suit);
         }
         k << 2 | u128::from(n.leader) | self.rules.context(n.trick_no)
@@ -225,8 +291,7 @@ impl Solver {
         }
         let at_start = self.node.len == 0;
         // The value lies in 0..=tricks left: a window outside that range is decided already.
-        let left_now =
-            self.node.hands[self.node.leader as usize].count_ones() as i32 + i32::from(!at_start);
+        let left_now = self.tricks_left_now();
         if left_now <= alpha {
             return left_now;
         }
@@ -245,7 +310,7 @@ impl Solver {
         let mut stored = false;
         let mut hint = None;
         if at_start {
-            let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
+            let left = left_now;
             if left == 0 {
                 return 0;
             }
@@ -329,8 +394,8 @@ impl Solver {
                 b = b.min(best);
             }
         }
-        let left = self.node.hands[self.node.leader as usize].count_ones() as i32;
         if stored {
+            let left = left_now;
             let (lo, hi) = if best <= alpha {
                 (0, best)
             } else if best >= beta {
