@@ -8,11 +8,15 @@
 //! - A **seeker** opens a lobby socket, seeks (Sochi, the run's seek clock), waits for its
 //!   seat (`paired`), and then opens the table's socket with the seat's token and reads its
 //!   snapshot, as the page does when it goes to the table; then it closes both.
-//! - A **probe** is a public table opened under the name `probe N` by the worker holding
-//!   the watchers; the time from the `POST` to the moment the last watcher has it (in a
-//!   `listed` item or a snapshot) is the lobby's latency of one change to every socket.
+//! - A **probe** is a public table opened by the first worker under the name `probe N T`,
+//!   `T` the `POST`'s moment on the machine's monotonic clock in microseconds. The watchers
+//!   are spread over every worker, as browsers are over many machines; each one that has the
+//!   probe (in a `listed` item or a snapshot) times it from `T`, and each worker reports per
+//!   probe how many of its watchers have it and when the last did. The parent adds them up
+//!   ([`crate::report::LobbyReport::settle`]): the latest of those moments is the lobby's
+//!   latency of one change to every socket.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -32,14 +36,17 @@ use crate::report::Stats;
 /// The lobby's counters of one worker.
 #[derive(Debug, Default)]
 pub(crate) struct LobbyStats {
-    /// Per probe: when its `POST` was sent and the watchers that have not seen it yet.
-    pub(crate) probes: Mutex<HashMap<u64, (Instant, u32)>>,
-    /// Watchers, for a probe's count.
+    /// Per probe this worker's watchers have seen: how many have it and the latest of
+    /// their times from its `POST`, in microseconds.
+    pub(crate) seen: Mutex<BTreeMap<u64, Sighting>>,
+    /// The probes this worker opened (their `POST` answered).
+    pub(crate) posted: Mutex<Vec<u64>>,
+    /// This worker's watchers.
     pub(crate) watchers: u32,
     /// From a probe's `POST` to each watcher having it.
     pub(crate) each: Mutex<Histogram>,
-    /// From a probe's `POST` to the last watcher having it.
-    pub(crate) all: Mutex<Histogram>,
+    /// A probe's `POST`, to its answer.
+    pub(crate) created: Mutex<Histogram>,
     /// From a seek to its `paired`.
     pub(crate) paired: Mutex<Histogram>,
     /// Numbered items received by the watchers.
@@ -55,9 +62,26 @@ pub(crate) struct LobbyStats {
     pub(crate) seated: std::sync::atomic::AtomicU64,
 }
 
+/// How many of a worker's watchers have a probe, and the latest of their times from its
+/// `POST` (microseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sighting {
+    pub(crate) watchers: u32,
+    pub(crate) last_micros: u64,
+}
+
+/// The machine's monotonic clock in microseconds, the same in every worker: a probe's
+/// `POST` is timed in one process and its arrival in others.
+pub(crate) fn monotonic_micros() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+    let secs = u64::try_from(t.tv_sec).unwrap_or(0);
+    let nanos = u64::try_from(t.tv_nsec).unwrap_or(0);
+    secs * 1_000_000 + nanos / 1_000
+}
+
 /// Histograms are reset when the steady state begins.
 pub(crate) fn reset(l: &LobbyStats) {
-    for h in [&l.each, &l.all, &l.paired] {
+    for h in [&l.each, &l.created, &l.paired] {
         if let Ok(mut h) = h.lock() {
             *h = Histogram::default();
         }
@@ -65,43 +89,46 @@ pub(crate) fn reset(l: &LobbyStats) {
 }
 
 impl LobbyStats {
-    /// Probes not yet seen by every watcher.
+    /// Probes some of this worker's watchers have and others not yet: the drain waits for
+    /// them (a probe none of them has seen is not known here).
     pub(crate) fn unreached(&self) -> u64 {
-        self.probes.lock().map_or(0, |p| p.len() as u64)
+        self.seen.lock().map_or(0, |s| {
+            s.values().filter(|v| v.watchers < self.watchers).count() as u64
+        })
     }
 
-    /// A watcher has probe `k`.
-    fn reached(&self, k: u64) {
-        let Ok(mut probes) = self.probes.lock() else {
-            return;
-        };
-        let Some((sent, left)) = probes.get_mut(&k) else {
-            return;
-        };
-        let micros = sent.elapsed().as_micros() as u64;
-        *left = left.saturating_sub(1);
-        let done = *left == 0;
-        if done {
-            probes.remove(&k);
+    /// A watcher has probe `k`, whose `POST` was at `sent` (monotonic microseconds).
+    fn reached(&self, k: u64, sent: u64) {
+        let micros = monotonic_micros().saturating_sub(sent);
+        if let Ok(mut seen) = self.seen.lock() {
+            let s = seen.entry(k).or_default();
+            s.watchers += 1;
+            s.last_micros = s.last_micros.max(micros);
         }
-        drop(probes);
         if let Ok(mut h) = self.each.lock() {
             h.record(micros);
         }
-        if done && let Ok(mut h) = self.all.lock() {
-            h.record(micros);
-        }
+    }
+
+    /// Each probe this worker's watchers have seen, for the report.
+    pub(crate) fn sightings(&self) -> Vec<(u64, Sighting)> {
+        self.seen
+            .lock()
+            .map(|s| s.iter().map(|(&k, &v)| (k, v)).collect())
+            .unwrap_or_default()
     }
 }
 
-/// The probe a listed table is, by its host's name.
-fn probe_of(host: Option<&str>) -> Option<u64> {
-    host?.strip_prefix("probe ")?.parse().ok()
+/// The probe a listed table is, by its host's name: its number and its `POST`'s moment.
+fn probe_of(host: Option<&str>) -> Option<(u64, u64)> {
+    let (k, sent) = host?.strip_prefix("probe ")?.split_once(' ')?;
+    Some((k.parse().ok()?, sent.parse().ok()?))
 }
 
 /// What one watcher has: its number and the probes it has seen.
 struct Watcher {
     at: u64,
+    /// The probes it has seen.
     seen: HashSet<u64>,
     /// A snapshot was asked for after a gap: items are dropped until it comes.
     awaiting: bool,
@@ -116,11 +143,11 @@ impl Watcher {
         }
     }
 
-    fn saw(&mut self, probe: Option<u64>, stats: &LobbyStats) {
-        if let Some(k) = probe
+    fn saw(&mut self, probe: Option<(u64, u64)>, stats: &LobbyStats) {
+        if let Some((k, sent)) = probe
             && self.seen.insert(k)
         {
-            stats.reached(k);
+            stats.reached(k, sent);
         }
     }
 
@@ -245,27 +272,27 @@ pub(crate) async fn watch(
     let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
 }
 
-/// Opens probe `k`: a public table named `probe k`, timed from before its `POST`.
+/// Opens probe `k`: a public table named `probe k T`, `T` the moment before its `POST`.
 pub(crate) async fn probe(k: u64, api: &Api, stats: &Stats, lobby: &LobbyStats) {
-    if lobby.watchers == 0 {
-        return;
-    }
-    if let Ok(mut p) = lobby.probes.lock() {
-        p.insert(k, (Instant::now(), lobby.watchers));
-    }
+    let sent = monotonic_micros();
     let create = CreateTable {
         public: true,
-        name: Some(format!("probe {k}")),
+        name: Some(format!("probe {k} {sent}")),
         ..CreateTable::default()
     };
-    if let Err(e) = api
+    match api
         .expect::<Created, _>(201, Method::POST, "/api/tables", Some(&create), None)
         .await
     {
-        if let Ok(mut p) = lobby.probes.lock() {
-            p.remove(&k);
+        Ok(_) => {
+            if let Ok(mut h) = lobby.created.lock() {
+                h.record(monotonic_micros().saturating_sub(sent));
+            }
+            if let Ok(mut p) = lobby.posted.lock() {
+                p.push(k);
+            }
         }
-        stats.error(format!("probe: {e}"));
+        Err(e) => stats.error(format!("probe: {e}")),
     }
 }
 
@@ -355,26 +382,55 @@ mod tests {
     #[test]
     fn a_watcher_counts_a_probe_once_and_a_gap_asks_for_a_new_snapshot() {
         let stats = LobbyStats {
-            watchers: 1,
+            watchers: 2,
             ..LobbyStats::default()
         };
-        stats.probes.lock().unwrap().insert(7, (Instant::now(), 1));
+        let sent = monotonic_micros();
+        let probe = format!("probe 7 {sent}");
         let mut w = Watcher {
             at: 4,
             seen: HashSet::new(),
             awaiting: false,
         };
-        assert!(w.item(&listed(5, "probe 7"), &stats));
-        assert!(w.item(&listed(6, "probe 7"), &stats));
+        assert!(w.item(&listed(5, &probe), &stats));
+        assert!(w.item(&listed(6, &probe), &stats));
         assert_eq!(stats.each.lock().unwrap().len(), 1);
-        assert_eq!(stats.all.lock().unwrap().len(), 1);
-        assert_eq!(stats.unreached(), 0);
+        // One of the worker's two watchers has it: the drain waits for the other.
+        assert_eq!(stats.unreached(), 1);
+        let seen = stats.sightings();
+        assert_eq!(seen.len(), 1);
+        assert_eq!((seen[0].0, seen[0].1.watchers), (7, 1));
+        assert!(seen[0].1.last_micros <= monotonic_micros() - sent);
         // Item 8 after 6: item 7 was lost, the watcher asks for a snapshot and drops the
         // items until it comes.
         assert!(!w.item(&listed(8, "someone"), &stats));
         assert_eq!(stats.lost.load(Ordering::Relaxed), 1);
-        assert!(w.item(&listed(9, "probe 7"), &stats));
+        assert!(w.item(&listed(9, &probe), &stats));
         assert_eq!(w.at, 6);
         assert_eq!(stats.items.load(Ordering::Relaxed), 3);
+        // The second watcher has it from a snapshot's table.
+        let mut other = Watcher {
+            at: 0,
+            seen: HashSet::new(),
+            awaiting: false,
+        };
+        assert!(other.item(&listed(1, &probe), &stats));
+        assert_eq!(stats.unreached(), 0);
+        assert_eq!(stats.sightings()[0].1.watchers, 2);
+    }
+
+    #[test]
+    fn a_probe_s_name_carries_its_number_and_moment() {
+        assert_eq!(probe_of(Some("probe 12 345")), Some((12, 345)));
+        assert_eq!(probe_of(Some("probe 12")), None);
+        assert_eq!(probe_of(Some("player 12 345")), None);
+        assert_eq!(probe_of(None), None);
+        // The name stays within a player's 32 characters for hours of uptime.
+        let name = format!(
+            "probe {} {}",
+            u32::MAX,
+            monotonic_micros() + 1_000_000 * 86_400 * 365
+        );
+        assert!(name.chars().count() <= 32, "{name}");
     }
 }

@@ -97,8 +97,8 @@ struct Cli {
     /// Of the playing tables, this many are opened public (listed, then live).
     #[arg(long, default_value_t = 0)]
     public: usize,
-    /// Sockets following the lobby (`/api/lobby/ws`) as the start page does; all in the
-    /// first worker, which also opens the probes that time a lobby change.
+    /// Sockets following the lobby (`/api/lobby/ws`) as the start page does, spread over
+    /// the workers; the first worker opens the probes that time a lobby change.
     #[arg(long, default_value_t = 0)]
     lobby_watchers: usize,
     /// Seeks per second over all workers, as the start page's "Play" makes them.
@@ -216,15 +216,28 @@ fn worker(addr: SocketAddr, plan: &str) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = rt.block_on(pref_load::run(addr, &plan, |setup| async move {
-        println!("ready {} {}", setup.secs, setup.sockets);
-        let _ = std::io::stdout().flush();
+    // A line from the parent: the go, then the close once every worker has drained.
+    let heard = || async {
         let _ = tokio::task::spawn_blocking(|| {
             let mut line = String::new();
             let _ = std::io::stdin().read_line(&mut line);
         })
         .await;
-    }));
+    };
+    let result = rt.block_on(pref_load::run(
+        addr,
+        &plan,
+        |setup| async move {
+            println!("ready {} {}", setup.secs, setup.sockets);
+            let _ = std::io::stdout().flush();
+            heard().await;
+        },
+        || async {
+            println!("drained");
+            let _ = std::io::stdout().flush();
+            heard().await;
+        },
+    ));
     match result {
         Ok(report) => {
             println!(
@@ -305,6 +318,8 @@ fn tournament(cli: &Cli, plan: &pref_load::tournament::TournamentPlan) -> ExitCo
 /// What a worker said.
 enum Said {
     Ready(usize),
+    /// Worker `i` has drained and waits to be told to close.
+    Drained(usize),
     Report(Box<Report>),
     Failed(usize, String),
 }
@@ -436,10 +451,11 @@ fn parent(cli: &Cli) -> Result<Report, String> {
                 whole.rate * tables as f64 / whole.tables as f64
             },
             seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
-            // The lobby sockets and the probes timed to them are all in the first worker.
+            // The lobby sockets are spread over the workers; the probes timed to them are
+            // opened by the first.
             lobby: pref_load::LobbyPlan {
                 public_tables: share(whole.lobby.public_tables, workers, i),
-                watchers: if i == 0 { whole.lobby.watchers } else { 0 },
+                watchers: share(whole.lobby.watchers, workers, i),
                 probes_per_sec: if i == 0 {
                     whole.lobby.probes_per_sec
                 } else {
@@ -470,6 +486,8 @@ fn parent(cli: &Cli) -> Result<Report, String> {
                 let said = if let Some(r) = line.strip_prefix("ready ") {
                     let sockets = r.split(' ').nth(1).and_then(|n| n.parse().ok());
                     Said::Ready(sockets.unwrap_or(0))
+                } else if line == "drained" {
+                    Said::Drained(i)
                 } else if let Some(r) = line.strip_prefix("report ") {
                     match serde_json::from_str(r) {
                         Ok(rep) => Said::Report(Box::new(rep)),
@@ -513,7 +531,7 @@ fn parent(cli: &Cli) -> Result<Report, String> {
                 kill(&mut children);
                 return Err(format!("worker {i} failed during setup: {e}"));
             }
-            Ok(Said::Report(_)) => {}
+            Ok(Said::Report(_) | Said::Drained(_)) => {}
             Err(_) => {
                 kill(&mut children);
                 return Err("setup did not finish in time".into());
@@ -542,6 +560,15 @@ fn parent(cli: &Cli) -> Result<Report, String> {
     let mut peak_sum = ready_sum;
     let mut merged = Report::default();
     let mut reports = 0;
+    // Workers drained (or gone); at the last, every worker is told to close.
+    let mut drained = vec![false; workers];
+    let mut told_to_close = false;
+    let close = |children: &mut Vec<(Child, ChildStdin)>| {
+        for (_, stdin) in children.iter_mut() {
+            let _ = stdin.write_all(b"close\n");
+            let _ = stdin.flush();
+        }
+    };
     let end = Instant::now()
         + Duration::from_secs_f64(cli.duration)
         + pref_load::run::START_TIMEOUT
@@ -552,12 +579,18 @@ fn parent(cli: &Cli) -> Result<Report, String> {
                 merged.merge(&r);
                 reports += 1;
             }
+            Ok(Said::Drained(i)) => drained[i] = true,
             Ok(Said::Failed(i, e)) if e != "worker exited" => {
                 kill(&mut children);
                 return Err(format!("worker {i} failed: {e}"));
             }
-            Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Ok(Said::Failed(i, _)) => drained[i] = true,
+            Ok(Said::Ready(_)) | Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if !told_to_close && drained.iter().all(|&d| d) {
+            told_to_close = true;
+            close(&mut children);
         }
         let now = rss("VmRSS");
         for (p, n) in peak.iter_mut().zip(&now) {
@@ -565,12 +598,16 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         }
         peak_sum = peak_sum.max(now.iter().sum());
     }
+    if !told_to_close {
+        close(&mut children);
+    }
     for (c, _) in &mut children {
         let _ = c.wait();
     }
     if reports < workers {
         return Err(format!("only {reports} of {workers} workers reported"));
     }
+    merged.lobby.settle();
     for (before, after) in at_go.iter().zip(counters()) {
         // Counted from the go to the last report: the play and its drain.
         let follower = pref_load::report::Follower::between(before, &after);

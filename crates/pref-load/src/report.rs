@@ -145,10 +145,22 @@ pub struct LobbyReport {
     pub watchers: u64,
     /// From a probe's `POST` to each watcher having it.
     pub each: Histogram,
-    /// From a probe's `POST` to the last watcher having it: a change reaching every socket.
+    /// From a probe's `POST` to the last watcher having it: a change reaching every socket
+    /// (worked out from every worker's sightings by [`LobbyReport::settle`]).
     pub all: Histogram,
-    /// Probes some watcher never saw.
+    /// Probes some watcher never saw (by [`LobbyReport::settle`]).
     pub unreached: u64,
+    /// Per probe a worker's watchers saw: its number, how many of them have it, and the
+    /// latest of their times from its `POST` in microseconds. Emptied by `settle`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sightings: Vec<(u64, u32, u64)>,
+    /// The probes opened. Emptied by `settle`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub posted: Vec<u64>,
+    /// A probe's `POST` to its answer: the part of a change's latency before the lobby
+    /// hears of it.
+    #[serde(default)]
+    pub created: Histogram,
     /// Numbered items the watchers received.
     pub items: u64,
     /// Items the watchers found missing (each gap reopened the socket for a snapshot).
@@ -219,12 +231,37 @@ impl Follower {
 }
 
 impl LobbyReport {
+    /// Once every worker's report is merged: each probe opened that every watcher saw adds
+    /// its last watcher's time to `all`; one that some watcher did not see is unreached.
+    pub fn settle(&mut self) {
+        let sightings = std::mem::take(&mut self.sightings);
+        for k in std::mem::take(&mut self.posted) {
+            match sightings.iter().find(|s| s.0 == k) {
+                Some(&(_, watchers, last)) if u64::from(watchers) >= self.watchers => {
+                    self.all.record(last);
+                }
+                Some(_) | None => self.unreached += 1,
+            }
+        }
+    }
+
     fn merge(&mut self, o: &LobbyReport) {
         self.public_tables += o.public_tables;
         self.watchers += o.watchers;
         self.each.merge(&o.each);
         self.all.merge(&o.all);
         self.unreached += o.unreached;
+        for &(k, watchers, last) in &o.sightings {
+            match self.sightings.iter_mut().find(|s| s.0 == k) {
+                Some(mine) => {
+                    mine.1 += watchers;
+                    mine.2 = mine.2.max(last);
+                }
+                None => self.sightings.push((k, watchers, last)),
+            }
+        }
+        self.posted.extend_from_slice(&o.posted);
+        self.created.merge(&o.created);
         self.items += o.items;
         self.lost += o.lost;
         self.resyncs += o.resyncs;
@@ -415,10 +452,13 @@ impl fmt::Display for Report {
                     h.len()
                 )?;
             }
+            let c = &lo.created;
             writeln!(
                 f,
-                "lobby probes      {} not seen by every socket",
-                lo.unreached
+                "lobby probes      {} not seen by every socket; POST answered p50 {}  p99 {}",
+                lo.unreached,
+                ms(c.quantile(0.50)),
+                ms(c.quantile(0.99))
             )?;
             let p = &lo.paired;
             writeln!(
@@ -506,5 +546,45 @@ impl fmt::Display for Report {
             writeln!(f, "  error: {s}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_probe_reaches_every_socket_when_every_worker_s_watchers_have_it() {
+        // Worker 0 opened probes 1, 2 and 3 and holds 2 watchers; worker 1 holds 3.
+        let first = LobbyReport {
+            watchers: 2,
+            sightings: vec![(1, 2, 40_000), (2, 2, 10_000), (3, 1, 5_000)],
+            posted: vec![1, 2, 3],
+            ..LobbyReport::default()
+        };
+        let second = LobbyReport {
+            watchers: 3,
+            sightings: vec![(1, 3, 70_000), (2, 3, 9_000), (3, 3, 8_000)],
+            ..LobbyReport::default()
+        };
+        let mut merged = LobbyReport::default();
+        merged.merge(&first);
+        merged.merge(&second);
+        merged.settle();
+        // Probe 3 is missing at one of worker 0's watchers; 1 and 2 reached all five, at
+        // the later of the two workers' last times.
+        assert_eq!(merged.unreached, 1);
+        assert_eq!(merged.all.len(), 2);
+        assert_eq!(merged.all.max(), 70_000);
+        assert!((9_990..=10_010).contains(&merged.all.quantile(0.0)));
+        assert!(merged.sightings.is_empty() && merged.posted.is_empty());
+        // A probe no watcher saw is unreached too.
+        let mut none = LobbyReport {
+            watchers: 1,
+            posted: vec![9],
+            ..LobbyReport::default()
+        };
+        none.settle();
+        assert_eq!((none.unreached, none.all.len()), (1, 0));
     }
 }

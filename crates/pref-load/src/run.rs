@@ -41,6 +41,10 @@ const POOL_TARGET: u32 = 1000;
 /// How long starting every table may take.
 pub const START_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The least drain of the worker opening the lobby's probes: time for its last probe to
+/// reach every lobby socket (the target is a tenth of it).
+const LOBBY_DRAIN: Duration = Duration::from_secs(1);
+
 /// Creates, fills and connects playing table number `i`.
 async fn setup_table(
     i: usize,
@@ -166,15 +170,24 @@ pub struct Setup {
 }
 
 /// Runs `plan` against the server at `server`: sets everything up, calls `ready`, awaits
-/// the future it returns (the go), plays, and reports.
+/// the future it returns (the go), plays, drains, calls `drained` and awaits its future
+/// (every worker drained: the lobby sockets stay open until the last probe had time to
+/// reach those of every worker), closes, and reports.
 ///
 /// # Errors
 /// A message if a table or socket could not be set up; errors during play are counted in
 /// the report instead.
-pub async fn run<F, Fut>(server: SocketAddr, plan: &Plan, ready: F) -> Result<Report, String>
+pub async fn run<F, Fut, G, Gut>(
+    server: SocketAddr,
+    plan: &Plan,
+    ready: F,
+    drained: G,
+) -> Result<Report, String>
 where
     F: FnOnce(Setup) -> Fut,
     Fut: Future<Output = ()>,
+    G: FnOnce() -> Gut,
+    Gut: Future<Output = ()>,
 {
     let api = Api::new(&server.to_string());
     let dialer = Dialer {
@@ -314,15 +327,25 @@ where
     let play_secs = steady.elapsed().as_secs_f64();
     let acked_steady = stats.acked.load(Ordering::Relaxed) - acked_before;
     let _ = stage_tx.send(Stage::Drain);
-    // Bounded: a table whose answer never comes counts as unanswered after the drain.
-    let drain_end = Instant::now() + plan.drain;
+    // Bounded: a table whose answer never comes counts as unanswered after the drain. The
+    // worker opening the probes drains a second at least: its last probes may not have
+    // reached another worker's lobby sockets yet (they stay open until it has drained).
+    let drain_begun = Instant::now();
+    let drain_end = drain_begun + plan.drain;
+    let lobby_drain = if plan.lobby.probes_per_sec > 0.0 {
+        LOBBY_DRAIN.min(plan.drain)
+    } else {
+        Duration::ZERO
+    };
     while Instant::now() < drain_end
         && (probes.iter().any(|p| p.unanswered())
             || lobby_stats.unreached() > 0
+            || drain_begun.elapsed() < lobby_drain
             || seekers.iter().any(|s| !s.is_finished()))
     {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    drained().await;
     // Every socket notes its version before any closes (bounded, like the drain).
     let _ = stage_tx.send(Stage::Record);
     let record_end = Instant::now() + Duration::from_secs(2);
@@ -389,12 +412,24 @@ where
                 .lock()
                 .map(|h| h.clone())
                 .unwrap_or_default(),
-            all: lobby_stats
-                .all
+            // Worked out by the parent from every worker's sightings (`LobbyReport::settle`).
+            all: crate::histogram::Histogram::default(),
+            unreached: 0,
+            sightings: lobby_stats
+                .sightings()
+                .into_iter()
+                .map(|(k, s)| (k, s.watchers, s.last_micros))
+                .collect(),
+            posted: lobby_stats
+                .posted
+                .lock()
+                .map(|p| p.clone())
+                .unwrap_or_default(),
+            created: lobby_stats
+                .created
                 .lock()
                 .map(|h| h.clone())
                 .unwrap_or_default(),
-            unreached: lobby_stats.unreached(),
             items: get(&lobby_stats.items),
             lost: get(&lobby_stats.lost),
             resyncs: get(&lobby_stats.resyncs),

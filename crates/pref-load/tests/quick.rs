@@ -55,7 +55,7 @@ async fn quick_plan(tag: &str, plan: Plan) -> pref_load::Report {
     };
     let server = pref_server::start(config).await.unwrap();
 
-    let report = pref_load::run(server.addr, &plan, |_| async {})
+    let report = pref_load::run(server.addr, &plan, |_| async {}, || async {})
         .await
         .unwrap();
     eprint!("{report}");
