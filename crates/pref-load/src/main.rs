@@ -25,6 +25,12 @@ use pref_load::{Follow, NodeMemory, Plan, Players, Report, ServerMemory};
 /// Sockets one worker opens at most by default: the open-file limit here is 20,000 per
 /// process, and each worker also needs descriptors for its HTTP pool and runtime.
 const SOCKETS_PER_WORKER: usize = 12_000;
+/// Lobby sockets per worker of their own: the lobby's watchers are kept apart from the
+/// tables' sockets, as the browsers of people in the lobby are not those at the tables. In
+/// a worker that also plays tables, every lobby item (two thousand frames to read and
+/// parse on its one thread) held up the tables' events and added to their measured
+/// latency (`docs/performance.md`).
+const LOBBY_SOCKETS_PER_WORKER: usize = 1_000;
 
 #[derive(Debug, Parser)]
 #[command(about = "Opens many Preferans tables on a server and plays them at a set rate")]
@@ -70,7 +76,8 @@ struct Cli {
     /// Accepted actions per second aimed at, over all tables (0: as fast as possible).
     #[arg(long, default_value_t = 300.0)]
     rate: f64,
-    /// Worker processes (default: one per 12,000 sockets, at least one per node).
+    /// Worker processes for the tables (default: one per 12,000 sockets, at least one per
+    /// node); the lobby sockets get workers of their own.
     #[arg(long)]
     workers: Option<usize>,
     /// Loopback source addresses per worker (127.0.0.2 onward) to spread sockets over.
@@ -97,8 +104,9 @@ struct Cli {
     /// Of the playing tables, this many are opened public (listed, then live).
     #[arg(long, default_value_t = 0)]
     public: usize,
-    /// Sockets following the lobby (`/api/lobby/ws`) as the start page does, spread over
-    /// the workers; the first worker opens the probes that time a lobby change.
+    /// Sockets following the lobby (`/api/lobby/ws`) as the start page does, in workers of
+    /// their own (a thousand each), the first of which opens the probes that time a lobby
+    /// change.
     #[arg(long, default_value_t = 0)]
     lobby_watchers: usize,
     /// Seeks per second over all workers, as the start page's "Play" makes them.
@@ -415,7 +423,7 @@ fn parent(cli: &Cli) -> Result<Report, String> {
         },
         ..Plan::default()
     };
-    let workers = match cli.workers {
+    let table_workers = match cli.workers {
         Some(w) if w < nodes.len() => {
             return Err(format!(
                 "--workers {w} is fewer than the {} nodes: each node needs a worker",
@@ -423,15 +431,17 @@ fn parent(cli: &Cli) -> Result<Report, String> {
             ));
         }
         Some(w) => w,
-        None => whole
-            .sockets()
+        None => (whole.sockets() - whole.lobby.watchers)
             .div_ceil(SOCKETS_PER_WORKER)
             .max(nodes.len())
             .max(1),
     };
+    let lobby_workers = whole.lobby.watchers.div_ceil(LOBBY_SOCKETS_PER_WORKER);
+    let workers = table_workers + lobby_workers;
     let names: Vec<String> = nodes.iter().map(|(a, _)| a.to_string()).collect();
     eprintln!(
-        "pref-load: server {}, {} tables, {} sockets, {workers} worker(s)",
+        "pref-load: server {}, {} tables, {} sockets, {table_workers} worker(s) for the tables \
+         and {lobby_workers} for the lobby",
         names.join(", "),
         whole.tables + whole.idle_sockets.div_ceil(whole.idle_per_table.max(1)),
         whole.sockets()
@@ -440,31 +450,49 @@ fn parent(cli: &Cli) -> Result<Report, String> {
     let (tx, rx) = mpsc::channel();
     let mut children: Vec<(Child, ChildStdin)> = Vec::new();
     for i in 0..workers {
-        let tables = share(whole.tables, workers, i);
-        let plan = Plan {
-            tables,
-            spectators: share(whole.spectators, workers, i),
-            idle_sockets: share(whole.idle_sockets, workers, i),
-            rate: if whole.tables == 0 {
-                0.0
-            } else {
-                whole.rate * tables as f64 / whole.tables as f64
-            },
-            seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
-            // The lobby sockets are spread over the workers; the probes timed to them are
-            // opened by the first.
-            lobby: pref_load::LobbyPlan {
-                public_tables: share(whole.lobby.public_tables, workers, i),
-                watchers: share(whole.lobby.watchers, workers, i),
-                probes_per_sec: if i == 0 {
-                    whole.lobby.probes_per_sec
-                } else {
+        let plan = if i < table_workers {
+            let tables = share(whole.tables, table_workers, i);
+            Plan {
+                tables,
+                spectators: share(whole.spectators, table_workers, i),
+                idle_sockets: share(whole.idle_sockets, table_workers, i),
+                rate: if whole.tables == 0 {
                     0.0
+                } else {
+                    whole.rate * tables as f64 / whole.tables as f64
                 },
-                seeks_per_sec: whole.lobby.seeks_per_sec / workers as f64,
-                seek_clock: whole.lobby.seek_clock.clone(),
-            },
-            ..whole.clone()
+                seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
+                lobby: pref_load::LobbyPlan {
+                    public_tables: share(whole.lobby.public_tables, table_workers, i),
+                    watchers: 0,
+                    probes_per_sec: 0.0,
+                    seeks_per_sec: whole.lobby.seeks_per_sec / table_workers as f64,
+                    seek_clock: whole.lobby.seek_clock.clone(),
+                },
+                ..whole.clone()
+            }
+        } else {
+            // The lobby's watchers, in workers of their own; the first opens the probes.
+            let j = i - table_workers;
+            Plan {
+                tables: 0,
+                spectators: 0,
+                idle_sockets: 0,
+                rate: 0.0,
+                seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
+                lobby: pref_load::LobbyPlan {
+                    public_tables: 0,
+                    watchers: share(whole.lobby.watchers, lobby_workers, j),
+                    probes_per_sec: if j == 0 {
+                        whole.lobby.probes_per_sec
+                    } else {
+                        0.0
+                    },
+                    seeks_per_sec: 0.0,
+                    seek_clock: whole.lobby.seek_clock.clone(),
+                },
+                ..whole.clone()
+            }
         };
         let mut child = Command::new(&exe)
             .arg("worker")
