@@ -147,6 +147,23 @@ pub(crate) struct Waiting {
 /// The mark of a seek taken for a table that is being opened.
 const PENDING: &str = "pending";
 
+/// A [`SeekRow`] from a row whose first seven columns are `no, name, players, profile,
+/// clock, bots_after_ms, created_ms` (a macro: SQLite's and PostgreSQL's rows are
+/// different types under `with_pool!`).
+macro_rules! seek_row {
+    ($r:expr) => {
+        SeekRow {
+            no: $r.get(0),
+            name: $r.get(1),
+            players: small($r.get(2)),
+            profile: $r.get(3),
+            clock: $r.get(4),
+            bots_after_ms: $r.get(5),
+            created_ms: $r.get(6),
+        }
+    };
+}
+
 fn small(v: i64) -> u8 {
     u8::try_from(v).unwrap_or(u8::MAX)
 }
@@ -548,15 +565,7 @@ impl LobbyStore {
                     (None, _) => waiting.push(Waiting {
                         choice: r.get(7),
                         label: r.get(8),
-                        row: SeekRow {
-                            no: r.get(0),
-                            name: r.get(1),
-                            players: small(r.get(2)),
-                            profile: r.get(3),
-                            clock: r.get(4),
-                            bots_after_ms: r.get(5),
-                            created_ms: r.get(6),
-                        },
+                        row: seek_row!(r),
                     }),
                     (Some(_), None) => {}
                 }
@@ -606,15 +615,7 @@ impl LobbyStore {
             .await?;
             let waiting: Vec<SeekRow> = rows
                 .iter()
-                .map(|r| SeekRow {
-                    no: r.get(0),
-                    name: r.get(1),
-                    players: small(r.get(2)),
-                    profile: r.get(3),
-                    clock: r.get(4),
-                    bots_after_ms: r.get(5),
-                    created_ms: r.get(6),
-                })
+                .map(|r| seek_row!(r))
                 .collect();
             let taken = pick(&waiting, now_ms);
             for s in &taken {
