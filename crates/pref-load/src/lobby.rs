@@ -8,11 +8,12 @@
 //! - A **seeker** opens a lobby socket, seeks (Sochi, the run's seek clock), waits for its
 //!   seat (`paired`), and then opens the table's socket with the seat's token and reads its
 //!   snapshot, as the page does when it goes to the table; then it closes both.
-//! - A **probe** is a public table opened by the first worker under the name `probe N T`,
-//!   `T` the `POST`'s moment on the machine's monotonic clock in microseconds. The watchers
-//!   are spread over every worker, as browsers are over many machines; each one that has the
-//!   probe (in a `listed` item or a snapshot) times it from `T`, and each worker reports per
-//!   probe how many of its watchers have it and when the last did. The parent adds them up
+//! - A **probe** is a public table opened by the first lobby worker under the name
+//!   `probe N T`, `T` the `POST`'s moment on the machine's monotonic clock in
+//!   microseconds. The watchers are in workers of their own (`pref-load`'s
+//!   `LOBBY_SOCKETS_PER_WORKER`), apart from the tables' sockets as browsers are; each one
+//!   that has the probe (in a `listed` item or a snapshot) times it from `T`, and each
+//!   worker reports per probe how many of its watchers have it and when the last did. The parent adds them up
 //!   ([`crate::report::LobbyReport::settle`]): the latest of those moments is the lobby's
 //!   latency of one change to every socket.
 

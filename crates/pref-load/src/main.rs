@@ -450,6 +450,7 @@ fn parent(cli: &Cli) -> Result<Report, String> {
     let (tx, rx) = mpsc::channel();
     let mut children: Vec<(Child, ChildStdin)> = Vec::new();
     for i in 0..workers {
+        let seed = whole.seed.wrapping_add(i as u64 * 1_000_003);
         let plan = if i < table_workers {
             let tables = share(whole.tables, table_workers, i);
             Plan {
@@ -461,7 +462,7 @@ fn parent(cli: &Cli) -> Result<Report, String> {
                 } else {
                     whole.rate * tables as f64 / whole.tables as f64
                 },
-                seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
+                seed,
                 lobby: pref_load::LobbyPlan {
                     public_tables: share(whole.lobby.public_tables, table_workers, i),
                     watchers: 0,
@@ -479,17 +480,15 @@ fn parent(cli: &Cli) -> Result<Report, String> {
                 spectators: 0,
                 idle_sockets: 0,
                 rate: 0.0,
-                seed: whole.seed.wrapping_add(i as u64 * 1_000_003),
+                seed,
                 lobby: pref_load::LobbyPlan {
-                    public_tables: 0,
                     watchers: share(whole.lobby.watchers, lobby_workers, j),
                     probes_per_sec: if j == 0 {
                         whole.lobby.probes_per_sec
                     } else {
                         0.0
                     },
-                    seeks_per_sec: 0.0,
-                    seek_clock: whole.lobby.seek_clock.clone(),
+                    ..pref_load::LobbyPlan::default()
                 },
                 ..whole.clone()
             }

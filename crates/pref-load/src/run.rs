@@ -172,7 +172,9 @@ pub struct Setup {
 /// Runs `plan` against the server at `server`: sets everything up, calls `ready`, awaits
 /// the future it returns (the go), plays, drains, calls `drained` and awaits its future
 /// (every worker drained: the lobby sockets stay open until the last probe had time to
-/// reach those of every worker), closes, and reports.
+/// reach those of every worker), closes, and reports. The lobby's change to every socket
+/// and its unreached probes are left to the caller, who merges every worker's report and
+/// then calls [`crate::report::LobbyReport::settle`].
 ///
 /// # Errors
 /// A message if a table or socket could not be set up; errors during play are counted in

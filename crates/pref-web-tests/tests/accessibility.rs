@@ -58,68 +58,6 @@ for (const e of document.querySelectorAll('body *')) {
 }
 return out.slice(0, 5);";
 
-/// Plays the deal in progress to its end with keys only: the lowest bid once, then P in the
-/// auction and at the whist; two cards picked with Enter and the arrow for the discard;
-/// Enter on the focused choice or card otherwise. `passed` is set if this player passed.
-async fn play_a_deal_by_keys(c: &Client, deadline: Instant, passed: &mut bool) {
-    let (mut bid_made, mut picked) = (false, 0);
-    loop {
-        assert!(Instant::now() < deadline, "the deal did not finish");
-        let v = js(c, "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.version || '', d.phase || '']").await;
-        if v[1] == json!("finished") || v[3] != json!("playing") {
-            break;
-        }
-        if v[0] != json!("true") {
-            tokio::time::sleep(Duration::from_millis(40)).await;
-            continue;
-        }
-        // The focus is shown at the turn; a held trick's gathering may redraw the hand a
-        // moment after the turn began, so it is waited for (a lost focus still fails here).
-        let shown = format!("return (() => {{ {FOCUS_SHOWN} }})() === true");
-        until(c, &format!("the focus shown at {v}"), &shown).await;
-        let stage = v[1].as_str().unwrap_or_default().to_owned();
-        let version = v[2].as_str().unwrap_or_default().to_owned();
-        match stage.as_str() {
-            // The lowest bid once (the focus starts on it), then P to pass.
-            "auction" if !bid_made => {
-                bid_made = true;
-                press(c, ENTER).await;
-            }
-            "auction" | "whist" => {
-                *passed = true;
-                press(c, "p").await;
-            }
-            // Two cards picked with Enter and the arrow, then → to the OK button.
-            "discard" => {
-                if picked < 2 {
-                    if picked == 1 {
-                        press(c, RIGHT).await;
-                    }
-                    press(c, ENTER).await;
-                    picked += 1;
-                    until(
-                        c,
-                        "the card picked",
-                        &format!("return document.querySelectorAll('.hand.own .card.selected').length === {picked}"),
-                    )
-                    .await;
-                    continue;
-                }
-                let on_ok = js(c, "return document.activeElement?.id === 'discard-ok'").await;
-                if on_ok == json!(true) {
-                    press(c, ENTER).await;
-                } else {
-                    press(c, RIGHT).await;
-                    continue;
-                }
-            }
-            // The first contract, whist choice, defence or card: Enter on the focused one.
-            _ => press(c, ENTER).await,
-        }
-        past(c, &version).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deal_played_by_keyboard_is_read_out_in_the_page_s_language() {
     if browser_missing() {
@@ -230,4 +168,66 @@ async fn a_deal_played_by_keyboard_is_read_out_in_the_page_s_language() {
     );
     let low = js(&c, LOW_CONTRAST).await;
     assert_eq!(low, json!([]), "text under 4.5:1");
+}
+
+/// Plays the deal in progress to its end with keys only: the lowest bid once, then P in the
+/// auction and at the whist; two cards picked with Enter and the arrow for the discard;
+/// Enter on the focused choice or card otherwise. `passed` is set if this player passed.
+async fn play_a_deal_by_keys(c: &Client, deadline: Instant, passed: &mut bool) {
+    let (mut bid_made, mut picked) = (false, 0);
+    loop {
+        assert!(Instant::now() < deadline, "the deal did not finish");
+        let v = js(c, "const d = document.body.dataset; return [d.myturn || '', d.stage || '', d.version || '', d.phase || '']").await;
+        if v[1] == json!("finished") || v[3] != json!("playing") {
+            break;
+        }
+        if v[0] != json!("true") {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+            continue;
+        }
+        // The focus is shown at the turn; a held trick's gathering may redraw the hand a
+        // moment after the turn began, so it is waited for (a lost focus still fails here).
+        let shown = format!("return (() => {{ {FOCUS_SHOWN} }})() === true");
+        until(c, &format!("the focus shown at {v}"), &shown).await;
+        let stage = v[1].as_str().unwrap_or_default().to_owned();
+        let version = v[2].as_str().unwrap_or_default().to_owned();
+        match stage.as_str() {
+            // The lowest bid once (the focus starts on it), then P to pass.
+            "auction" if !bid_made => {
+                bid_made = true;
+                press(c, ENTER).await;
+            }
+            "auction" | "whist" => {
+                *passed = true;
+                press(c, "p").await;
+            }
+            // Two cards picked with Enter and the arrow, then → to the OK button.
+            "discard" => {
+                if picked < 2 {
+                    if picked == 1 {
+                        press(c, RIGHT).await;
+                    }
+                    press(c, ENTER).await;
+                    picked += 1;
+                    until(
+                        c,
+                        "the card picked",
+                        &format!("return document.querySelectorAll('.hand.own .card.selected').length === {picked}"),
+                    )
+                    .await;
+                    continue;
+                }
+                let on_ok = js(c, "return document.activeElement?.id === 'discard-ok'").await;
+                if on_ok == json!(true) {
+                    press(c, ENTER).await;
+                } else {
+                    press(c, RIGHT).await;
+                    continue;
+                }
+            }
+            // The first contract, whist choice, defence or card: Enter on the focused one.
+            _ => press(c, ENTER).await,
+        }
+        past(c, &version).await;
+    }
 }
