@@ -75,6 +75,77 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
+/// The command line a test's Chromium gets: headless, quiet, its own profile.
+fn chromium_args(profile: &Path, phone: bool) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--disable-renderer-backgrounding",
+        "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
+        "--lang=en-US",
+        // chromedriver's advice: talking to Chromium over pipes is more reliable than a
+        // debugging port found through a file the browser writes as it starts.
+        "--remote-debugging-pipe",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    if !phone {
+        args.push("--window-size=1360,960".to_owned());
+    }
+    args
+}
+
+/// Chromium started alone with `args`, printing an empty page's DOM (at most 30 s): its exit
+/// status, the end of what it wrote to stderr, and the memory the machine had left — what a
+/// refused session's log needs to say why the browser would not start.
+async fn chromium_alone(args: Vec<String>) -> String {
+    tokio::task::spawn_blocking(move || {
+        let out = Command::new("timeout")
+            .arg("30")
+            .arg(CHROMIUM)
+            .args(&args)
+            .args(["--dump-dom", "about:blank"])
+            .stdin(Stdio::null())
+            .output();
+        let available = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemAvailable"))
+                    .map(str::to_owned)
+            })
+            .unwrap_or_default();
+        match out {
+            Ok(out) => {
+                // Chromium's complaints about a missing D-Bus say nothing about a failed start.
+                let err = String::from_utf8_lossy(&out.stderr);
+                let lines: Vec<&str> = err
+                    .lines()
+                    .filter(|l| !l.contains(":ERROR:dbus/"))
+                    .collect();
+                let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+                format!(
+                    "Chromium alone: {} ({available}); its stderr ends:\n{tail}",
+                    out.status
+                )
+            }
+            Err(e) => format!("Chromium alone did not start: {e} ({available})"),
+        }
+    })
+    .await
+    .unwrap_or_else(|e| format!("Chromium alone: {e}"))
+}
+
 /// `target/<name>` (or under `CARGO_TARGET_DIR`), created: where screenshots and PDFs go.
 ///
 /// # Panics
@@ -96,6 +167,7 @@ pub struct Driver {
     child: Child,
     port: u16,
     dirs: Vec<PathBuf>,
+    log: PathBuf,
 }
 
 impl Drop for Driver {
@@ -135,12 +207,10 @@ impl Driver {
     /// Starts chromedriver on a free port, its log in `logs`.
     pub async fn start(logs: &Path) -> Driver {
         let port = free_port();
+        let log = logs.join("chromedriver.log");
         let child = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
-            .arg(format!(
-                "--log-path={}",
-                logs.join("chromedriver.log").display()
-            ))
+            .arg(format!("--log-path={}", log.display()))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .process_group(0)
@@ -150,6 +220,7 @@ impl Driver {
             child,
             port,
             dirs: Vec::new(),
+            log,
         };
         let deadline = Instant::now() + Duration::from_secs(60);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -160,54 +231,54 @@ impl Driver {
     }
 
     /// A fresh browser: desktop size, or a 390×844 phone.
+    ///
+    /// A chromedriver that has only just started listening may reset the first connection,
+    /// and on a loaded machine a Chromium now and then exits as it starts. A new session is
+    /// asked for again, each time with a new profile and a longer pause (up to about half a
+    /// minute in all); every refusal is followed by a report of the same Chromium started
+    /// alone, so the log says why it would not start.
+    ///
+    /// # Panics
+    /// When the sixth try fails too.
     pub async fn browser(&mut self, phone: bool) -> Client {
-        let profile = temp_dir("chromium");
-        self.dirs.push(profile.clone());
-        let mut args = vec![
-            "--headless".to_owned(),
-            "--no-sandbox".to_owned(),
-            "--disable-gpu".to_owned(),
-            "--disable-quic".to_owned(),
-            "--no-first-run".to_owned(),
-            "--disable-background-networking".to_owned(),
-            "--disable-component-update".to_owned(),
-            "--disable-sync".to_owned(),
-            "--disable-dev-shm-usage".to_owned(),
-            "--disable-renderer-backgrounding".to_owned(),
-            "--disable-background-timer-throttling".to_owned(),
-            "--disable-backgrounding-occluded-windows".to_owned(),
-            "--lang=en-US".to_owned(),
-            format!("--user-data-dir={}", profile.display()),
-        ];
-        let mut options = json!({ "binary": CHROMIUM });
-        if phone {
-            options["mobileEmulation"] = json!({
-                "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2, "touch": true }
-            });
-        } else {
-            args.push("--window-size=1360,960".to_owned());
-        }
-        options["args"] = json!(args);
-        let mut caps = serde_json::Map::new();
-        caps.insert("browserName".into(), json!("chrome"));
-        caps.insert("goog:chromeOptions".into(), options);
-        // A chromedriver that has only just started listening may reset the first
-        // connection; a new session is asked for again a few times before giving up.
         let url = format!("http://127.0.0.1:{}", self.port);
         let mut tries = 0;
         loop {
             tries += 1;
+            let profile = temp_dir("chromium");
+            self.dirs.push(profile.clone());
+            let args = chromium_args(&profile, phone);
+            let mut options = json!({ "binary": CHROMIUM, "args": args });
+            if phone {
+                options["mobileEmulation"] = json!({
+                    "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2, "touch": true }
+                });
+            }
+            let mut caps = serde_json::Map::new();
+            caps.insert("browserName".into(), json!("chrome"));
+            caps.insert("goog:chromeOptions".into(), options);
             match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                .capabilities(caps.clone())
+                .capabilities(caps)
                 .connect(&url)
                 .await
             {
                 Ok(client) => return client,
-                Err(e) if tries < 4 => {
-                    eprintln!("a browser session, try {tries}: {e}; trying again");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
+                Err(e) => {
+                    eprintln!("a browser session, try {tries}: {e}");
+                    if matches!(e, fantoccini::error::NewSessionError::SessionNotCreated(_)) {
+                        let alone = temp_dir("chromium-alone");
+                        self.dirs.push(alone.clone());
+                        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+                        let lines: Vec<&str> = log.lines().collect();
+                        eprintln!(
+                            "chromedriver's log ends:\n{}",
+                            lines[lines.len().saturating_sub(20)..].join("\n")
+                        );
+                        eprintln!("{}", chromium_alone(chromium_args(&alone, phone)).await);
+                    }
+                    assert!(tries < 6, "a browser session: {e:?}");
+                    tokio::time::sleep(Duration::from_millis(500 << tries)).await;
                 }
-                Err(e) => panic!("a browser session: {e:?}"),
             }
         }
     }
