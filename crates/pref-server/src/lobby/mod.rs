@@ -2,17 +2,17 @@
 //! and quick pairing (`docs/protocol.md`, "The lobby"; `docs/scaling.md`, "The lobby on
 //! several nodes").
 //!
-//! The lobby lives in the database (`store.rs`), so every node shows the same one. Each node
-//! runs one task ([`Lobby::follow`]) that, every `lobby.lobby_tick_ms` and soon after this
-//! node changed the lobby or another node notified it (`LISTEN pref_lobby` on PostgreSQL;
-//! the wake-ups of [`GATHER`] are taken as one step): marks its seeks alive and drops those
-//! of dead nodes (once a tick), reads the seeks (one query), pairs the seekers of each choice
-//! whose line fills a table (`pairing.rs`), hands the seats of its own seekers over their
-//! sockets, and, once a tick or when a public table may have changed (not when only a seek
-//! did, nor when a game started that would not enter a full live list), reads again the
-//! public tables it shows (the longest waiting and the busiest, not every public table)
-//! and now and then counts the spectators of the public games it serves
-//! and stores their previews (the table and its sheet as a spectator sees them,
+//! The lobby lives in the database (`store.rs`), so every node shows the same one. Each
+//! node runs one task ([`Lobby::follow`]) that, every `lobby.lobby_tick_ms` and soon after
+//! this node changed the lobby or another node notified it (`LISTEN pref_lobby` on
+//! PostgreSQL; the seeks' wake-ups of [`GATHER`] are taken as one step): marks its seeks
+//! alive and drops those of dead nodes (once a tick), reads the seeks (one query), pairs
+//! the seekers of each choice whose line fills a table (`pairing.rs`), hands the seats of
+//! its own seekers over their sockets, and, once a tick or when a public table may have
+//! changed (not when only a seek did, nor when a game started that would not enter a full
+//! live list), reads again the public tables it shows (the longest waiting and the busiest,
+//! not every public table) and now and then counts the spectators of the public games it
+//! serves and stores their previews (the table and its sheet as a spectator sees them,
 //! `pref_protocol::preview`): what changed goes out to its lobby sockets as numbered items
 //! (`view.rs`; the live list as its changed entries). Each part's time is counted in
 //! `/metrics` (`pref_lobby_*_micros`).
@@ -64,8 +64,9 @@ const NEWS: usize = 256;
 /// thousand games' previews were 15 KB to every socket in one burst).
 const COUNT_EVERY: u64 = 10;
 
-/// After a wake-up the follower waits this long before its step, so that the changes of
-/// those few milliseconds (fifty seeks a second at full load, each a wake-up) are read once.
+/// After a wake-up by a seek the follower waits this long before its step, so that the
+/// changes of those few milliseconds (fifty seeks a second at full load, each a wake-up) are
+/// read once; a public table's change is read at once.
 const GATHER: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// One numbered item as its sockets send it: serialised once when it is published, not
@@ -236,12 +237,16 @@ impl Lobby {
                     tracing::warn!(error = %e, "the lobby's step failed");
                 }
                 let poke = Arc::clone(&l.poke);
+                let tables_changed = Arc::clone(&l.tables_changed);
                 drop(l);
                 tokio::select! {
                     () = tokio::time::sleep(tick) => {}
                     () = poke.notified() => {}
                 }
-                tokio::time::sleep(GATHER).await;
+                // A public table's change goes out at once; the seeks' wake-ups are gathered.
+                if !tables_changed.load(Ordering::Acquire) {
+                    tokio::time::sleep(GATHER).await;
+                }
             }
         });
     }

@@ -336,25 +336,44 @@ fn a_step_that_read_only_the_seeks_tells_the_grid_once_and_keeps_the_tables() {
         known.update_seeking(&[], 7_000),
         Some(LobbyMessage::Seeking { n: 3, seeking }) if seeking.is_empty()
     ));
-    // A change sooner than SEEKING_EVERY_MS after is held back (the snapshot has it), a
-    // full read then tells nothing more, and the first step after the wait sends it.
+    // A change sooner than SEEKING_EVERY_MS after is held back (the snapshot has it), and
+    // the first step after the wait sends it.
     let three = vec![("rostov".to_owned(), "blitz".to_owned(), 1)];
     assert_eq!(
         known.update_seeking(&three, 7_000 + SEEKING_EVERY_MS - 1),
         None
     );
     assert_eq!(known.view(7_100).seeking[0].preset, "rostov");
-    assert!(
-        known
-            .update(Known::read(&rows, &[], &[], &three, (10, 10)), 7_200)
-            .is_empty()
-    );
     assert!(matches!(
         known.update_seeking(&three, 7_000 + SEEKING_EVERY_MS),
         Some(LobbyMessage::Seeking { n: 4, seeking }) if seeking[0].preset == "rostov"
     ));
+    // A full read takes a held change along at once, with its own items (one write to
+    // each socket): a new count 1 ms after the last one sent goes with the listing.
+    let four = vec![("sochi".to_owned(), "normal".to_owned(), 2)];
+    let at = 7_000 + SEEKING_EVERY_MS + 1;
+    assert_eq!(known.update_seeking(&four, at), None);
+    let more = [row("a", 1, "lobby", 0), row("t2", 2, "lobby", 0)];
+    let items = known.update(Known::read(&more, &[], &[], &four, (10, 10)), at);
+    assert!(
+        matches!(
+            items.as_slice(),
+            [
+                LobbyMessage::Listed { n: 5, .. },
+                LobbyMessage::Seeking { n: 6, seeking }
+            ] if seeking[0].preset == "sochi"
+        ),
+        "{items:?}"
+    );
+    // Nothing is told twice: the next seeks' step and full read with the same counts.
+    assert_eq!(known.update_seeking(&four, at + SEEKING_EVERY_MS), None);
+    assert!(
+        known
+            .update(Known::read(&more, &[], &[], &four, (10, 10)), at + 1)
+            .is_empty()
+    );
     // The same counts later: nothing to tell.
-    assert_eq!(known.update_seeking(&three, 9_000), None);
+    assert_eq!(known.update_seeking(&four, 9_000), None);
 }
 
 /// A new table in the lobby of `store`, listed public; returns its id and row number.

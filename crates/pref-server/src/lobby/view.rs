@@ -9,11 +9,15 @@ use pref_protocol::{LiveTable, LobbyMessage, LobbyView, PublicTable, RatingShown
 
 use super::store::PublicRow;
 
-/// The grid's counts are sent at most this often (ms): with fifty seeks a second nearly
-/// every step of the follower changes them, and each change was one more frame to every
-/// lobby socket (fourteen a second each at full load). A change held back goes with the
-/// first step after the wait, a tick later at most.
-pub(super) const SEEKING_EVERY_MS: i64 = 250;
+/// A step that read only the seeks sends the grid's counts alone only when none went out
+/// for this long (ms). With fifty seeks a second nearly every step of the follower changes
+/// them, and each change was one more frame to every lobby socket (fourteen a second each at
+/// full load, seven with the counts held to one per 250 ms). A read of the public tables
+/// (every tick, `lobby.lobby_tick_ms`, and at a public table's change) takes the counts
+/// along with its own items, in the same write to each socket; so on a busy lobby the
+/// counts go with the ticks, and in a quiet one a seek is counted at once. Longer than the
+/// default tick (500 ms), so a seek's step does not slip a lone frame between two ticks.
+pub(super) const SEEKING_EVERY_MS: i64 = 750;
 
 /// The lobby as last read, with the number of its last item.
 #[derive(Debug, Default)]
@@ -183,7 +187,9 @@ impl Known {
         }
     }
 
-    /// Takes `fresh` as the lobby; returns the items that tell what changed, numbered.
+    /// Takes `fresh` as the lobby; returns the items that tell what changed, numbered: the
+    /// grid's counts among them whenever they differ from those last sent, however
+    /// recently ([`SEEKING_EVERY_MS`] holds back only a step that read the seeks alone).
     pub(super) fn update(&mut self, fresh: Read, now_ms: i64) -> Vec<LobbyMessage> {
         let mut items = Vec::new();
         let old = std::mem::replace(&mut self.lobby, fresh);
@@ -214,15 +220,15 @@ impl Known {
             self.n += 1;
             items.push(item);
         }
-        items.extend(self.seeking_item(now_ms));
+        items.extend(self.seeking_item(now_ms, 0));
         items
     }
 
     /// The item telling the grid's counts, numbered, if they differ from those last sent
-    /// and those were sent at least [`SEEKING_EVERY_MS`] before `now_ms`.
-    fn seeking_item(&mut self, now_ms: i64) -> Option<LobbyMessage> {
+    /// and those were sent at least `hold` ms before `now_ms`.
+    fn seeking_item(&mut self, now_ms: i64, hold: i64) -> Option<LobbyMessage> {
         let (sent, at) = &self.seeking_sent;
-        if *sent == self.lobby.seeking || at.is_some_and(|at| now_ms - at < SEEKING_EVERY_MS) {
+        if *sent == self.lobby.seeking || at.is_some_and(|at| now_ms - at < hold) {
             return None;
         }
         self.seeking_sent = (self.lobby.seeking.clone(), Some(now_ms));
@@ -243,7 +249,7 @@ impl Known {
         now_ms: i64,
     ) -> Option<LobbyMessage> {
         self.lobby.seeking = seeking(counts);
-        self.seeking_item(now_ms)
+        self.seeking_item(now_ms, SEEKING_EVERY_MS)
     }
 
     /// Whether the game that just started on public table `id` (listed at `created_ms`,
