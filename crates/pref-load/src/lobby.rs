@@ -273,7 +273,15 @@ pub(crate) async fn watch(
     let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
 }
 
-/// Opens probe `k`: a public table named `probe k T`, `T` the moment before its `POST`.
+/// How long a probe stays in the lobby before its host ends it: time enough for every
+/// watcher to see it (a probe reaches them in well under a second), and few enough probes
+/// listed at once that a long run's lobby does not grow with them (the lobby shows the
+/// `lobby.lobby_max_listed` longest-waiting tables, 200: a probe past those would never be
+/// listed, and each seeker's snapshot would carry them all).
+const PROBE_LISTED: Duration = Duration::from_secs(5);
+
+/// Opens probe `k`: a public table named `probe k T`, `T` the moment before its `POST`,
+/// and ends it [`PROBE_LISTED`] later.
 pub(crate) async fn probe(k: u64, api: &Api, stats: &Stats, lobby: &LobbyStats) {
     let sent = monotonic_micros();
     let create = CreateTable {
@@ -281,19 +289,35 @@ pub(crate) async fn probe(k: u64, api: &Api, stats: &Stats, lobby: &LobbyStats) 
         name: Some(format!("probe {k} {sent}")),
         ..CreateTable::default()
     };
-    match api
+    let created = match api
         .expect::<Created, _>(201, Method::POST, "/api/tables", Some(&create), None)
         .await
     {
-        Ok(_) => {
+        Ok(created) => {
             if let Ok(mut h) = lobby.created.lock() {
                 h.record(monotonic_micros().saturating_sub(sent));
             }
             if let Ok(mut p) = lobby.posted.lock() {
                 p.push(k);
             }
+            created
         }
-        Err(e) => stats.error(format!("probe: {e}")),
+        Err(e) => return stats.error(format!("probe: {e}")),
+    };
+    // As a host who gave up waiting: the lobby keeps its size over a long run.
+    tokio::time::sleep(PROBE_LISTED).await;
+    let end = format!("/api/tables/{}/end", created.id);
+    if let Err(e) = api
+        .expect::<serde::de::IgnoredAny, ()>(
+            200,
+            Method::POST,
+            &end,
+            None,
+            Some(&created.host_token),
+        )
+        .await
+    {
+        stats.error(format!("probe's end: {e}"));
     }
 }
 

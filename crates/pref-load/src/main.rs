@@ -115,7 +115,8 @@ struct Cli {
     /// The seeks' clock (`off`, `relaxed`, `normal`, `blitz`); the house rules are Sochi.
     #[arg(long, default_value = "normal")]
     seek_clock: String,
-    /// Probes per second: public tables whose listing is timed to every lobby socket.
+    /// Probes per second: public tables whose listing is timed to every lobby socket, each
+    /// ended by its host 5 s after it opened.
     #[arg(long, default_value_t = 2.0)]
     probes_per_sec: f64,
 }

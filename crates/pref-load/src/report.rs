@@ -189,6 +189,12 @@ pub struct Follower {
     /// Microseconds spent in each part of a step (`touch`, `seeks`, `pair`, `hand_over`,
     /// `public`, `publish`).
     pub micros: Vec<(String, u64)>,
+    /// Items written to every socket that followed the lobby when they were published.
+    #[serde(default)]
+    pub fanouts: u64,
+    /// Their microseconds from publishing to the last socket's write, summed.
+    #[serde(default)]
+    pub fanout_micros: u64,
 }
 
 impl Follower {
@@ -212,8 +218,11 @@ impl Follower {
             micros: after
                 .keys()
                 .filter_map(|k| k.strip_suffix("_micros"))
+                .filter(|part| *part != "fanout")
                 .map(|part| (part.to_owned(), delta(&format!("{part}_micros"))))
                 .collect(),
+            fanouts: delta("fanouts"),
+            fanout_micros: delta("fanout_micros"),
         }
     }
 
@@ -221,6 +230,8 @@ impl Follower {
     pub fn add(&mut self, o: &Follower) {
         self.steps += o.steps;
         self.full_reads += o.full_reads;
+        self.fanouts += o.fanouts;
+        self.fanout_micros += o.fanout_micros;
         for (part, us) in &o.micros {
             match self.micros.iter_mut().find(|(p, _)| p == part) {
                 Some((_, mine)) => *mine += us,
@@ -501,6 +512,14 @@ impl fmt::Display for Report {
                 .collect();
             writeln!(f, "  per step        {}", parts.join(", "))?;
         }
+        if fo.fanouts > 0 {
+            writeln!(
+                f,
+                "lobby fan-out     {} items, each from publishing to the last socket's write {:.2} ms (mean)",
+                fo.fanouts,
+                fo.fanout_micros as f64 / 1000.0 / fo.fanouts as f64
+            )?;
+        }
         for n in &self.nodes {
             let m = n.memory;
             writeln!(
@@ -586,5 +605,25 @@ mod tests {
         };
         none.settle();
         assert_eq!((none.unreached, none.all.len()), (1, 0));
+    }
+
+    #[test]
+    fn the_fan_out_counters_are_kept_apart_from_the_step_s_parts() {
+        let read = |pairs: &[(&str, u64)]| -> std::collections::BTreeMap<String, u64> {
+            pairs.iter().map(|&(k, v)| (k.to_owned(), v)).collect()
+        };
+        let before = read(&[("steps", 10), ("public_micros", 500), ("fanouts", 4)]);
+        let after = read(&[
+            ("steps", 30),
+            ("public_micros", 2_500),
+            ("fanouts", 9),
+            ("fanout_micros", 250_000),
+        ]);
+        let mut f = Follower::between(&before, &after);
+        assert_eq!(f.steps, 20);
+        assert_eq!(f.micros, vec![("public".to_owned(), 2_000)]);
+        assert_eq!((f.fanouts, f.fanout_micros), (5, 250_000));
+        f.add(&f.clone());
+        assert_eq!((f.fanouts, f.fanout_micros), (10, 500_000));
     }
 }

@@ -31,6 +31,12 @@ pub(crate) struct Metrics {
     lobby_full_reads: Counter,
     /// Microseconds the follower's steps spent in each part, by [`LobbyPart`].
     lobby_micros: [Counter; LobbyPart::ALL.len()],
+    /// Lobby items written to every socket that was following the lobby when they were
+    /// published (`lobby/socket.rs`).
+    lobby_fanouts: Counter,
+    /// Of them, the microseconds from publishing each until the last of those sockets wrote
+    /// it.
+    lobby_fanout_micros: Counter,
     /// Every metric above under its name; counters get their `_total` from the encoder.
     registry: Registry,
 }
@@ -129,6 +135,16 @@ impl Metrics {
                     ),
                 )
             }),
+            lobby_fanouts: counter(
+                &mut registry,
+                "pref_lobby_fanouts",
+                "Lobby items written to every socket that followed the lobby when they were published",
+            ),
+            lobby_fanout_micros: counter(
+                &mut registry,
+                "pref_lobby_fanout_micros",
+                "Microseconds from publishing a lobby item until the last socket wrote it",
+            ),
             registry,
         }
     }
@@ -145,6 +161,13 @@ impl Metrics {
         let micros = u64::try_from(spent.as_micros()).unwrap_or(u64::MAX);
         self.lobby_micros[LobbyPart::ALL.iter().position(|p| *p == part).unwrap_or(0)]
             .inc_by(micros);
+    }
+
+    /// A lobby item was written to every socket it was published to, `spent` after.
+    pub(crate) fn lobby_fanout(&self, spent: std::time::Duration) {
+        self.lobby_fanouts.inc();
+        self.lobby_fanout_micros
+            .inc_by(u64::try_from(spent.as_micros()).unwrap_or(u64::MAX));
     }
 
     /// A table task started (`+1`) or ended (`-1`).
@@ -209,6 +232,8 @@ mod tests {
         m.lobby_step(false);
         m.lobby_part(LobbyPart::Public, std::time::Duration::from_micros(1500));
         m.lobby_part(LobbyPart::HandOver, std::time::Duration::from_micros(7));
+        m.lobby_fanout(std::time::Duration::from_micros(40_000));
+        m.lobby_fanout(std::time::Duration::from_micros(2_500));
         let text = m.render();
         for line in [
             "# TYPE pref_tables gauge",
@@ -225,6 +250,8 @@ mod tests {
             "pref_lobby_public_micros_total 1500",
             "pref_lobby_hand_over_micros_total 7",
             "pref_lobby_pair_micros_total 0",
+            "pref_lobby_fanouts_total 2",
+            "pref_lobby_fanout_micros_total 42500",
             "# HELP pref_connections Open WebSocket connections.",
             "# EOF",
         ] {

@@ -78,6 +78,20 @@ pub(crate) struct News {
     n: u64,
     /// The item as JSON text.
     text: axum::extract::ws::Utf8Bytes,
+    /// When it was published.
+    published: std::time::Instant,
+    /// The sockets that followed the lobby when it was published and have not written it
+    /// yet: the last to write it counts the fan-out's time (`pref_lobby_fanout_micros`).
+    /// One that closes or falls behind before writing it leaves it uncounted.
+    unwritten: std::sync::atomic::AtomicUsize,
+}
+
+impl News {
+    /// Notes that one more socket wrote the item; for the last of them, the time since it
+    /// was published.
+    fn written(&self) -> Option<std::time::Duration> {
+        (self.unwritten.fetch_sub(1, Ordering::AcqRel) == 1).then(|| self.published.elapsed())
+    }
 }
 
 /// The lobby of this node: its view of the shared lobby, its sockets and its seekers.
@@ -448,9 +462,12 @@ impl Lobby {
             };
             match serde_json::to_string(&item) {
                 Ok(text) => {
+                    // No socket subscribes meanwhile: subscribing takes the view's lock.
                     let _ = self.news.send(Arc::new(News {
                         n,
                         text: text.into(),
+                        published: std::time::Instant::now(),
+                        unwritten: std::sync::atomic::AtomicUsize::new(self.news.receiver_count()),
                     }));
                 }
                 Err(e) => tracing::error!(error = %e, "a lobby item does not serialise"),

@@ -76,25 +76,30 @@ async fn forward(
     ws: &mut WebSocket,
     news: &mut broadcast::Receiver<Arc<super::News>>,
     at: &mut u64,
-    first: &super::News,
+    first: Arc<super::News>,
 ) -> Forwarded {
     use futures_util::SinkExt;
     let write = async {
-        let mut next = Some((first.n, first.text.clone()));
+        let mut next = Some(first);
+        let mut fed = Vec::new();
         let mut outcome = Forwarded::Sent;
-        while let Some((n, text)) = next.take() {
-            if n > *at {
-                *at = n;
-                ws.feed(Message::Text(text)).await?;
+        while let Some(item) = next.take() {
+            if item.n > *at {
+                *at = item.n;
+                ws.feed(Message::Text(item.text.clone())).await?;
+                fed.push(item);
             }
             match news.try_recv() {
-                Ok(item) => next = Some((item.n, item.text.clone())),
+                Ok(item) => next = Some(item),
                 Err(broadcast::error::TryRecvError::Empty) => {}
                 Err(broadcast::error::TryRecvError::Lagged(_)) => outcome = Forwarded::Lagged,
                 Err(broadcast::error::TryRecvError::Closed) => outcome = Forwarded::Broken,
             }
         }
         ws.flush().await?;
+        for spent in fed.iter().filter_map(|item| item.written()) {
+            crate::metrics::METRICS.lobby_fanout(spent);
+        }
         Ok::<_, axum::Error>(outcome)
     };
     match tokio::time::timeout(SEND_TIMEOUT, write).await {
@@ -140,7 +145,7 @@ pub(crate) async fn run<P, F>(
                     break;
                 }
                 item = news.recv() => match item {
-                    Ok(item) => match forward(&mut ws, &mut news, &mut at, &item).await {
+                    Ok(item) => match forward(&mut ws, &mut news, &mut at, item).await {
                         Forwarded::Sent => {}
                         Forwarded::Lagged => {
                             let (view, again) = lobby.subscribe();

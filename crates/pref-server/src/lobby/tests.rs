@@ -662,3 +662,21 @@ fn a_started_game_is_read_only_if_it_would_enter_the_live_list() {
     // No live list kept at all.
     assert!(!Known::default().changed_by_start(("z", 9_000), 0));
 }
+
+/// An item's fan-out is timed by the last of the sockets that followed the lobby when it
+/// was published, once, and by none of the others (`pref_lobby_fanout_micros`).
+#[test]
+fn a_lobby_item_s_fan_out_is_timed_by_the_last_socket_to_write_it() {
+    let item = super::News {
+        n: 7,
+        text: "{}".into(),
+        published: std::time::Instant::now(),
+        unwritten: std::sync::atomic::AtomicUsize::new(3),
+    };
+    assert_eq!(item.written(), None);
+    assert_eq!(item.written(), None);
+    let spent = item
+        .written()
+        .expect("the third socket of three is the last");
+    assert!(spent <= item.published.elapsed());
+}
