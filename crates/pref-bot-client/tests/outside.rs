@@ -85,6 +85,11 @@ async fn the_strong_bot_plays_a_game_as_an_outside_program() {
     config.accounts.argon2_iterations = 1;
     config.limits.bot_delay_min_ms = Millis(0);
     config.limits.bot_delay_max_ms = Millis(0);
+    // Anna answers every turn at once, for both defenders when she whists openly: some
+    // thirty actions a second against an instant house bot, above a person's budget (10 a
+    // second, 20 at once), which drops the one over it and leaves her waiting for a turn.
+    config.limits.messages_per_second = 1_000;
+    config.limits.message_burst = 1_000;
     let addr = pref_server::start(config).await.unwrap().addr.to_string();
     let token = bot_token(&addr).await;
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_pref-bot"))
@@ -186,13 +191,18 @@ async fn the_strong_bot_plays_a_game_as_an_outside_program() {
     assert_eq!(status, 200, "{s}");
     let mut rng = rand::thread_rng();
     let mut finished = 0;
+    // The server's pings come every 20 s: the game has stalled when no text came for two
+    // minutes, whatever else did.
+    let mut quiet_until = tokio::time::Instant::now() + Duration::from_secs(120);
     let over = loop {
-        let msg = tokio::time::timeout(Duration::from_secs(120), ws.next())
+        let msg = tokio::time::timeout_at(quiet_until, ws.next())
             .await
-            .expect("the game stalled: the bot did not act");
+            .expect("the game stalled: no event for two minutes");
         let Some(Ok(Message::Text(text))) = msg else {
+            assert!(msg.is_some(), "Anna's socket closed");
             continue;
         };
+        quiet_until = tokio::time::Instant::now() + Duration::from_secs(120);
         let m: Value = serde_json::from_str(&text).unwrap();
         let version = m["version"].as_u64().unwrap_or(0);
         match m["event"]["kind"].as_str() {
