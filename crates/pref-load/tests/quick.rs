@@ -153,11 +153,12 @@ async fn the_lobby_s_load_reaches_every_socket_and_its_probes_leave_the_lobby() 
         },
         ..Plan::default()
     };
-    let fanouts = || async {
-        let text = get_body(server.addr, "/metrics").await;
-        text.lines()
-            .find_map(|l| l.strip_prefix("pref_lobby_fanouts_total "))
-            .and_then(|v| v.trim().parse::<u64>().ok())
+    let addr = server.addr;
+    let fanouts = || async move {
+        tokio::task::spawn_blocking(move || pref_load::server::lobby_counters(addr))
+            .await
+            .unwrap()
+            .and_then(|c| c.get("fanouts").copied())
             .unwrap_or(0)
     };
     let before = fanouts().await;

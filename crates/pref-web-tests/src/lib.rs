@@ -91,9 +91,6 @@ fn chromium_args(profile: &Path, phone: bool) -> Vec<String> {
         "--disable-background-timer-throttling",
         "--disable-backgrounding-occluded-windows",
         "--lang=en-US",
-        // chromedriver's advice: talking to Chromium over pipes is more reliable than a
-        // debugging port found through a file the browser writes as it starts.
-        "--remote-debugging-pipe",
     ]
     .into_iter()
     .map(str::to_owned)
@@ -103,6 +100,12 @@ fn chromium_args(profile: &Path, phone: bool) -> Vec<String> {
         args.push("--window-size=1360,960".to_owned());
     }
     args
+}
+
+/// The last `n` of `lines`, joined.
+fn last_lines<'a>(lines: impl Iterator<Item = &'a str>, n: usize) -> String {
+    let lines: Vec<&str> = lines.collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 /// Chromium started alone with `args`, printing an empty page's DOM (at most 30 s): its exit
@@ -129,11 +132,7 @@ async fn chromium_alone(args: Vec<String>) -> String {
             Ok(out) => {
                 // Chromium's complaints about a missing D-Bus say nothing about a failed start.
                 let err = String::from_utf8_lossy(&out.stderr);
-                let lines: Vec<&str> = err
-                    .lines()
-                    .filter(|l| !l.contains(":ERROR:dbus/"))
-                    .collect();
-                let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+                let tail = last_lines(err.lines().filter(|l| !l.contains(":ERROR:dbus/")), 40);
                 format!(
                     "Chromium alone: {} ({available}); its stderr ends:\n{tail}",
                     out.status
@@ -247,7 +246,11 @@ impl Driver {
             tries += 1;
             let profile = temp_dir("chromium");
             self.dirs.push(profile.clone());
-            let args = chromium_args(&profile, phone);
+            let mut args = chromium_args(&profile, phone);
+            // chromedriver's advice: talking to Chromium over pipes is more reliable than a
+            // debugging port found through a file the browser writes as it starts. (Not for
+            // `chromium_alone`: without chromedriver's pipes Chromium refuses to start.)
+            args.push("--remote-debugging-pipe".to_owned());
             let mut options = json!({ "binary": CHROMIUM, "args": args });
             if phone {
                 options["mobileEmulation"] = json!({
@@ -269,11 +272,7 @@ impl Driver {
                         let alone = temp_dir("chromium-alone");
                         self.dirs.push(alone.clone());
                         let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-                        let lines: Vec<&str> = log.lines().collect();
-                        eprintln!(
-                            "chromedriver's log ends:\n{}",
-                            lines[lines.len().saturating_sub(20)..].join("\n")
-                        );
+                        eprintln!("chromedriver's log ends:\n{}", last_lines(log.lines(), 20));
                         eprintln!("{}", chromium_alone(chromium_args(&alone, phone)).await);
                     }
                     assert!(tries < 6, "a browser session: {e:?}");
