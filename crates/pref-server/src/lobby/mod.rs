@@ -18,11 +18,13 @@
 //! `/metrics` (`pref_lobby_*_micros`).
 //!
 //! - `choice.rs`: what a seek asks for, checked, and the key seekers pair by.
-//! - `socket.rs`: one lobby socket: the snapshot, the items, the seek it holds.
+//! - `socket.rs`: one lobby socket's task: what its client asks, the seek it holds.
+//! - `fanout.rs`: the writers of the lobby sockets' frames: the snapshot, the items.
 //! - `threads.rs`: the lobby sockets' own threads, below the tables' priority.
 //! - `http.rs`: `GET /api/lobby` and the socket's upgrade.
 
 mod choice;
+mod fanout;
 pub(crate) mod http;
 mod pairing;
 pub(crate) mod socket;
@@ -39,7 +41,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use pref_core::Profile;
 use pref_protocol::clock::TimeControl;
 use pref_protocol::{LobbyMessage, LobbyView};
-use tokio::sync::{Notify, broadcast, mpsc};
+use tokio::sync::{Notify, mpsc};
 
 use crate::api::budgets::ClientBudget;
 use crate::api::client::ClientKey;
@@ -51,8 +53,9 @@ use crate::table::registry::Registry;
 pub(crate) use socket::Seeker;
 use store::{LobbyStore, NewPublic, SEEKS_ONLY, STARTED, Seated, Waiting};
 
-/// Items a slow lobby socket may fall behind before it is sent a new snapshot.
-const NEWS: usize = 256;
+/// A lobby socket's write half, as its writer holds it.
+type LobbySink =
+    futures_util::stream::SplitSink<axum::extract::ws::WebSocket, axum::extract::ws::Message>;
 
 /// The spectators of the public games a node serves are counted, and their previews taken
 /// (asked of each table), one slice of the games at a time and at most one slice a tick
@@ -80,15 +83,14 @@ pub(crate) struct News {
     text: axum::extract::ws::Utf8Bytes,
     /// When it was published.
     published: std::time::Instant,
-    /// The sockets that followed the lobby when it was published and have not written it
-    /// yet: the last to write it counts the fan-out's time (`pref_lobby_fanout_micros`).
-    /// One that closes or falls behind before writing it leaves it uncounted.
+    /// The writers (`fanout.rs`) that have not written it to their sockets yet: the last
+    /// to end its pass counts the fan-out's time (`pref_lobby_fanout_micros`).
     unwritten: std::sync::atomic::AtomicUsize,
 }
 
 impl News {
-    /// Notes that one more socket wrote the item; for the last of them, the time since it
-    /// was published.
+    /// Notes that one more writer wrote the item to its sockets; for the last of them, the
+    /// time since it was published.
     fn written(&self) -> Option<std::time::Duration> {
         (self.unwritten.fetch_sub(1, Ordering::AcqRel) == 1).then(|| self.published.elapsed())
     }
@@ -107,8 +109,9 @@ pub(crate) struct Lobby {
     /// The lobby as last read, with the number of its last item; locked while an item is
     /// published, so that a socket's snapshot and its items join without a gap.
     view: Mutex<view::Known>,
-    /// The numbered items, each serialised once for every socket.
-    news: broadcast::Sender<Arc<News>>,
+    /// The writers of the lobby sockets' frames (one per lobby socket thread): the
+    /// numbered items, each serialised once for every socket, go to each of them.
+    writers: Vec<fanout::Outlet<LobbySink>>,
     /// Wakes the follower at once.
     poke: Arc<Notify>,
     /// A public table may have changed since the last read of them: the next step reads
@@ -191,25 +194,39 @@ impl Lobby {
             ClientBudget::per_minute("seeks", l.seeks_per_ip_per_minute, l.seek_burst_per_ip);
         let sockets = threads::SocketThreads::new(l.lobby_socket_threads, l.lobby_socket_nice)
             .map_err(|e| ApiError::Internal(format!("the lobby sockets' threads: {e}")))?;
-        Ok(Arc::new(Lobby {
-            sockets,
-            rows,
-            store,
-            tables,
-            base_url,
-            node,
-            view: Mutex::new(view::Known::default()),
-            news: broadcast::channel(NEWS).0,
-            poke: Arc::new(Notify::new()),
-            tables_changed: Arc::new(AtomicBool::new(true)),
-            started: Mutex::new(Vec::new()),
-            seekers: Mutex::new(HashMap::new()),
-            next_socket: AtomicU64::new(1),
-            counted: Mutex::new((None, 0)),
-            touched: std::sync::atomic::AtomicI64::new(0),
-            counting: std::sync::atomic::AtomicBool::new(false),
-            seeks,
-            config,
+        let writers = l.lobby_socket_threads.max(1);
+        Ok(Arc::new_cyclic(|me: &std::sync::Weak<Lobby>| {
+            let writers = (0..writers)
+                .map(|_| {
+                    let lobby = me.clone();
+                    let snapshots: fanout::Snapshots =
+                        Arc::new(move || lobby.upgrade()?.snapshot_text());
+                    let (outlet, writer) = fanout::writer(snapshots);
+                    // Unbudgeted: tokio's budget would end a pass after 128 writes.
+                    sockets.spawn(tokio::task::unconstrained(writer));
+                    outlet
+                })
+                .collect();
+            Lobby {
+                writers,
+                sockets,
+                rows,
+                store,
+                tables,
+                base_url,
+                node,
+                view: Mutex::new(view::Known::default()),
+                poke: Arc::new(Notify::new()),
+                tables_changed: Arc::new(AtomicBool::new(true)),
+                started: Mutex::new(Vec::new()),
+                seekers: Mutex::new(HashMap::new()),
+                next_socket: AtomicU64::new(1),
+                counted: Mutex::new((None, 0)),
+                touched: std::sync::atomic::AtomicI64::new(0),
+                counting: std::sync::atomic::AtomicBool::new(false),
+                seeks,
+                config,
+            }
         }))
     }
 
@@ -382,10 +399,25 @@ impl Lobby {
             .view(now_ms())
     }
 
-    /// The snapshot and the items after it.
-    fn subscribe(&self) -> (LobbyView, broadcast::Receiver<Arc<News>>) {
-        let known = self.view.lock().unwrap_or_else(PoisonError::into_inner);
-        (known.view(now_ms()), self.news.subscribe())
+    /// The snapshot as a writer sends it: the number of its last item and its JSON
+    /// (`LobbyMessage::Snapshot`). Taken by the writer in its own order among the items, so
+    /// that a socket's snapshot and the items after it join without a gap.
+    fn snapshot_text(&self) -> Option<(u64, axum::extract::ws::Utf8Bytes)> {
+        let lobby = self.snapshot();
+        let n = lobby.n;
+        match serde_json::to_string(&LobbyMessage::Snapshot { lobby }) {
+            Ok(text) => Some((n, text.into())),
+            Err(e) => {
+                tracing::error!(error = %e, "the lobby's snapshot does not serialise");
+                None
+            }
+        }
+    }
+
+    /// The writer of lobby socket `number`.
+    fn outlet(&self, number: u64) -> &fanout::Outlet<LobbySink> {
+        let at = usize::try_from(number).unwrap_or(0) % self.writers.len();
+        &self.writers[at]
     }
 
     /// Publishes what changed: the grid's `counts`, and when `tables`, the public tables
@@ -453,7 +485,7 @@ impl Lobby {
         Some((*slices - 1) % COUNT_EVERY)
     }
 
-    /// Serialises each item once and hands it to every socket; called with the view
+    /// Serialises each item once and hands it to every writer; called with the view
     /// locked, so that a snapshot and the items after it join without a gap.
     fn send(&self, items: Vec<LobbyMessage>) {
         for item in items {
@@ -462,13 +494,15 @@ impl Lobby {
             };
             match serde_json::to_string(&item) {
                 Ok(text) => {
-                    // No socket subscribes meanwhile: subscribing takes the view's lock.
-                    let _ = self.news.send(Arc::new(News {
+                    let item = Arc::new(News {
                         n,
                         text: text.into(),
                         published: std::time::Instant::now(),
-                        unwritten: std::sync::atomic::AtomicUsize::new(self.news.receiver_count()),
-                    }));
+                        unwritten: std::sync::atomic::AtomicUsize::new(self.writers.len()),
+                    });
+                    for writer in &self.writers {
+                        writer.publish(&item);
+                    }
                 }
                 Err(e) => tracing::error!(error = %e, "a lobby item does not serialise"),
             }

@@ -1,21 +1,24 @@
-//! One lobby socket: the lobby's snapshot on connect, then its numbered items (a new
-//! snapshot if the socket fell behind), and at most one seek, which lives as long as the
-//! socket: cancelled, replaced by a new one, or dropped when the socket closes. The seat a
-//! seek is given comes back over the socket ([`LobbyMessage::Paired`]).
+//! One lobby socket's task: it reads the client's requests and hands its write half, then
+//! its own frames, to its writer (`fanout.rs`), which sends the lobby's snapshot on
+//! connect, then its numbered items (a new snapshot if the socket fell behind). A socket
+//! holds at most one seek, which lives as long as the socket: cancelled, replaced by a new
+//! one, or dropped when the socket closes. The seat a seek is given comes back over the
+//! socket ([`LobbyMessage::Paired`]).
 
 use std::future::Future;
 use std::num::NonZeroU32;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
-use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::StreamExt;
 use governor::{Quota, RateLimiter};
 use pref_protocol::{LobbyMessage, LobbyRequest};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{mpsc, oneshot};
 
+use super::fanout::{Control, Outlet};
 use super::store::{NewSeek, SeekRow};
-use super::{Lobby, choice, now_ms};
+use super::{Lobby, LobbySink, choice, now_ms};
 use crate::api::client::{Client, ClientKey};
 use crate::api::error::ApiError;
 use crate::table::machine::check_name;
@@ -32,9 +35,6 @@ pub(crate) struct Seeker {
     pub bot: bool,
 }
 
-/// A message written at most this long before the socket is given up.
-const SEND_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// The seek a socket holds.
 #[derive(Clone, Copy, Debug)]
 struct Held {
@@ -48,63 +48,27 @@ fn error(e: &ApiError) -> LobbyMessage {
     }
 }
 
-/// Writes one message of this socket's own (a snapshot, its seek's news, an error).
-async fn send(ws: &mut WebSocket, m: &LobbyMessage) -> bool {
-    let Ok(text) = serde_json::to_string(m) else {
-        return false;
-    };
-    matches!(
-        tokio::time::timeout(SEND_TIMEOUT, ws.send(Message::Text(text.into()))).await,
-        Ok(Ok(()))
-    )
+/// Where a socket's frames go: its writer (`fanout.rs`).
+struct Out<'a> {
+    outlet: &'a Outlet<LobbySink>,
+    id: u64,
 }
 
-/// What became of the items forwarded at once.
-enum Forwarded {
-    /// Written.
-    Sent,
-    /// The socket fell more than the channel holds behind: it is sent a new snapshot.
-    Lagged,
-    /// The socket is gone (or the news ended).
-    Broken,
-}
+impl Out<'_> {
+    /// Hands the writer one message of the socket's own (an answer, its seek's news, an
+    /// error).
+    fn send(&self, m: &LobbyMessage) {
+        match serde_json::to_string(m) {
+            Ok(text) => self.frame(Message::Text(text.into())),
+            Err(e) => tracing::error!(error = %e, "a lobby message does not serialise"),
+        }
+    }
 
-/// Writes `first` and every item already waiting after it (those a step published
-/// together, or that came while the socket wrote) with one flush: one write to the socket
-/// for them, not one each. `at` is the number of the last item sent.
-async fn forward(
-    ws: &mut WebSocket,
-    news: &mut broadcast::Receiver<Arc<super::News>>,
-    at: &mut u64,
-    first: Arc<super::News>,
-) -> Forwarded {
-    use futures_util::SinkExt;
-    let write = async {
-        let mut next = Some(first);
-        let mut fed = Vec::new();
-        let mut outcome = Forwarded::Sent;
-        while let Some(item) = next.take() {
-            if item.n > *at {
-                *at = item.n;
-                ws.feed(Message::Text(item.text.clone())).await?;
-                fed.push(item);
-            }
-            match news.try_recv() {
-                Ok(item) => next = Some(item),
-                Err(broadcast::error::TryRecvError::Empty) => {}
-                Err(broadcast::error::TryRecvError::Lagged(_)) => outcome = Forwarded::Lagged,
-                Err(broadcast::error::TryRecvError::Closed) => outcome = Forwarded::Broken,
-            }
-        }
-        ws.flush().await?;
-        for spent in fed.iter().filter_map(|item| item.written()) {
-            crate::metrics::METRICS.lobby_fanout(spent);
-        }
-        Ok::<_, axum::Error>(outcome)
-    };
-    match tokio::time::timeout(SEND_TIMEOUT, write).await {
-        Ok(Ok(outcome)) => outcome,
-        Ok(Err(_)) | Err(_) => Forwarded::Broken,
+    fn frame(&self, message: Message) {
+        self.outlet.tell(Control::Own {
+            id: self.id,
+            message,
+        });
     }
 }
 
@@ -114,7 +78,7 @@ async fn forward(
 /// (`threads.rs`): the database work of a request, of `paired` and of the seek's drop runs
 /// on the server's runtime.
 pub(crate) async fn run<P, F>(
-    mut ws: WebSocket,
+    ws: WebSocket,
     lobby: Arc<Lobby>,
     seeker: Seeker,
     paired: P,
@@ -125,8 +89,18 @@ pub(crate) async fn run<P, F>(
 {
     let number = lobby.next_socket.fetch_add(1, Ordering::Relaxed);
     let (tx, mut personal) = mpsc::unbounded_channel();
-    let (view, mut news) = lobby.subscribe();
-    let mut at = view.n;
+    let (sink, mut stream) = ws.split();
+    let (gone_tx, mut gone) = oneshot::channel::<()>();
+    let out = Out {
+        outlet: lobby.outlet(number),
+        id: number,
+    };
+    // The writer sends the snapshot first, then the items after it.
+    out.outlet.tell(Control::Open {
+        id: number,
+        sink,
+        gone: gone_tx,
+    });
     let mut held: Option<Held> = None;
     let limits = &lobby.config.limits;
     let quota =
@@ -137,88 +111,65 @@ pub(crate) async fn run<P, F>(
     ping.tick().await;
     tokio::pin!(going);
     let mut close = None;
-    if send(&mut ws, &LobbyMessage::Snapshot { lobby: view }).await {
-        loop {
-            tokio::select! {
-                () = &mut going => {
-                    close = Some((1001, "the server is restarting"));
+    loop {
+        tokio::select! {
+            () = &mut going => {
+                close = Some((1001, "the server is restarting"));
+                break;
+            }
+            // The writer gave the socket up (broken, or taking nothing).
+            _ = &mut gone => break,
+            mine = personal.recv() => {
+                let Some(mine) = mine else { break };
+                if let LobbyMessage::Paired { table, seat, token } = &mine {
+                    held = None;
+                    let tie = paired(table.clone(), *seat, token.clone());
+                    lobby.sockets.on_main(tie).await;
+                }
+                out.send(&mine);
+            }
+            heard = stream.next() => {
+                let Some(Ok(message)) = heard else { break };
+                let text = match message {
+                    Message::Text(t) => t,
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                    Message::Binary(_) => {
+                        close = Some((1003, "the lobby speaks JSON text"));
+                        break;
+                    }
+                };
+                if bucket.check().is_err() {
+                    close = Some((1008, "too many messages"));
                     break;
                 }
-                item = news.recv() => match item {
-                    Ok(item) => match forward(&mut ws, &mut news, &mut at, item).await {
-                        Forwarded::Sent => {}
-                        Forwarded::Lagged => {
-                            let (view, again) = lobby.subscribe();
-                            (at, news) = (view.n, again);
-                            if !send(&mut ws, &LobbyMessage::Snapshot { lobby: view }).await { break; }
-                        }
-                        Forwarded::Broken => break,
-                    },
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        let (view, again) = lobby.subscribe();
-                        (at, news) = (view.n, again);
-                        if !send(&mut ws, &LobbyMessage::Snapshot { lobby: view }).await { break; }
+                let answer = match pref_protocol::strict::read::<LobbyRequest>(text.as_bytes()) {
+                    Ok(LobbyRequest::Resync) => {
+                        out.outlet.tell(Control::Resync { id: number });
+                        Ok(None)
                     }
-                    Err(broadcast::error::RecvError::Closed) => break,
-                },
-                mine = personal.recv() => {
-                    let Some(mine) = mine else { break };
-                    if let LobbyMessage::Paired { table, seat, token } = &mine {
-                        held = None;
-                        let tie = paired(table.clone(), *seat, token.clone());
-                        lobby.sockets.on_main(tie).await;
-                    }
-                    if !send(&mut ws, &mine).await { break; }
-                }
-                heard = ws.recv() => {
-                    let Some(Ok(message)) = heard else { break };
-                    let text = match message {
-                        Message::Text(t) => t,
-                        Message::Close(_) => break,
-                        Message::Ping(_) | Message::Pong(_) => continue,
-                        Message::Binary(_) => {
-                            close = Some((1003, "the lobby speaks JSON text"));
-                            break;
-                        }
-                    };
-                    if bucket.check().is_err() {
-                        close = Some((1008, "too many messages"));
-                        break;
-                    }
-                    let answer = match pref_protocol::strict::read::<LobbyRequest>(text.as_bytes()) {
-                        Ok(LobbyRequest::Resync) => {
-                            let (view, again) = lobby.subscribe();
-                            (at, news) = (view.n, again);
-                            Ok(Some(LobbyMessage::Snapshot { lobby: view }))
-                        }
-                        Ok(request) => {
-                            let (l, who, tx) = (Arc::clone(&lobby), seeker.clone(), tx.clone());
-                            let mut h = held.take();
-                            let work = async move {
-                                let answer = handle(&l, &who, (number, &tx), &mut h, request).await;
-                                (answer, h)
-                            };
-                            match lobby.sockets.on_main(work).await {
-                                Some((answer, h)) => {
-                                    held = h;
-                                    answer
-                                }
-                                None => Err(ApiError::Internal("the request was not answered".into())),
+                    Ok(request) => {
+                        let (l, who, tx) = (Arc::clone(&lobby), seeker.clone(), tx.clone());
+                        let mut h = held.take();
+                        let work = async move {
+                            let answer = handle(&l, &who, (number, &tx), &mut h, request).await;
+                            (answer, h)
+                        };
+                        match lobby.sockets.on_main(work).await {
+                            Some((answer, h)) => {
+                                held = h;
+                                answer
                             }
+                            None => Err(ApiError::Internal("the request was not answered".into())),
                         }
-                        Err(e) => Err(ApiError::BadRequest(e.to_string())),
-                    };
-                    let out = answer.unwrap_or_else(|e| Some(error(&e)));
-                    if let Some(out) = out
-                        && !send(&mut ws, &out).await
-                    {
-                        break;
                     }
-                }
-                _ = ping.tick() => {
-                    if ws.send(Message::Ping(Default::default())).await.is_err() { break; }
+                    Err(e) => Err(ApiError::BadRequest(e.to_string())),
+                };
+                if let Some(m) = answer.unwrap_or_else(|e| Some(error(&e))) {
+                    out.send(&m);
                 }
             }
+            _ = ping.tick() => out.frame(Message::Ping(Default::default())),
         }
     }
     lobby
@@ -236,13 +187,11 @@ pub(crate) async fn run<P, F>(
         };
         lobby.sockets.on_main(drop_seek).await;
     }
-    if let Some((code, reason)) = close {
-        let frame = CloseFrame {
-            code,
-            reason: Utf8Bytes::from_static(reason),
-        };
-        let _ = tokio::time::timeout(SEND_TIMEOUT, ws.send(Message::Close(Some(frame)))).await;
-    }
+    let frame = close.map(|(code, reason)| CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    });
+    out.outlet.tell(Control::Close { id: number, frame });
 }
 
 /// Answers one request of the socket numbered `number`.
