@@ -28,10 +28,11 @@ use super::News;
 /// Items a socket may fall behind before it is owed a new snapshot instead.
 pub(super) const NEWS: usize = 256;
 
-/// Items waiting for the writer itself at most (each shared by every socket): one more,
-/// and every socket of the writer is owed a new snapshot. Four times a socket's, so that
-/// a writer kept from its core while a node's public tables fill (a thousand listings in
-/// a few seconds) catches up with the items instead of sending two thousand snapshots.
+/// The follower's steps waiting for the writer itself at most (their items shared by
+/// every socket): one more, and every socket of the writer is owed a new snapshot. Four
+/// times the items a socket may fall behind, so that a writer kept from its core while a
+/// node's public tables fill (a thousand listings in a few seconds) catches up with the
+/// items instead of sending two thousand snapshots.
 pub(super) const QUEUED: usize = 4 * NEWS;
 
 /// A socket that takes nothing for this long is given up.
@@ -68,8 +69,9 @@ pub(super) enum Control<S> {
 /// Where the lobby and its sockets reach one writer.
 pub(super) struct Outlet<S> {
     control: mpsc::UnboundedSender<Control<S>>,
-    news: mpsc::Sender<Arc<News>>,
-    /// An item did not fit in `news`: the writer owes every socket a snapshot.
+    /// The items of each of the follower's steps, together.
+    news: mpsc::Sender<Arc<[Arc<News>]>>,
+    /// A step did not fit in `news`: the writer owes every socket a snapshot.
     lagged: Arc<AtomicBool>,
 }
 
@@ -82,10 +84,11 @@ impl<S> std::fmt::Debug for Outlet<S> {
 }
 
 impl<S> Outlet<S> {
-    /// Hands the writer an item. If the writer is [`QUEUED`] items behind, the item is not
-    /// queued and every socket of the writer is sent a snapshot instead (taken after it).
-    pub(super) fn publish(&self, item: &Arc<News>) {
-        if self.news.try_send(Arc::clone(item)).is_err() {
+    /// Hands the writer the items of one step of the follower. If the writer is [`QUEUED`]
+    /// steps behind, they are not queued and every socket of the writer is sent a
+    /// snapshot instead (taken after them).
+    pub(super) fn publish(&self, items: &Arc<[Arc<News>]>) {
+        if self.news.try_send(Arc::clone(items)).is_err() {
             self.lagged.store(true, Ordering::Release);
         }
     }
@@ -131,7 +134,7 @@ where
 /// One writer's state.
 struct Writer<S> {
     control: mpsc::UnboundedReceiver<Control<S>>,
-    news: mpsc::Receiver<Arc<News>>,
+    news: mpsc::Receiver<Arc<[Arc<News>]>>,
     lagged: Arc<AtomicBool>,
     snapshots: Snapshots,
     sockets: HashMap<u64, Out<S>>,
@@ -263,13 +266,13 @@ impl<S: Sink<Message> + Unpin> Writer<S> {
         let mut batch = Vec::new();
         loop {
             match self.news.poll_recv(cx) {
-                Poll::Ready(Some(item)) => batch.push(item),
+                Poll::Ready(Some(step)) => batch.extend(step.iter().cloned()),
                 Poll::Ready(None) => return Poll::Ready(()),
                 Poll::Pending => break,
             }
         }
-        // After the items: an item that did not fit set the flag before the next was sent,
-        // so a batch with an item missing after it sees the flag.
+        // After the items: a step that did not fit set the flag before the next was sent,
+        // so a batch with items missing before some of its own sees the flag.
         if self.lagged.swap(false, Ordering::AcqRel) {
             for out in self.sockets.values_mut() {
                 out.owe_snapshot();

@@ -14,6 +14,8 @@ struct Wire {
     written: Vec<String>,
     /// Taken but not flushed.
     buffered: Vec<String>,
+    /// Flushes that wrote something: writes to the client's socket.
+    writes: usize,
     /// The client stopped reading: nothing is taken.
     stalled: bool,
     /// The connection broke.
@@ -71,6 +73,7 @@ impl Sink<Message> for Fake {
         std::task::ready!(self.poll_taking(cx))?;
         let mut w = self.wire();
         let frames = std::mem::take(&mut w.buffered);
+        w.writes += usize::from(!frames.is_empty());
         w.written.extend(frames);
         Poll::Ready(Ok(()))
     }
@@ -100,13 +103,23 @@ impl Lobby {
 
     /// The next item, as the follower publishes it (the view first, then the writer).
     fn publish(&self) -> u64 {
-        let n = self.n.fetch_add(1, Ordering::SeqCst) + 1;
-        self.outlet.publish(&Arc::new(News {
-            n,
-            text: format!("item {n}").into(),
-            published: std::time::Instant::now(),
-            unwritten: AtomicUsize::new(1),
-        }));
+        self.publish_step(1)
+    }
+
+    /// The next `count` items, published in one step; the last one's number.
+    fn publish_step(&self, count: u64) -> u64 {
+        let mut step = Vec::new();
+        let mut n = 0;
+        for _ in 0..count {
+            n = self.n.fetch_add(1, Ordering::SeqCst) + 1;
+            step.push(Arc::new(News {
+                n,
+                text: format!("item {n}").into(),
+                published: std::time::Instant::now(),
+                unwritten: AtomicUsize::new(1),
+            }));
+        }
+        self.outlet.publish(&step.into());
         n
     }
 
@@ -321,4 +334,23 @@ async fn a_writer_catching_up_gives_a_reading_socket_every_item() {
     let mut want = vec!["snapshot 0".to_owned()];
     want.extend(items(1, behind));
     assert_eq!(a.written(), want);
+}
+
+/// The items of one step of the follower go to each socket in one write.
+#[tokio::test(start_paused = true)]
+async fn a_step_s_items_are_one_write_to_each_socket() {
+    let (lobby, a, _a) = one_socket().await;
+    let (b, _b) = lobby.open(2);
+    settle().await;
+    lobby.publish_step(3);
+    settle().await;
+    lobby.publish();
+    settle().await;
+    for (socket, snapshot) in [(&a, "snapshot 0"), (&b, "snapshot 0")] {
+        let mut want = vec![snapshot.to_owned()];
+        want.extend(items(1, 4));
+        assert_eq!(socket.written(), want);
+        // The snapshot, the step of three, the step of one.
+        assert_eq!(socket.wire().writes, 3);
+    }
 }

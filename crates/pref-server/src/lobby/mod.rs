@@ -488,24 +488,29 @@ impl Lobby {
     /// Serialises each item once and hands it to every writer; called with the view
     /// locked, so that a snapshot and the items after it join without a gap.
     fn send(&self, items: Vec<LobbyMessage>) {
+        let mut step = Vec::with_capacity(items.len());
         for item in items {
             let Some(n) = view::number(&item) else {
                 continue;
             };
             match serde_json::to_string(&item) {
-                Ok(text) => {
-                    let item = Arc::new(News {
-                        n,
-                        text: text.into(),
-                        published: std::time::Instant::now(),
-                        unwritten: std::sync::atomic::AtomicUsize::new(self.writers.len()),
-                    });
-                    for writer in &self.writers {
-                        writer.publish(&item);
-                    }
-                }
+                Ok(text) => step.push(Arc::new(News {
+                    n,
+                    text: text.into(),
+                    published: std::time::Instant::now(),
+                    unwritten: std::sync::atomic::AtomicUsize::new(self.writers.len()),
+                })),
                 Err(e) => tracing::error!(error = %e, "a lobby item does not serialise"),
             }
+        }
+        if step.is_empty() {
+            return;
+        }
+        // The step's items together: one write to each socket for them all, where a
+        // writer woken by the first would start its pass before the next was serialised.
+        let step: Arc<[Arc<News>]> = step.into();
+        for writer in &self.writers {
+            writer.publish(&step);
         }
     }
 
