@@ -102,6 +102,46 @@ fn chromium_args(profile: &Path, phone: bool) -> Vec<String> {
     args
 }
 
+/// A DevTools command sent through chromedriver (`POST /session/{id}/goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({ "cmd": self.cmd, "params": self.params });
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
+/// Makes the page behave as the focused window's, as a player's page is: a headless
+/// Chromium's window may not have the system's focus (`document.hasFocus()` false), and
+/// then `:focus` matches nothing, so no focus ring is drawn, and a focus event may not
+/// come.
+///
+/// # Panics
+/// If chromedriver refuses the command.
+async fn focused(c: &Client) {
+    let cmd = Cdp {
+        cmd: "Emulation.setFocusEmulationEnabled",
+        params: json!({ "enabled": true }),
+    };
+    c.issue_cmd(cmd).await.expect("the page's focus emulated");
+}
+
 /// The last `n` of `lines`, joined.
 fn last_lines<'a>(lines: impl Iterator<Item = &'a str>, n: usize) -> String {
     let lines: Vec<&str> = lines.collect();
@@ -265,7 +305,10 @@ impl Driver {
                 .connect(&url)
                 .await
             {
-                Ok(client) => return client,
+                Ok(client) => {
+                    focused(&client).await;
+                    return client;
+                }
                 Err(e) => {
                     eprintln!("a browser session, try {tries}: {e}");
                     if matches!(e, fantoccini::error::NewSessionError::SessionNotCreated(_)) {

@@ -33,7 +33,8 @@ async fn press(c: &Client, keys: &str) {
 /// Whether the focused element is marked: an outline, or a card's ring.
 const FOCUS_SHOWN: &str = "const e = document.activeElement; if (!e || e === document.body) return 'nothing focused'; \
     const s = getComputedStyle(e); \
-    return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none' ? true : `${e.tagName}.${e.className}`";
+    return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow !== 'none' ? true \
+      : `${e.tagName}.${e.className} in #${e.parentElement?.closest('[id]')?.id}, outline ${s.outlineStyle} ${s.outlineWidth}, turn ${document.body.dataset.myturn}, page focused ${document.hasFocus()}`";
 
 /// Text whose contrast with its background is under 4.5:1 (WCAG AA), at most five.
 const LOW_CONTRAST: &str = r"
@@ -170,6 +171,24 @@ async fn a_deal_played_by_keyboard_is_read_out_in_the_page_s_language() {
     assert_eq!(low, json!([]), "text under 4.5:1");
 }
 
+/// Waits until the focus is shown (an outline of 2 px or more, or a shadow) at the turn
+/// whose page state is `at`; a failure says what had the focus.
+async fn focus_shown(c: &Client, at: &serde_json::Value) {
+    let deadline = Instant::now() + Duration::from_secs(45);
+    let script = format!("return (() => {{ {FOCUS_SHOWN} }})()");
+    loop {
+        let v = js(c, &script).await;
+        if v == json!(true) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for the focus shown at {at}: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+}
+
 /// Plays the deal in progress to its end with keys only: the lowest bid once, then P in the
 /// auction and at the whist; two cards picked with Enter and the arrow for the discard;
 /// Enter on the focused choice or card otherwise. `passed` is set if this player passed.
@@ -187,8 +206,7 @@ async fn play_a_deal_by_keys(c: &Client, deadline: Instant, passed: &mut bool) {
         }
         // The focus is shown at the turn; a held trick's gathering may redraw the hand a
         // moment after the turn began, so it is waited for (a lost focus still fails here).
-        let shown = format!("return (() => {{ {FOCUS_SHOWN} }})() === true");
-        until(c, &format!("the focus shown at {v}"), &shown).await;
+        focus_shown(c, &v).await;
         let stage = v[1].as_str().unwrap_or_default().to_owned();
         let version = v[2].as_str().unwrap_or_default().to_owned();
         match stage.as_str() {
