@@ -443,16 +443,33 @@ pub async fn shot(c: &Client, dir: &Path, name: &str) {
 /// # Panics
 /// After 45 s, naming `what`.
 pub async fn until(c: &Client, what: &str, script: &str) -> Value {
+    poll(c, what, script, |v| {
+        !matches!(v, Value::Null | Value::Bool(false)) && *v != json!("") && *v != json!(0)
+    })
+    .await
+}
+
+/// Waits until `script` returns `true` itself; anything else it returns says why not.
+///
+/// # Panics
+/// After 45 s, naming `what` and the last answer.
+pub async fn until_true(c: &Client, what: &str, script: &str) {
+    poll(c, what, script, |v| *v == json!(true)).await;
+}
+
+/// Runs `script` until its answer is `done`, and returns that answer.
+async fn poll(c: &Client, what: &str, script: &str, done: impl Fn(&Value) -> bool) -> Value {
     // Generous: a loaded two-core machine runs four browsers slowly.
     let deadline = Instant::now() + Duration::from_secs(45);
     loop {
         let v = js(c, script).await;
-        let truthy =
-            !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
-        if truthy {
+        if done(&v) {
             return v;
         }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what} (last: {v})"
+        );
         tokio::time::sleep(Duration::from_millis(60)).await;
     }
 }

@@ -14,7 +14,9 @@
 use std::time::{Duration, Instant};
 
 use fantoccini::Client;
-use pref_web_tests::{Driver, browser_missing, click, fast_bots_server, js, out_dir, past, until};
+use pref_web_tests::{
+    Driver, browser_missing, click, fast_bots_server, js, out_dir, past, until, until_true,
+};
 use serde_json::json;
 
 const ENTER: &str = "\u{e007}";
@@ -171,24 +173,6 @@ async fn a_deal_played_by_keyboard_is_read_out_in_the_page_s_language() {
     assert_eq!(low, json!([]), "text under 4.5:1");
 }
 
-/// Waits until the focus is shown (an outline of 2 px or more, or a shadow) at the turn
-/// whose page state is `at`; a failure says what had the focus.
-async fn focus_shown(c: &Client, at: &serde_json::Value) {
-    let deadline = Instant::now() + Duration::from_secs(45);
-    let script = format!("return (() => {{ {FOCUS_SHOWN} }})()");
-    loop {
-        let v = js(c, &script).await;
-        if v == json!(true) {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for the focus shown at {at}: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(60)).await;
-    }
-}
-
 /// Plays the deal in progress to its end with keys only: the lowest bid once, then P in the
 /// auction and at the whist; two cards picked with Enter and the arrow for the discard;
 /// Enter on the focused choice or card otherwise. `passed` is set if this player passed.
@@ -206,7 +190,8 @@ async fn play_a_deal_by_keys(c: &Client, deadline: Instant, passed: &mut bool) {
         }
         // The focus is shown at the turn; a held trick's gathering may redraw the hand a
         // moment after the turn began, so it is waited for (a lost focus still fails here).
-        focus_shown(c, &v).await;
+        let shown = format!("return (() => {{ {FOCUS_SHOWN} }})()");
+        until_true(c, &format!("the focus shown at {v}"), &shown).await;
         let stage = v[1].as_str().unwrap_or_default().to_owned();
         let version = v[2].as_str().unwrap_or_default().to_owned();
         match stage.as_str() {

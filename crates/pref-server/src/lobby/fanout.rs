@@ -204,9 +204,22 @@ impl<S: Sink<Message> + Unpin> Out<S> {
         if self.closing {
             return;
         }
+        self.drop_lobby_frames();
+        self.snapshot = true;
+    }
+
+    /// Queues the close frame after the socket's own frames, in place of the lobby's.
+    fn close(&mut self, frame: CloseFrame) {
+        self.drop_lobby_frames();
+        self.snapshot = false;
+        self.closing = true;
+        self.queue.push_back((false, Message::Close(Some(frame))));
+        self.own += 1;
+    }
+
+    fn drop_lobby_frames(&mut self) {
         self.queue.retain(|(lobby, _)| !lobby);
         self.news = 0;
-        self.snapshot = true;
     }
 
     /// Whether the socket has anything to write.
@@ -349,20 +362,10 @@ impl<S: Sink<Message> + Unpin> Writer<S> {
                     out.owe_snapshot();
                 }
             }
-            Control::Close { id, frame } => match frame {
-                Some(frame) => {
-                    if let Some(out) = self.sockets.get_mut(&id) {
-                        out.queue.retain(|(lobby, _)| !lobby);
-                        out.news = 0;
-                        out.snapshot = false;
-                        out.closing = true;
-                        out.queue.push_back((false, Message::Close(Some(frame))));
-                        out.own += 1;
-                    }
-                }
-                None => {
-                    self.sockets.remove(&id);
-                }
+            Control::Close { id, frame } => match (frame, self.sockets.get_mut(&id)) {
+                (Some(frame), Some(out)) => out.close(frame),
+                (None, _) => drop(self.sockets.remove(&id)),
+                (Some(_), None) => {}
             },
         }
     }

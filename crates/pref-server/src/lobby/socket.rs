@@ -70,6 +70,22 @@ impl Out<'_> {
             message,
         });
     }
+
+    /// Hands the writer the socket's write half: it sends the snapshot first, then the
+    /// items after it; it drops `gone` when it gives the socket up.
+    fn open(&self, sink: LobbySink, gone: oneshot::Sender<()>) {
+        let id = self.id;
+        self.outlet.tell(Control::Open { id, sink, gone });
+    }
+
+    fn resync(&self) {
+        self.outlet.tell(Control::Resync { id: self.id });
+    }
+
+    /// The socket's task ends: the writer writes `frame`, if any, then drops the socket.
+    fn close(&self, frame: Option<CloseFrame>) {
+        self.outlet.tell(Control::Close { id: self.id, frame });
+    }
 }
 
 /// Serves one lobby socket until it closes or `going` completes (the node stops);
@@ -95,12 +111,7 @@ pub(crate) async fn run<P, F>(
         outlet: lobby.outlet(number),
         id: number,
     };
-    // The writer sends the snapshot first, then the items after it.
-    out.outlet.tell(Control::Open {
-        id: number,
-        sink,
-        gone: gone_tx,
-    });
+    out.open(sink, gone_tx);
     let mut held: Option<Held> = None;
     let limits = &lobby.config.limits;
     let quota =
@@ -145,7 +156,7 @@ pub(crate) async fn run<P, F>(
                 }
                 let answer = match pref_protocol::strict::read::<LobbyRequest>(text.as_bytes()) {
                     Ok(LobbyRequest::Resync) => {
-                        out.outlet.tell(Control::Resync { id: number });
+                        out.resync();
                         Ok(None)
                     }
                     Ok(request) => {
@@ -191,7 +202,7 @@ pub(crate) async fn run<P, F>(
         code,
         reason: Utf8Bytes::from_static(reason),
     });
-    out.outlet.tell(Control::Close { id: number, frame });
+    out.close(frame);
 }
 
 /// Answers one request of the socket numbered `number`.
