@@ -8,6 +8,10 @@
 //! A probe costs one cache miss at most: an entry is 16 bytes (the whole 96-bit key, so a
 //! hit is never a collision) and a bucket of four is one aligned 64-byte cache line.
 
+/// The `best` lead of an entry whose search found no move better than the others (every
+/// move failed low for its player): a hint of no worth.
+pub(crate) const NO_MOVE: u8 = 0xFF;
+
 /// One stored position: bounds on the target's tricks from it and the best lead found.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TtEntry {
@@ -96,6 +100,8 @@ impl Table {
     }
 
     /// Stores bounds, tightening any bounds already stored for the same key.
+    /// `best` is [`NO_MOVE`] when the search found no move better than the others: an entry
+    /// already holding a lead then keeps it.
     pub(crate) fn store(&mut self, key: u128, lo: u8, hi: u8, best: u8, depth: u8) {
         let (k0, k1) = Table::split(key);
         let generation = self.generation;
@@ -103,7 +109,9 @@ impl Table {
         let bucket = &mut self.buckets[i].0;
         if let Some(e) = bucket.iter_mut().find(|e| e.k0 == k0 && e.k1 == k1) {
             e.bounds = e.lo().max(lo) | e.hi().min(hi) << 4;
-            e.best = best;
+            if best != NO_MOVE {
+                e.best = best;
+            }
             e.generation = generation;
             return;
         }

@@ -1,10 +1,13 @@
 //! Misère's cutoffs (and raspasy's from trick 4 on, played by the same rules): positions
 //! where the target, who minimises his tricks, is sure to take every trick left or none,
-//! or to win or lose the trick now starting or in progress, recognised from the hands and
-//! the trick alone so the search stops there; and the leads misère play searches last.
+//! to win or lose the trick now starting or in progress, or to lose one of the next two
+//! tricks or two of the next three through an *exit* (a suit in which another player
+//! holds only cards above his lowest), recognised from the hands and the trick alone so
+//! the search stops there; and the leads misère play searches last.
 
 use super::Solver;
 use super::rules::{above, next_player, suit_bits};
+use super::search::POPCOUNT;
 
 /// The trick in progress, for misère's in-trick cutoffs.
 struct Trick {
@@ -39,8 +42,10 @@ impl Solver {
 
     /// Misère's bounds at a trick start, for a window whose lower end is `alpha`: the
     /// target's count when he takes every trick left (`target_takes_all`) or
-    /// none (`target_takes_none`), or at most all but one when that is at most
-    /// `alpha` and he loses the trick now starting (`target_ducks_now`).
+    /// none (`target_takes_none`); at most all but two when that is at most `alpha` and he
+    /// loses two of the tricks left (`target_loses_two`); or at most all but one when that
+    /// is at most `alpha` and he loses the trick now starting (`target_ducks_now`) or this
+    /// one or the next (`target_exits_next`).
     pub(super) fn misere_start(&self, left: i32, alpha: i32) -> Option<i32> {
         let (mine, others) = self.target_and_others()?;
         if self.target_takes_all(mine, others) {
@@ -49,7 +54,61 @@ impl Solver {
         if self.target_takes_none(mine, others) {
             return Some(0);
         }
-        (left - 1 <= alpha && self.target_ducks_now(mine)).then_some(left - 1)
+        if left - 2 <= alpha && self.target_loses_two(mine) {
+            return Some(left - 2);
+        }
+        (left - 1 <= alpha && (self.target_ducks_now(mine) || self.target_exits_next(mine)))
+            .then_some(left - 1)
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, at a trick start with
+    /// the target on lead: he is sure to lose two of the tricks left when he holds an exit
+    /// to lead now (a suit in which one of the others holds only cards above his lowest,
+    /// who must beat it) and a second one kept through this trick and the next:
+    ///
+    /// - in another suit, held by a player with three cards of it or more, or two if he
+    ///   holds the suit led now (he follows it); or
+    /// - in the same suit, his second lowest card of it, below all the cards of a player
+    ///   holding three of them or more.
+    ///
+    /// He leads the first and loses this trick; on the next he keeps the second exit's card
+    /// (led, its suit loses him that trick), and if he wins it he leads that card, which
+    /// the player still holding the suit must beat.
+    fn target_loses_two(&self, mine: u32) -> bool {
+        let n = &self.node;
+        let t = self.rules.target;
+        if n.leader != t {
+            return false;
+        }
+        let others = [
+            n.hands[next_player(t, 1) as usize],
+            n.hands[next_player(t, 2) as usize],
+        ];
+        let rank_bits = |h: u32, s: u8| (h >> (s * 8)) as u8;
+        // Whether `x` is a non-empty set of ranks all above the lowest of `m`.
+        let only_above = |x: u8, m: u8| x != 0 && x & (m ^ m.wrapping_sub(1)) == 0;
+        (0..4u8).any(|s1| {
+            let m1 = rank_bits(mine, s1);
+            if m1 == 0 || !others.iter().any(|&h| only_above(rank_bits(h, s1), m1)) {
+                return false;
+            }
+            let second = m1 & (m1 - 1);
+            let same_suit = second != 0
+                && others.iter().any(|&h| {
+                    let x = rank_bits(h, s1);
+                    only_above(x, second) && POPCOUNT[x as usize] >= 3
+                });
+            same_suit
+                || (0..4u8).filter(|&s2| s2 != s1).any(|s2| {
+                    let m2 = rank_bits(mine, s2);
+                    m2 != 0
+                        && others.iter().any(|&h| {
+                            let x = rank_bits(h, s2);
+                            let follows = rank_bits(h, s1) != 0;
+                            only_above(x, m2) && POPCOUNT[x as usize] >= 3 - u8::from(follows)
+                        })
+                })
+        })
     }
 
     /// Misère, and raspasy once its first three tricks are played: every card the target
@@ -187,6 +246,87 @@ impl Solver {
         })
     }
 
+    /// Misère, and raspasy once its first three tricks are played, at a trick start with
+    /// another player on lead: the target is sure to lose this trick or the next when he
+    /// holds an *exit*, a suit in which one of the others holds only cards above his
+    /// lowest and still holds one after this trick:
+    ///
+    /// - that player is the leader (he leads the suit, and the target plays his lowest
+    ///   under that player's card, or he leads another and keeps the suit), or
+    /// - the leader's partner holds two cards of the suit or more, or holds every other suit
+    ///   the leader holds (he follows what is led and keeps the suit).
+    ///
+    /// The target keeps his lowest card of the suit through the trick (he follows the suit
+    /// led, or discards another card; led, the suit loses him this trick). If he wins the
+    /// trick he leads that card next, and that player must beat it. So he takes at most
+    /// all the tricks left but one.
+    fn target_exits_next(&self, mine: u32) -> bool {
+        let n = &self.node;
+        let t = self.rules.target;
+        if n.leader == t {
+            return false;
+        }
+        let leader = n.hands[n.leader as usize];
+        let partner = n.hands[(3 - n.leader - t) as usize];
+        // The leader's suits the partner cannot follow: a lead of one lets him discard.
+        let unfollowed = suits_held(leader) & !suits_held(partner);
+        (0..4u8).any(|s| {
+            let m = (mine >> (s * 8)) as u8;
+            if m == 0 {
+                return false;
+            }
+            // His lowest card of the suit and the ranks under it.
+            let up_to_low = m ^ (m - 1);
+            let only_above = |h: u32| {
+                let x = (h >> (s * 8)) as u8;
+                x != 0 && x & up_to_low == 0
+            };
+            let p = (partner >> (s * 8)) as u8;
+            only_above(leader)
+                || (only_above(partner) && (p & (p - 1) != 0 || unfollowed & !(1 << s) == 0))
+        })
+    }
+
+    /// Misère, and raspasy once its first three tricks are played, inside a trick: the
+    /// target is sure to lose this trick or the next when he holds an *exit*, a suit in
+    /// which one of the others holds only cards above his lowest and still holds one after
+    /// this trick (he has played to it, or holds the suit led and it is not the exit suit,
+    /// or holds two cards of the exit suit or more), and he keeps his lowest card of it
+    /// through the trick: he has played to it, or the suit led is another (he follows it,
+    /// or discards another card: he holds more than one, since the others still hold one
+    /// after the trick), or he holds two cards of the suit led or more and plays one above
+    /// his lowest. If he wins the trick he leads that card next, and that player must beat
+    /// it. So he takes at most the tricks left, this one included, but one.
+    pub(super) fn target_exits_after_trick(&self) -> bool {
+        let Some(trick) = self.misere_trick() else {
+            return false;
+        };
+        let n = &self.node;
+        let t = self.rules.target;
+        let mut mine = n.hands[t as usize];
+        if trick.to_play && (mine & trick.led).count_ones() < 2 {
+            mine &= !trick.led;
+        }
+        let defenders = [next_player(t, 1), next_player(t, 2)].map(|p| {
+            let hand = n.hands[p as usize];
+            let played = (p + 3 - n.leader) % 3 < n.len as u8;
+            (hand, played, hand & trick.led != 0)
+        });
+        (0..4u8).any(|s| {
+            let m = (mine >> (s * 8)) as u8;
+            if m == 0 {
+                return false;
+            }
+            let led = trick.led & suit_bits(s) != 0;
+            // His lowest card of the suit and the ranks under it.
+            let up_to_low = m ^ (m - 1);
+            defenders.iter().any(|&(hand, played, follows)| {
+                let x = (hand >> (s * 8)) as u8;
+                x != 0 && x & up_to_low == 0 && (played || (follows && !led) || x & (x - 1) != 0)
+            })
+        })
+    }
+
     /// Misère, and raspasy once its first three tricks are played, inside a trick: the
     /// target is sure to lose the trick in progress when
     ///
@@ -296,6 +436,17 @@ impl Solver {
             }
         })
     }
+}
+
+/// The suits `hand` holds, as bits 0..4.
+fn suits_held(hand: u32) -> u8 {
+    (0..4).fold(0, |acc, s| {
+        if hand & suit_bits(s) != 0 {
+            acc | 1 << s
+        } else {
+            acc
+        }
+    })
 }
 
 /// Whether, in one suit's ranks, the i-th lowest card of `mine` is below the i-th lowest

@@ -3,6 +3,12 @@
 
 use super::Solver;
 use super::rules::{DEALER, above, highest, next_player, suit_bits, suit_of};
+use crate::tt::NO_MOVE;
+
+/// The key of the stored best lead: above every history score (at most 2^24), so it is
+/// always tried first (below them, a stored lead that had cut off a search was passed over
+/// by one with a long history: misère nodes on 300 deals 9.92 M -> 9.68 M).
+const STORED_LEAD: i32 = 1 << 27;
 
 impl Solver {
     /// The top card of the run of `c` in `player`'s hand: cards with no live card of
@@ -41,6 +47,9 @@ impl Solver {
     }
 
     pub(super) fn decode_move(&self, code: u8) -> Option<u8> {
+        if code == NO_MOVE {
+            return None;
+        }
         let all = self.node.hands[0] | self.node.hands[1] | self.node.hands[2];
         let mut bits = all & suit_bits(code >> 3);
         for _ in 0..(code & 7) {
@@ -130,7 +139,7 @@ impl Solver {
             }
             let rank = i32::from(c & 7);
             let key = if Some(c) == hint {
-                1000
+                STORED_LEAD
             } else {
                 match follow {
                     None => {
@@ -193,7 +202,7 @@ mod tests {
             let n = &self.node;
             let rank = i32::from(c & 7);
             if Some(c) == hint {
-                return 1000;
+                return super::STORED_LEAD;
             }
             let maxim = self.rules.maximises(player);
             let minimise = self.rules.minimise;

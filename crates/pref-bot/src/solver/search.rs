@@ -4,6 +4,7 @@
 
 use super::Solver;
 use super::rules::{DEALER, above, highest, next_player, suit_bits, suit_of};
+use crate::tt::NO_MOVE;
 
 /// `COMPRESS[a][h]`: the bits of `h` that are in `a`, packed to the bottom in order (a
 /// parallel bit extract on one suit's eight ranks).
@@ -32,7 +33,7 @@ static COMPRESS: [[u8; 256]; 256] = {
 };
 
 /// `POPCOUNT[a]`: the number of bits of `a` (the target has no popcount instruction).
-static POPCOUNT: [u8; 256] = {
+pub(super) static POPCOUNT: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut a = 0;
     while a < 256 {
@@ -299,7 +300,12 @@ impl Solver {
             return 0;
         }
         // Misère play: he loses the trick in progress, so takes at most the others.
-        if !at_start && self.rules.minimise && left_now - 1 <= alpha && self.target_loses_trick() {
+        // Or he loses this trick or the next (an exit kept through it).
+        if !at_start
+            && self.rules.minimise
+            && left_now - 1 <= alpha
+            && (self.target_loses_trick() || self.target_exits_after_trick())
+        {
             return left_now - 1;
         }
         // And the mirror: he wins it, so takes at least one.
@@ -365,6 +371,7 @@ impl Solver {
         let mut best = if maxim { -1 } else { 99 };
         let mut best_card = moves.cards[0];
         let (mut a, mut b) = (alpha, beta);
+        let mut cut = false;
         for &c in &moves.cards[..moves.len] {
             let gained = self.play(c);
             let v = gained + self.search(a - gained, b - gained);
@@ -379,6 +386,7 @@ impl Solver {
                 }
                 if best >= b {
                     self.cutoff(at_start, player, best_card, left_now);
+                    cut = true;
                     break;
                 }
                 a = a.max(best);
@@ -389,6 +397,7 @@ impl Solver {
                 }
                 if best <= a {
                     self.cutoff(at_start, player, best_card, left_now);
+                    cut = true;
                     break;
                 }
                 b = b.min(best);
@@ -403,7 +412,13 @@ impl Solver {
             } else {
                 (best, best)
             };
-            let code = self.encode_move(best_card);
+            // A lead that cut the search off, or the best inside the window, guides the
+            // next search here; a node where every lead failed has none to give.
+            let code = if cut || (alpha < best && best < beta) {
+                self.encode_move(best_card)
+            } else {
+                NO_MOVE
+            };
             self.tt.store(key, lo as u8, hi as u8, code, left as u8);
         }
         best
