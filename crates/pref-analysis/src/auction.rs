@@ -95,7 +95,14 @@ pub fn best_contracts(
             let strains: [(u8, CardSet); 5] = std::array::from_fn(|s| {
                 let trump = Strain::ALL[s].trump();
                 let goal = Goal::Tricks { declarer: d, trump };
-                most_tricks(solver, &discards, |x| position(x, goal))
+                // The likeliest best discards first: a high bar early makes the others'
+                // "one trick more?" cheap to refute.
+                let mut order = discards.clone();
+                order.sort_by(|a, b| {
+                    let e = |x: &CardSet| pref_bot::trick_estimate(twelve.minus(*x), trump);
+                    e(b).total_cmp(&e(a))
+                });
+                most_tricks(solver, &order, |x| position(x, goal))
             });
             // The misère discards share one history too, as a strain's do.
             solver.carry_history(true);

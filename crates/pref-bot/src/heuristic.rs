@@ -6,7 +6,7 @@ use pref_core::{Card, CardSet, Rank, Strain, Suit};
 /// A rough count of the tricks `hand` takes as declarer in `trump` (`None`: no trumps):
 /// trumps count as length, side aces as one, side kings with a guard as a half.
 #[must_use]
-pub(crate) fn trick_estimate(hand: CardSet, trump: Option<Suit>) -> f64 {
+pub fn trick_estimate(hand: CardSet, trump: Option<Suit>) -> f64 {
     let mut est = 0.0;
     for s in Suit::ALL {
         let cards = hand.of_suit(s);

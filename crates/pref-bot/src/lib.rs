@@ -55,4 +55,5 @@ mod tt;
 
 pub use bot::CLOCK_MARGIN;
 pub use bot::{Alternative, Bot, Budget, Hint, Level, Reason, play_deal};
+pub use heuristic::trick_estimate;
 pub use solver::{Bound, Goal, Position, PositionError, Solver, Stats};
