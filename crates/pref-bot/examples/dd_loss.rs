@@ -7,12 +7,15 @@
 //! declarer's side maximises his tricks, the defence minimises them; on misère the other
 //! way; on raspasy a player minimises his own, the raspasy model). Printed: tricks lost per
 //! deal and seat, by kind of deal, with the standard error over deals, and in trick
-//! contracts the declarer's loss and the defence's per deal, on raspasy the tricks lost at
-//! each trick of the deal (all seats together); and the whists those tricks
+//! contracts the declarer's loss and the defence's per deal, and both by the trick the card
+//! goes to and with the defenders' hands closed or open (R5.5); on raspasy the tricks lost
+//! at each trick of the deal (all seats together); and the whists those tricks
 //! cost each seat by the preset's prices (the others' tricks shared evenly, as the bots
-//! price them; raspasy by the player's own tricks).
+//! price them; raspasy by the player's own tricks). With `DD_DEBUG` set, every card that
+//! loses a trick in a trick contract is written to standard error with the position, the
+//! card's value and every other card's.
 //!
-//! `cargo run --release -p pref-bot --features old-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|base|wide|likely|old> [nodes]`
+//! `cargo run --release -p pref-bot --features old-bot --example dd_loss -- <deals> <preset> <easy|normal|strong|base|prior|open|rasp|wide|likely|old> [nodes]`
 #![allow(missing_docs)]
 
 #[path = "old_bot/mod.rs"]
@@ -51,6 +54,11 @@ fn main() {
     let mut contract_sides = [0u32; 2];
     // Raspasy only: tricks lost by the trick the card is played to (0 = the first).
     let mut raspasy_by_trick = [0u32; 10];
+    // Trick contracts only: tricks lost by the declarer and by the defence, by the trick
+    // the card goes to, and with the defenders' hands closed or open (one lying down).
+    let mut contract_by_trick = [[0u32; 10]; 2];
+    let mut contract_open = [[0u32; 2]; 2];
+    let mut open_deals = 0usize;
     for i in 0..deals {
         deck.shuffle(&mut rng);
         let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
@@ -59,6 +67,10 @@ fn main() {
             .collect();
         let mut lost = 0u32;
         let mut lost_whists = 0.0f64;
+        let mut was_open = false;
+        if std::env::var_os("DD_DEBUG").is_some() {
+            eprintln!("deal {i}");
+        }
         let nodes = vec![nodes; usize::from(n)];
         let judge_card = |deal: &Deal, view: &DealView, action: Action, choices: usize| {
             if let (Stage::Play, Action::Play(card)) = (view.stage, action)
@@ -79,7 +91,13 @@ fn main() {
                 }
                 if view.kind == DealKind::Game {
                     let declarer = view.turn.is_some() && view.turn == view.declarer;
-                    contract_sides[usize::from(!declarer)] += loss;
+                    let side = usize::from(!declarer);
+                    contract_sides[side] += loss;
+                    let done: u8 = view.tricks_taken.iter().sum();
+                    contract_by_trick[side][usize::from(done.min(9))] += loss;
+                    let open = view.open_hands.iter().any(Option::is_some);
+                    was_open |= open;
+                    contract_open[side][usize::from(open)] += loss;
                 }
                 cards += 1;
             }
@@ -91,6 +109,9 @@ fn main() {
             _ => 0,
         };
         by_kind[k].1 += 1;
+        if k == 0 && was_open {
+            open_deals += 1;
+        }
         per_deal.push(f64::from(lost) / 3.0);
         per_deal_whists.push(lost_whists / 3.0);
     }
@@ -113,6 +134,14 @@ fn main() {
         "  in trick contracts, per deal: the declarer loses {:.3} tricks, the defence {:.3}",
         f64::from(contract_sides[0]) / games,
         f64::from(contract_sides[1]) / games
+    );
+    println!(
+        "  trick contracts, tricks lost by trick: the declarer {:?}, the defence {:?}",
+        contract_by_trick[0], contract_by_trick[1]
+    );
+    println!(
+        "  trick contracts with the defence closed / open ({open_deals} open deals): the declarer {:?}, the defence {:?}",
+        contract_open[0], contract_open[1]
     );
     println!("  raspasy, tricks lost by trick (all seats, all deals): {raspasy_by_trick:?}");
     let (mean, se) = mean_se(&per_deal_whists);
@@ -207,6 +236,21 @@ fn dd_loss(
     let values = moves.iter().map(|m| m.1);
     let best = if maximise { values.max() } else { values.min() }.unwrap_or(0);
     let chosen = value(card);
+    if std::env::var_os("DD_DEBUG").is_some() && best != chosen && view.kind == DealKind::Game {
+        let done: u8 = view.tricks_taken.iter().sum();
+        eprintln!(
+            "trick {done} taken {:?} seat {seat:?} (declarer {:?}, {:?}, whist {:?}, open {}): played {card} for {chosen}, best {best}; moves {:?}; trick {:?}; hands {:?}; discard {:?}",
+            view.tricks_taken,
+            view.declarer,
+            view.contract,
+            view.whist,
+            view.open_hands.iter().any(Option::is_some),
+            moves,
+            view.trick.iter().map(|sc| sc.card).collect::<Vec<_>>(),
+            hands,
+            deal.discard(),
+        );
+    }
     let taken = view.tricks_taken.get(target.index()).copied().unwrap_or(0);
     let whists = match (
         price(profile, view, seat, target, taken + best),

@@ -8,8 +8,10 @@
 //! The opponents are `old` (the strong bot as it was before it scored with the core and
 //! read the auction, `examples/old_bot`), `base` (the strong bot before issue 39: bids at
 //! the open-hand count, `Bot::declarer_edge(false)`, and samples raspasy cards as any other,
-//! `Bot::wide_raspasy(false)`), `easy`, `normal` or `strong`; the
-//! measured bot is `strong`, or with a sixth argument another kind (`likely`: `base` pricing
+//! `Bot::wide_raspasy(false)`), `prior` (the strong bot before the lone whister's open play
+//! and the measured raspasy price: `Bot::open_alone(false)`, `Bot::measured_raspasy(false)`),
+//! `easy`, `normal` or `strong`; the measured bot is `strong`, or with a sixth argument
+//! another kind (`open` and `rasp`: `prior` with one of those two; `likely`: `base` pricing
 //! its contracts by its defenders' likely whists, `Bot::likely_whists`; `wide`: strong
 //! sampling up to 100 layouts for a raspasy card, `Bot::wide_raspasy`).
 //!
@@ -17,8 +19,8 @@
 //! went: raspasy, misère and each contract level.
 //!
 //! ```text
-//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|base|easy|normal|strong] [nodes] [other nodes] [measured kind]
-//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|base|wide|likely|old> [nodes]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|base|prior|easy|normal|strong] [nodes] [other nodes] [measured kind]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|base|prior|open|rasp|wide|likely|old> [nodes]
 //! ```
 #![allow(missing_docs)]
 

@@ -24,8 +24,10 @@ pub enum Player {
 
 impl Player {
     /// `kind` is `easy`, `normal`, `strong` (today's levels), `old` (the old strong bot),
-    /// `base` (strong before issue 39), `wide` (strong with the wider raspasy sample) or
-    /// `likely` (`base` pricing by likely whists).
+    /// `base` (strong before issue 39), `prior` (strong before the lone whister's open play
+    /// and the measured raspasy price), `open` and `rasp` (`prior` with one of the two),
+    /// `wide` (strong with the wider raspasy sample) or `likely` (`base` pricing by likely
+    /// whists).
     pub fn make(kind: &str, seat: Seat, profile: &Profile, seed: u64) -> Player {
         let level = match kind {
             "easy" => Level::Easy,
@@ -41,13 +43,34 @@ impl Player {
             Player::New(Box::new(
                 Bot::new(seat, Level::Strong, profile, seed)
                     .declarer_edge(false)
-                    .wide_raspasy(false),
+                    .wide_raspasy(false)
+                    .open_alone(false)
+                    .measured_raspasy(false),
             ))
         } else if kind == "wide" {
             // The strong bot sampling up to 100 layouts for a raspasy card
             // (`Bot::wide_raspasy`), to be measured against `strong`.
             Player::New(Box::new(
                 Bot::new(seat, Level::Strong, profile, seed).wide_raspasy(true),
+            ))
+        } else if kind == "prior" {
+            // Today's strong bot before the lone whister's open play and the measured
+            // raspasy price (`Bot::open_alone`, `Bot::measured_raspasy`): the baseline
+            // they were measured against.
+            Player::New(Box::new(
+                Bot::new(seat, Level::Strong, profile, seed)
+                    .open_alone(false)
+                    .measured_raspasy(false),
+            ))
+        } else if kind == "open" {
+            // `prior` playing open whenever it whists alone.
+            Player::New(Box::new(
+                Bot::new(seat, Level::Strong, profile, seed).measured_raspasy(false),
+            ))
+        } else if kind == "rasp" {
+            // `prior` pricing a pass at the measured raspasy count.
+            Player::New(Box::new(
+                Bot::new(seat, Level::Strong, profile, seed).open_alone(false),
             ))
         } else if kind == "likely" {
             // The baseline pricing its contracts by its defenders' likely whists
@@ -56,6 +79,8 @@ impl Player {
                 Bot::new(seat, Level::Strong, profile, seed)
                     .declarer_edge(false)
                     .wide_raspasy(false)
+                    .open_alone(false)
+                    .measured_raspasy(false)
                     .likely_whists(true),
             ))
         } else {

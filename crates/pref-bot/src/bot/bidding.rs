@@ -111,7 +111,9 @@ impl HandEval {
     /// `defenders[i]`, when given, holds the defenders' hands of sample `i`, to price each
     /// sample by their likely whists (`likely_whist.rs`); without, both whist. With `edge`
     /// each contract is priced as if one layout in four gave the declarer a trick more
-    /// ([`Bot::declarer_edge`]).
+    /// ([`Bot::declarer_edge`]). With `measured_raspasy` the hand's raspasy is priced at
+    /// its measured count ([`heuristic::raspasy_twentieths`], between the two whole counts
+    /// around it), else at the rule of thumb's ([`Bot::measured_raspasy`]).
     #[allow(clippy::too_many_arguments)]
     fn priced(
         prices: &Prices,
@@ -122,9 +124,18 @@ impl HandEval {
         mis: Option<&[u8]>,
         defenders: &[Defenders],
         edge: bool,
+        measured_raspasy: bool,
     ) -> HandEval {
-        let raspasy =
-            tables::raspasy_table(prices, view, me)[usize::from(heuristic::raspasy_tricks(hand))];
+        let table = tables::raspasy_table(prices, view, me);
+        let raspasy = if measured_raspasy {
+            let t = heuristic::raspasy_twentieths(hand);
+            let (whole, part) = (t / 20, i64::from(t % 20));
+            let below = table[whole as usize];
+            let above = table[(whole as usize + 1).min(10)];
+            (below * (20 - part) + above * part) / 20
+        } else {
+            table[usize::from(heuristic::raspasy_tricks(hand))]
+        };
         let mut contract = [None; Bid::COUNT];
         for c in all_contracts() {
             let ts = &counts[c.strain() as usize];
@@ -288,6 +299,7 @@ impl Bot {
             with_misere.then_some(&mis[..]),
             &defenders,
             self.declarer_edge,
+            self.measured_raspasy,
         );
         eval.misere_asked = misere_asked;
         if mis.is_empty() {
@@ -531,6 +543,11 @@ mod tests {
     /// `HAND` priced by preset `name` after `streak` raspasy deals, with the solver's 6♠
     /// counts `counts` (both defenders whisting).
     fn priced(name: &str, streak: u32, counts: &[u8]) -> HandEval {
+        priced_with(name, streak, counts, false)
+    }
+
+    /// [`priced`], with the pass at the measured raspasy count when `measured`.
+    fn priced_with(name: &str, streak: u32, counts: &[u8], measured: bool) -> HandEval {
         let deck: Vec<Card> = (0..32).map(Card::from_index).collect();
         let deal = Deal::new(&Profile::sochi(), Seat(2), &deck.try_into().expect("32"), 0)
             .expect("a deal");
@@ -549,6 +566,7 @@ mod tests {
             None,
             &[],
             false,
+            measured,
         )
     }
 
@@ -623,5 +641,30 @@ mod tests {
             decide("leningrad", 2),
             (Whists::new(-100, 9), Whists::from(-40), bid)
         );
+    }
+
+    /// The measured raspasy count (`heuristic::raspasy_twentieths`): `HAND`'s four rule-of-
+    /// thumb tricks are 1.75 + 0.9 × 4 = 5.35, worth −10 × (5.35 − 10/3) = −121/6 at Sochi
+    /// (R8.9: a trick of raspasy is a point of mountain, 10 whists, settled against the
+    /// mean, R10), against −20/3 at four. Halved while the others may still bid, −121/12 is
+    /// below the 6♠ of `r8_9_a_leningrad_raspasy_price_turns_a_pass_into_a_bid` (−50/9):
+    /// the bot that passed it at the rule of thumb's price bids it at the measured one.
+    #[test]
+    fn r8_9_passing_is_priced_at_the_measured_raspasy_count() {
+        assert_eq!(heuristic::raspasy_tricks(set(HAND)), 4);
+        assert_eq!(heuristic::raspasy_twentieths(set(HAND)), 107);
+        assert_eq!(
+            heuristic::raspasy_twentieths(set("7S 8S 9S 7C 8C 9C 7D 8D 7H 8H")),
+            35
+        );
+        let rule = priced_with("sochi", 0, &[6, 6, 5], false);
+        let measured = priced_with("sochi", 0, &[6, 6, 5], true);
+        assert_eq!(rule.raspasy, Whists::new(-20, 3));
+        assert_eq!(measured.raspasy, Whists::new(-121, 6));
+        assert_eq!(six(&measured), Whists::new(-50, 9));
+        let decide =
+            |e: &HandEval| choose_bid(e, Some(Bid::LOWEST), false, pass_price(e.raspasy, 2));
+        assert_eq!(decide(&rule), Action::Bid(Call::Pass));
+        assert_eq!(decide(&measured), Action::Bid(Call::Bid(Bid::LOWEST)));
     }
 }

@@ -234,6 +234,9 @@ impl Bot {
         if self.level == Level::Easy {
             return Action::Defence(Defence::Closed);
         }
+        if self.open_alone {
+            return Action::Defence(Defence::Open);
+        }
         let level = ctx.view.contract.map_or(6, |c| c.level());
         // Only "made or not" matters here: a bound query per layout, not the exact count.
         let samples =
