@@ -9,7 +9,8 @@
 //! read the auction, `examples/old_bot`), `base` (the strong bot before issue 39: bids at
 //! the open-hand count, `Bot::declarer_edge(false)`, and samples raspasy cards as any other,
 //! `Bot::wide_raspasy(false)`), `prior` (the strong bot before the lone whister's open play
-//! and the measured raspasy price: `Bot::open_alone(false)`, `Bot::measured_raspasy(false)`),
+//! and the measured raspasy price: `Bot::open_alone(false)`, `Bot::measured_raspasy(false)`;
+//! `normal-prior` the normal bot so),
 //! `easy`, `normal` or `strong`; the measured bot is `strong`, or with a sixth argument
 //! another kind (`open` and `rasp`: `prior` with one of those two; `likely`: `base` pricing
 //! its contracts by its defenders' likely whists, `Bot::likely_whists`; `wide`: strong
@@ -19,7 +20,7 @@
 //! went: raspasy, misère and each contract level.
 //!
 //! ```text
-//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|base|prior|easy|normal|strong] [nodes] [other nodes] [measured kind]
+//! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> [old|base|prior|normal-prior|easy|normal|strong] [nodes] [other nodes] [measured kind]
 //! cargo run --release -p pref-bot --features old-bot --example duplicate -- <deals> <preset> shares <easy|normal|strong|base|prior|open|rasp|wide|likely|old> [nodes]
 //! ```
 #![allow(missing_docs)]

@@ -25,7 +25,8 @@ pub enum Player {
 impl Player {
     /// `kind` is `easy`, `normal`, `strong` (today's levels), `old` (the old strong bot),
     /// `base` (strong before issue 39), `prior` (strong before the lone whister's open play
-    /// and the measured raspasy price), `open` and `rasp` (`prior` with one of the two),
+    /// and the measured raspasy price; `normal-prior` the normal bot so), `open` and `rasp`
+    /// (`prior` with one of the two),
     /// `wide` (strong with the wider raspasy sample) or `likely` (`base` pricing by likely
     /// whists).
     pub fn make(kind: &str, seat: Seat, profile: &Profile, seed: u64) -> Player {
@@ -59,6 +60,13 @@ impl Player {
             // they were measured against.
             Player::New(Box::new(
                 Bot::new(seat, Level::Strong, profile, seed)
+                    .open_alone(false)
+                    .measured_raspasy(false),
+            ))
+        } else if kind == "normal-prior" {
+            // The normal bot with both of `prior`'s changes off.
+            Player::New(Box::new(
+                Bot::new(seat, Level::Normal, profile, seed)
                     .open_alone(false)
                     .measured_raspasy(false),
             ))
