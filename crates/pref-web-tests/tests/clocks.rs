@@ -123,11 +123,13 @@ async fn a_short_clock_the_autopilot_and_taking_the_seat_back() {
     until(&anna, "Anna away (autopilot)", "return window.seen.away").await;
     shot(&anna, &dir, "clock-away").await;
     // The note that stays for the rest of the deal, also on a page opened afterwards: a
-    // reload (a fresh snapshot) names Anna too, as long as the deal runs.
+    // reload (a fresh snapshot) names Anna too, as long as the deal runs. The deal may
+    // already be over, by the autopilot and the instant bots (a contract nobody whists is
+    // written at once, R8.5), as the steps below allow too.
     until(
         &anna,
         "the deal's autopilot note",
-        "const n = document.querySelector('#autopilot-deal'); return !!n && n.textContent.includes('Anna') && n.dataset.seats.split(',').includes('0')",
+        "const n = document.querySelector('#autopilot-deal'); return (!!n && n.textContent.includes('Anna') && n.dataset.seats.split(',').includes('0')) || document.body.dataset.stage === 'finished'",
     )
     .await;
     js(&anna, "location.reload(); return true").await;
