@@ -59,6 +59,7 @@ fn main() {
     let mut contract_by_trick = [[0u32; 10]; 2];
     let mut contract_open = [[0u32; 2]; 2];
     let mut open_deals = 0usize;
+    let debug = std::env::var_os("DD_DEBUG").is_some();
     for i in 0..deals {
         deck.shuffle(&mut rng);
         let mut deal = Deal::new(&profile, Seat((i % 3) as u8), &deck, 0).expect("valid");
@@ -68,7 +69,7 @@ fn main() {
         let mut lost = 0u32;
         let mut lost_whists = 0.0f64;
         let mut was_open = false;
-        if std::env::var_os("DD_DEBUG").is_some() {
+        if debug {
             eprintln!("deal {i}");
         }
         let nodes = vec![nodes; usize::from(n)];
@@ -76,7 +77,7 @@ fn main() {
             if let (Stage::Play, Action::Play(card)) = (view.stage, action)
                 && choices > 1
             {
-                let (loss, whists) = dd_loss(&profile, deal, view, card, &mut judge);
+                let (loss, whists) = dd_loss(&profile, deal, view, card, &mut judge, debug);
                 lost += loss;
                 lost_whists += whists;
                 let k = match view.kind {
@@ -85,16 +86,16 @@ fn main() {
                     DealKind::Game | DealKind::Auction => 0,
                 };
                 by_kind[k].0 += loss;
+                // The trick the card goes to (0 = the first).
+                let trick = usize::from(view.tricks_taken.iter().sum::<u8>().min(9));
                 if k == 2 {
-                    let done: u8 = view.tricks_taken.iter().sum();
-                    raspasy_by_trick[usize::from(done.min(9))] += loss;
+                    raspasy_by_trick[trick] += loss;
                 }
                 if view.kind == DealKind::Game {
                     let declarer = view.turn.is_some() && view.turn == view.declarer;
                     let side = usize::from(!declarer);
                     contract_sides[side] += loss;
-                    let done: u8 = view.tricks_taken.iter().sum();
-                    contract_by_trick[side][usize::from(done.min(9))] += loss;
+                    contract_by_trick[side][trick] += loss;
                     let open = view.open_hands.iter().any(Option::is_some);
                     was_open |= open;
                     contract_open[side][usize::from(open)] += loss;
@@ -200,13 +201,15 @@ fn price(profile: &Profile, view: &DealView, seat: Seat, target: Seat, count: u8
 }
 
 /// Tricks `card` gives up against the best card for its seat's side in the true position,
-/// and what they cost the seat in whists by the preset's prices.
+/// and what they cost the seat in whists by the preset's prices; with `debug`, a card that
+/// loses a trick in a trick contract is written out with the position.
 fn dd_loss(
     profile: &Profile,
     deal: &Deal,
     view: &DealView,
     card: Card,
     judge: &mut Solver,
+    debug: bool,
 ) -> (u32, f64) {
     let mut hands = [CardSet::EMPTY; 4];
     for s in 0..deal.players() {
@@ -236,7 +239,7 @@ fn dd_loss(
     let values = moves.iter().map(|m| m.1);
     let best = if maximise { values.max() } else { values.min() }.unwrap_or(0);
     let chosen = value(card);
-    if std::env::var_os("DD_DEBUG").is_some() && best != chosen && view.kind == DealKind::Game {
+    if debug && best != chosen && view.kind == DealKind::Game {
         let done: u8 = view.tricks_taken.iter().sum();
         eprintln!(
             "trick {done} taken {:?} seat {seat:?} (declarer {:?}, {:?}, whist {:?}, open {}): played {card} for {chosen}, best {best}; moves {:?}; trick {:?}; hands {:?}; discard {:?}",

@@ -1,7 +1,8 @@
-//! A lone whister's choice of open or closed play (R5.4, R5.5). By default a strong bot
-//! plays closed where most sampled layouts fail the contract, to keep the declarer
-//! guessing; with `Bot::open_alone` it plays open whatever it expects, since closed play
-//! costs the defence more than the declarer (`docs/bots.md`, the double-dummy loss by side).
+//! A lone whister's choice of open or closed play (R5.4, R5.5). With `Bot::open_alone` (on
+//! by default) a strong bot plays open whatever it expects, since closed play costs the
+//! defence more than the declarer (`docs/bots.md`, the double-dummy loss by side); with it
+//! off, it plays closed where most sampled layouts fail the contract, to keep the declarer
+//! guessing.
 #![allow(missing_docs)]
 
 use pref_bot::{Bot, Budget, Level};

@@ -30,70 +30,36 @@ impl Player {
     /// `wide` (strong with the wider raspasy sample) or `likely` (`base` pricing by likely
     /// whists).
     pub fn make(kind: &str, seat: Seat, profile: &Profile, seed: u64) -> Player {
-        let level = match kind {
-            "easy" => Level::Easy,
-            "normal" => Level::Normal,
-            _ => Level::Strong,
-        };
-        if kind == "old" {
-            Player::Old(Box::new(bot::Bot::new(seat, bot::Level::Strong, seed)))
-        } else if kind == "base" {
+        let strong = || Bot::new(seat, Level::Strong, profile, seed);
+        // Both changes of `prior` off (`Bot::open_alone`, `Bot::measured_raspasy`).
+        let before_open_and_rasp = |b: Bot| b.open_alone(false).measured_raspasy(false);
+        let bot = match kind {
+            "old" => return Player::Old(Box::new(bot::Bot::new(seat, bot::Level::Strong, seed))),
             // The strong bot as it was before issue 39: its bids at the open-hand count,
             // without the declarer's edge (`Bot::declarer_edge`), and its raspasy cards on
             // the ordinary sample (`Bot::wide_raspasy`), the matches' baseline.
-            Player::New(Box::new(
-                Bot::new(seat, Level::Strong, profile, seed)
-                    .declarer_edge(false)
-                    .wide_raspasy(false)
-                    .open_alone(false)
-                    .measured_raspasy(false),
-            ))
-        } else if kind == "wide" {
+            "base" => before_open_and_rasp(strong().declarer_edge(false).wide_raspasy(false)),
             // The strong bot sampling up to 100 layouts for a raspasy card
             // (`Bot::wide_raspasy`), to be measured against `strong`.
-            Player::New(Box::new(
-                Bot::new(seat, Level::Strong, profile, seed).wide_raspasy(true),
-            ))
-        } else if kind == "prior" {
+            "wide" => strong().wide_raspasy(true),
             // Today's strong bot before the lone whister's open play and the measured
-            // raspasy price (`Bot::open_alone`, `Bot::measured_raspasy`): the baseline
-            // they were measured against.
-            Player::New(Box::new(
-                Bot::new(seat, Level::Strong, profile, seed)
-                    .open_alone(false)
-                    .measured_raspasy(false),
-            ))
-        } else if kind == "normal-prior" {
+            // raspasy price: the baseline they were measured against.
+            "prior" => before_open_and_rasp(strong()),
             // The normal bot with both of `prior`'s changes off.
-            Player::New(Box::new(
-                Bot::new(seat, Level::Normal, profile, seed)
-                    .open_alone(false)
-                    .measured_raspasy(false),
-            ))
-        } else if kind == "open" {
+            "normal-prior" => before_open_and_rasp(Bot::new(seat, Level::Normal, profile, seed)),
             // `prior` playing open whenever it whists alone.
-            Player::New(Box::new(
-                Bot::new(seat, Level::Strong, profile, seed).measured_raspasy(false),
-            ))
-        } else if kind == "rasp" {
+            "open" => strong().measured_raspasy(false),
             // `prior` pricing a pass at the measured raspasy count.
-            Player::New(Box::new(
-                Bot::new(seat, Level::Strong, profile, seed).open_alone(false),
-            ))
-        } else if kind == "likely" {
+            "rasp" => strong().open_alone(false),
             // The baseline pricing its contracts by its defenders' likely whists
             // (`Bot::likely_whists`), to be measured against `base`.
-            Player::New(Box::new(
-                Bot::new(seat, Level::Strong, profile, seed)
-                    .declarer_edge(false)
-                    .wide_raspasy(false)
-                    .open_alone(false)
-                    .measured_raspasy(false)
-                    .likely_whists(true),
-            ))
-        } else {
-            Player::New(Box::new(Bot::new(seat, level, profile, seed)))
-        }
+            "likely" => before_open_and_rasp(strong().declarer_edge(false).wide_raspasy(false))
+                .likely_whists(true),
+            "easy" => Bot::new(seat, Level::Easy, profile, seed),
+            "normal" => Bot::new(seat, Level::Normal, profile, seed),
+            _ => strong(),
+        };
+        Player::New(Box::new(bot))
     }
 
     pub fn observe(&mut self, e: &ViewEvent) {
